@@ -1,0 +1,17 @@
+"""Knobs of the pure pipeline. Loaded from env/CLI by `worker.settings`; defaults are the product's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class CleanOptions:
+    # Limits that keep one page from stalling a partition (the stream turns them into dead letters).
+    max_bytes: int = 5_000_000
+    max_nodes: int = 200_000
+    time_budget_ms: float = 2_000.0
+    # Output choices.
+    keep_comments: bool = False
+    # Template memory (used only when a SiteMemory is passed in).
+    use_templates: bool = True

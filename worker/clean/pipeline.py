@@ -1,0 +1,82 @@
+"""clean_page: one fetched page in, one Document out. Never raises."""
+
+from __future__ import annotations
+
+import time
+
+from worker.clean import decode, density, dom
+from worker.clean.options import CleanOptions
+from worker.models import Block, DocStats, Document, ErrorReason, Page
+
+DEFAULT_OPTIONS = CleanOptions()
+
+
+def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: str) -> Document:
+    return Document(
+        id=page.id,
+        url=page.url,
+        site=page.site,
+        title="",
+        text="",
+        blocks=(),
+        method="none",
+        stats=DocStats(size, 0, 0, 0, (time.perf_counter() - started) * 1000.0),
+        error=reason,
+        error_detail=detail,
+    )
+
+
+def join_blocks(blocks: tuple[Block, ...] | list[Block]) -> str:
+    return "\n\n".join(b.text for b in blocks)
+
+
+def clean_page(page: Page, memory: object | None = None, options: CleanOptions = DEFAULT_OPTIONS) -> Document:
+    """Decode, parse, pre-clean and extract one page.
+
+    `memory` is the per-site template memory (a `SiteMemory`); None means single-page density extraction.
+    """
+    started = time.perf_counter()
+    size = len(page.body) if page.body is not None else len((page.html or "").encode("utf-8", "surrogatepass"))
+    if size == 0:
+        return _empty(page, started, 0, "empty_input", "page has no body")
+    if size > options.max_bytes:
+        return _empty(page, started, size, "too_large", f"{size} bytes > limit {options.max_bytes}")
+    if page.html is not None:
+        text, encoding, rule = page.html, None, "text"
+    else:
+        assert page.body is not None
+        decoded = decode.decode_html(page.body, page.content_type)
+        if decoded.text is None:
+            return _empty(page, started, size, "undecodable", decoded.rule)
+        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+    try:
+        tree = dom.parse(text)
+    except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
+        return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
+    nodes = dom.count_nodes(tree, options.max_nodes + 1)
+    if nodes > options.max_nodes:
+        return _empty(page, started, size, "too_many_nodes", f"more than {options.max_nodes} nodes")
+    deadline = started + options.time_budget_ms / 1000.0
+    try:
+        title = dom.title(tree)
+        dom.preclean(tree)
+        result = density.extract(tree, options, deadline)
+    except TimeoutError:
+        return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms")
+    except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
+        return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
+    blocks = tuple(result.blocks)
+    body = join_blocks(blocks)
+    return Document(
+        id=page.id,
+        url=page.url,
+        site=page.site,
+        title=title,
+        text=body,
+        blocks=blocks,
+        method="density",
+        stats=DocStats(size, len(body), len(blocks), result.dropped, (time.perf_counter() - started) * 1000.0),
+        lang=result.lang,
+        encoding=encoding,
+        encoding_rule=rule,
+    )

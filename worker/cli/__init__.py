@@ -1,0 +1,1 @@
+"""Command-line subcommands. Each module exposes `register(subparsers)` and sets `func` on its parser."""

@@ -1,0 +1,79 @@
+"""Records that cross module boundaries. Plain frozen dataclasses; no I/O here."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal["heading", "paragraph", "list_item", "quote", "code", "table_cell"]
+Method = Literal["density", "template", "template_fallback", "none"]
+
+# Reasons a page yields an empty document instead of text. The stream layer turns these into
+# dead letters with the same reason string, so they are part of the message contract.
+ErrorReason = Literal[
+    "empty_input",
+    "undecodable",
+    "not_html",
+    "too_large",
+    "too_many_nodes",
+    "timeout",
+    "parse_error",
+    "extraction_error",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One fetched page as the cleaner sees it, whatever transport brought it."""
+
+    id: str
+    html: str | None = None
+    body: bytes | None = None
+    url: str | None = None
+    site: str | None = None
+    content_type: str | None = None
+    fetched_at: str | None = None
+    status: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    kind: BlockKind
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class DocStats:
+    input_bytes: int
+    output_chars: int
+    blocks_kept: int
+    blocks_dropped: int
+    elapsed_ms: float
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateInfo:
+    """What the site memory knew and did for this page (filled by the template memory)."""
+
+    pages_seen: int
+    blocks_stripped: int
+    fallback_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    id: str
+    url: str | None
+    site: str | None
+    title: str
+    text: str
+    blocks: tuple[Block, ...]
+    method: Method
+    stats: DocStats
+    lang: str | None = None
+    encoding: str | None = None
+    encoding_rule: str | None = None
+    template: TemplateInfo | None = None
+    error: ErrorReason | None = None
+    error_detail: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,153 @@
+"""One settings object for every command: defaults < CLEANSTREAM_* env vars < CLI flags.
+
+Each field becomes the env var CLEANSTREAM_<FIELD> and the flag --<field-with-dashes>. Nothing reads
+os.environ after start-up; the environment is passed in so tests can inject their own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from worker.clean.options import CleanOptions
+
+ENV_PREFIX = "CLEANSTREAM_"
+_SECRET = {"sasl_password", "ssl_password"}
+
+
+def _f(default: Any, help: str) -> Any:
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    # Kafka connection
+    bootstrap_servers: str = _f("127.0.0.1:9092", "comma-separated Kafka bootstrap servers")
+    security_protocol: str = _f("PLAINTEXT", "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL")
+    sasl_mechanism: str = _f("", "PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512 when SASL is used")
+    sasl_username: str = _f("", "SASL user name")
+    sasl_password: str = _f("", "SASL password (masked in logs)")
+    ssl_cafile: str = _f("", "CA bundle for SSL")
+    ssl_certfile: str = _f("", "client certificate for mutual TLS")
+    ssl_keyfile: str = _f("", "client key for mutual TLS")
+    ssl_password: str = _f("", "password of the client key (masked in logs)")
+    group_id: str = _f("cleanstream", "consumer group id")
+    client_id: str = _f("cleanstream", "Kafka client id")
+    input_topic: str = _f("pages", "topic of fetched pages")
+    output_topic: str = _f("documents", "topic of clean documents")
+    dead_letter_topic: str = _f("pages.dead", "topic of rejected inputs, each with a reason")
+    changelog_topic: str = _f("cleanstream.sitememory", "compacted topic of per-site template snapshots")
+    # Consumer tuning
+    session_timeout_ms: int = _f(10_000, "consumer group session timeout")
+    heartbeat_interval_ms: int = _f(3_000, "consumer heartbeat interval")
+    fetch_max_wait_ms: int = _f(100, "longest a fetch waits for data")
+    max_poll_records: int = _f(200, "most records taken from one fetch")
+    max_inflight: int = _f(1_000, "pages awaiting broker acks before partitions are paused")
+    max_request_size: int = _f(8 * 1024 * 1024, "largest produce request (bytes)")
+    compression_type: str = _f("zstd", "output compression: none, gzip, lz4, zstd, snappy")
+    drain_grace_s: float = _f(20.0, "seconds to finish in-flight pages on SIGTERM before giving up")
+    processes: int = _f(1, "independent consumer-group members in this container")
+    metrics_port: int = _f(9108, "port of /metrics, /healthz and /readyz (0 disables)")
+    metrics_host: str = _f("0.0.0.0", "address the metrics server binds")
+    # Per-page limits (a page over a limit becomes a dead letter with that reason)
+    max_bytes: int = _f(5_000_000, "largest page body accepted (bytes)")
+    max_nodes: int = _f(200_000, "largest DOM accepted (elements)")
+    time_budget_ms: float = _f(2_000.0, "CPU time budget for one page")
+    keep_comments: bool = _f(False, "keep user comment sections in the output")
+    # Template memory
+    no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
+    template_min_pages: int = _f(3, "pages a site needs before its template is stripped")
+    template_theta: float = _f(0.6, "share of a site's recent pages a subtree must appear on to count as template")
+    template_half_life: float = _f(50.0, "half-life of template statistics, in pages of that site")
+    template_max_fingerprints: int = _f(512, "fingerprints tracked per site (Space-Saving cap)")
+    memory_budget_mb: float = _f(256.0, "memory budget of all sites' template statistics (MB)")
+    snapshot_every_pages: int = _f(50, "snapshot a changed site to the changelog every N of its pages")
+    snapshot_every_s: float = _f(30.0, "and at least every T seconds")
+
+    def clean_options(self) -> CleanOptions:
+        return CleanOptions(
+            max_bytes=self.max_bytes,
+            max_nodes=self.max_nodes,
+            time_budget_ms=self.time_budget_ms,
+            keep_comments=self.keep_comments,
+            use_templates=not self.no_templates,
+        )
+
+    def redacted(self) -> dict[str, Any]:
+        """The settings as a dict fit for a log line: secrets masked."""
+        out = dataclasses.asdict(self)
+        for name in _SECRET:
+            if out.get(name):
+                out[name] = "***"
+        return out
+
+    @classmethod
+    def load(cls, environ: Mapping[str, str], overrides: Mapping[str, Any] | None = None) -> Settings:
+        """Defaults, then CLEANSTREAM_* from `environ`, then non-None `overrides` (parsed CLI flags)."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            raw = environ.get(ENV_PREFIX + f.name.upper())
+            if raw is not None:
+                values[f.name] = _convert(f.name, f.default, raw)
+        for name, value in (overrides or {}).items():
+            if value is not None and name in _FIELD_NAMES:
+                values[name] = value
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        problems = []
+        if self.processes < 1:
+            problems.append("processes must be >= 1")
+        if not 0.0 < self.template_theta <= 1.0:
+            problems.append("template_theta must be in (0, 1]")
+        if self.template_min_pages < 1:
+            problems.append("template_min_pages must be >= 1")
+        if self.max_bytes <= 0 or self.max_nodes <= 0 or self.time_budget_ms <= 0:
+            problems.append("max_bytes, max_nodes and time_budget_ms must be positive")
+        if self.security_protocol not in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}:
+            problems.append(f"unknown security_protocol {self.security_protocol!r}")
+        if problems:
+            raise ValueError("invalid settings: " + "; ".join(problems))
+
+
+_FIELD_NAMES = {f.name for f in fields(Settings)}
+
+
+def _convert(name: str, default: Any, raw: str) -> Any:
+    try:
+        if isinstance(default, bool):
+            if raw.strip().lower() in {"1", "true", "yes", "on"}:
+                return True
+            if raw.strip().lower() in {"0", "false", "no", "off", ""}:
+                return False
+            raise ValueError(raw)
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+    except ValueError:
+        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}") from None
+    return raw
+
+
+def add_flags(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
+    """Add --flags for the named settings; unset flags parse to None so env and defaults win."""
+    by_name = {f.name: f for f in fields(Settings)}
+    for name in names:
+        f = by_name[name]
+        flag = "--" + name.replace("_", "-")
+        env = ENV_PREFIX + name.upper()
+        help_text = f"{f.metadata['help']} (env {env}, default {f.default!r})"
+        if isinstance(f.default, bool):
+            parser.add_argument(flag, dest=name, action="store_true", default=None, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, type=type(f.default), default=None, help=help_text)
+
+
+def from_args(args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
+    return Settings.load(environ, vars(args))
