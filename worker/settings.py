@@ -59,13 +59,24 @@ class Settings:
     keep_comments: bool = _f(False, "keep user comment sections in the output")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
-    template_min_pages: int = _f(3, "pages a site needs before its template is stripped")
+    template_min_pages: int = _f(2, "pages a site needs before its template is stripped")
     template_theta: float = _f(0.6, "share of a site's recent pages a subtree must appear on to count as template")
     template_half_life: float = _f(50.0, "half-life of template statistics, in pages of that site")
     template_max_fingerprints: int = _f(512, "fingerprints tracked per site (Space-Saving cap)")
     memory_budget_mb: float = _f(256.0, "memory budget of all sites' template statistics (MB)")
     snapshot_every_pages: int = _f(50, "snapshot a changed site to the changelog every N of its pages")
     snapshot_every_s: float = _f(30.0, "and at least every T seconds")
+    # Stream tuning (worker/stream/runner.py)
+    commit_interval_ms: int = _f(1_000, "how often acked input offsets are committed")
+    auto_offset_reset: str = _f("earliest", "where a group with no committed offset starts: earliest or latest")
+    max_partition_fetch_bytes: int = _f(4 * 1024 * 1024, "most bytes fetched per partition per request")
+    fetch_max_bytes: int = _f(16 * 1024 * 1024, "most bytes fetched per request")
+    linger_ms: int = _f(5, "how long the producer waits to fill a batch")
+    max_batch_size: int = _f(1024 * 1024, "producer batch size per partition (bytes)")
+    dead_letter_max_value_bytes: int = _f(
+        1_000_000, "inputs larger than this are referenced by topic/partition/offset in dead letters, not copied"
+    )
+    ssl_check_hostname: bool = _f(True, "verify the broker certificate's host name under SSL (disable via env)")
 
     def clean_options(self) -> CleanOptions:
         return CleanOptions(

@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`). A package so plugins can `from bench.sections import register`."""

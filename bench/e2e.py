@@ -1,0 +1,228 @@
+"""End-to-end benchmark: pages through the embedded broker and one worker process, against offline.
+
+    .venv/bin/python bench/e2e.py [--data ../shared/data/dragnet/pages.jsonl.gz] [--limit 2000]
+
+Phases, all in one run on one machine:
+1. throughput: every page is produced into the input topic first, then one worker (`python -m worker
+   run`, its own process) drains it; pages/s = pages / (last output - worker ready). Producing
+   first keeps the producer's CPU out of the worker's measurement.
+2. latency: a subset is produced again (new ids) at half the measured throughput; per-page latency is
+   output record timestamp minus produce timestamp (both CreateTime, same clock).
+3. offline: the same pages through clean_page in this process with a fresh template memory.
+ratio = e2e pages/s / offline pages/s (goal >= 0.8); cpu_ratio = offline CPU / worker CPU for the same
+pages, which is steadier on a busy machine. bench/run.py calls run_e2e(pages).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import json
+import logging
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from worker.models import Page  # noqa: E402
+from worker.settings import Settings  # noqa: E402
+from worker.stream.broker import create_topics, free_port, start_broker  # noqa: E402
+from worker.stream.local import OutputWatcher, WorkerProcess, local_settings, pipeline_topics  # noqa: E402
+from worker.stream.replay import page_producer, replay_pages  # noqa: E402
+
+log = logging.getLogger("bench.e2e")
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "dragnet" / "pages.jsonl.gz"
+LATENCY_PAGES = 300
+MAX_PAGES = 3000  # ~1 minute of draining on a 2-core machine
+LATENCY_LOAD = 0.5  # share of measured throughput used for the paced latency phase
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def _offline(pages: list[Page], settings: Settings) -> dict[str, float]:
+    from worker.clean.pipeline import clean_page
+    from worker.cli.clean_cmd import build_memory
+
+    memory = build_memory(settings)
+    options = settings.clean_options()
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    for page in pages:
+        clean_page(page, memory, options)
+    wall = time.perf_counter() - wall0
+    return {"pages_per_s": len(pages) / wall, "wall_s": wall, "cpu_s": time.process_time() - cpu0}
+
+
+async def _e2e(
+    pages: list[Page],
+    settings: Settings,
+    bootstrap: str,
+    log_dir: Path,
+    timeout_s: float,
+    latency_rate: float | None,
+) -> dict[str, Any]:
+    await create_topics(bootstrap, pipeline_topics(settings))
+    watcher = OutputWatcher(settings, keep_documents=False)
+    await watcher.start()
+    worker: WorkerProcess | None = None
+    try:
+        async with page_producer(settings) as producer:
+            produced = await replay_pages(producer, pages, settings.input_topic)
+            log.info("produced %d pages in %.1fs", produced.sent, produced.elapsed_s)
+            worker = WorkerProcess(settings, log_dir / "worker.log", log_level="WARNING")
+            t_start = time.time()
+            await worker.wait_ready(timeout_s=60)
+            t_ready = time.time()
+            cpu_ready = worker.cpu_seconds()
+            if not await watcher.wait_for(produced.sent, timeout_s, worker):
+                raise RuntimeError(
+                    f"only {watcher.seen.done}/{produced.sent} pages came out in {timeout_s:.0f}s"
+                )
+            cpu_drained = worker.cpu_seconds()
+            out_ts = list(watcher.seen.doc_timestamps.values())
+            last_out = max(out_ts) / 1000 if out_ts else time.time()
+            # /readyz is polled, so the worker may have started a moment before we saw it ready
+            first = min(t_ready, min(out_ts) / 1000) if out_ts else t_ready
+            drain_s = max(last_out - first, 1e-9)
+            throughput = produced.sent / drain_s
+            log.info("drained %d pages in %.1fs: %.1f pages/s", produced.sent, drain_s, throughput)
+
+            # paced latency phase: new ids so every page is processed again
+            sample = pages[: min(LATENCY_PAGES, len(pages))]
+            paced = [dataclasses.replace(p, id=p.id + "#lat") for p in sample]
+            rate = latency_rate or max(1.0, throughput * LATENCY_LOAD)
+            before = watcher.seen.done
+            timed = await replay_pages(producer, paced, settings.input_topic, rate=rate, record_times=True)
+            if not await watcher.wait_for(before + timed.sent, timeout_s, worker):
+                raise RuntimeError("latency phase timed out")
+        latencies = [
+            float(watcher.seen.doc_timestamps[i] - t)
+            for i, t in timed.produced_at_ms.items()
+            if i in watcher.seen.doc_timestamps
+        ]
+        seen = watcher.seen
+        return {
+            "pages": produced.sent,
+            "produce_pages_per_s": round(produced.rate, 1),
+            "worker_start_to_ready_s": round(t_ready - t_start, 2),
+            "e2e_pages_per_s": round(throughput, 1),
+            "e2e_drain_s": round(drain_s, 2),
+            "worker_cpu_s": None
+            if cpu_ready is None or cpu_drained is None
+            else round(cpu_drained - cpu_ready, 2),
+            "latency_ms": {
+                "pages": len(latencies),
+                "offered_pages_per_s": round(rate, 1),
+                "p50": _percentile(latencies, 0.50),
+                "p99": _percentile(latencies, 0.99),
+                "mean": round(statistics.fmean(latencies), 1) if latencies else None,
+            },
+            "documents": len(seen.documents),
+            "dead_letters": dict(seen.dead_letters),
+            "duplicates": seen.duplicates,
+        }
+    finally:
+        await watcher.stop()
+        if worker is not None:
+            rc = worker.stop()
+            if rc != 0:
+                log.warning("worker exited with rc %s; log %s", rc, worker.log_path)
+
+
+def run_e2e(
+    pages: list[Page],
+    timeout_s: float = 600.0,
+    overrides: dict[str, Any] | None = None,
+    latency_rate: float | None = None,
+    keep_logs: bool = False,
+    max_pages: int | None = MAX_PAGES,
+) -> dict[str, Any]:
+    """Throughput and latency through broker + one worker process, and the offline ratio.
+
+    `latency_rate` paces the latency phase (pages/s); default half the measured throughput.
+    """
+    if not pages:
+        return {"skipped": "no pages"}
+    if max_pages is not None and len(pages) > max_pages:
+        # an evenly spaced sample keeps every dataset represented and `make bench` bounded
+        step = len(pages) / max_pages
+        pages = [pages[int(i * step)] for i in range(max_pages)]
+    # Outputs are matched to inputs by id, and ids from different datasets can collide. The page
+    # schema requires a url (some datasets have none), so one is made up from the site: without it
+    # those pages would be cheap dead letters and flatter the throughput.
+    pages = [
+        dataclasses.replace(
+            p, id=f"{i}:{p.id}", url=p.url or f"https://{p.site or 'unknown.invalid'}/page/{i}"
+        )
+        for i, p in enumerate(pages)
+    ]
+    log_dir = Path(tempfile.mkdtemp(prefix="cleanstream-e2e-"))
+    broker = start_broker(log_dir)
+    try:
+        settings = local_settings(broker.bootstrap, {}, {"metrics_port": free_port(), **(overrides or {})})
+        result = asyncio.run(_e2e(pages, settings, broker.bootstrap, log_dir, timeout_s, latency_rate))
+    except BaseException:
+        log.error("end-to-end run failed; broker and worker logs kept in %s", log_dir)
+        raise
+    finally:
+        broker.stop()
+    offline = _offline(pages, settings)
+    result["offline_pages_per_s"] = round(offline["pages_per_s"], 1)
+    result["offline_cpu_s"] = round(offline["cpu_s"], 2)
+    result["ratio"] = round(result["e2e_pages_per_s"] / offline["pages_per_s"], 3)
+    result["goal_ratio"] = 0.8
+    # CPU per page is what the worker's overhead really costs; wall-clock ratios move with the
+    # machine's load (the broker, the watcher and anything else share the cores).
+    if result.get("worker_cpu_s"):
+        result["cpu_ratio"] = round(offline["cpu_s"] / result["worker_cpu_s"], 3)
+    result["load_avg_1m"] = round(os.getloadavg()[0], 2)
+    result["cpus"] = os.cpu_count()
+    if keep_logs:
+        result["logs"] = str(log_dir)
+    else:
+        shutil.rmtree(log_dir, ignore_errors=True)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="JSONL(.gz) of pages")
+    parser.add_argument("--limit", type=int, default=2000, help="pages to use (default 2000)")
+    parser.add_argument("--latency-rate", type=float, default=None, help="pages/s of the latency phase")
+    parser.add_argument("--out", type=Path, default=None, help="write the result JSON here too")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("aiokafka").setLevel(logging.WARNING)
+    if not args.data.exists():
+        print(json.dumps({"skipped": f"{args.data} not found"}))
+        return 0
+    from itertools import islice
+
+    from worker.io import read_pages
+
+    pages = list(islice(read_pages(args.data), args.limit))
+    result = run_e2e(pages, latency_rate=args.latency_rate)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,375 @@
+"""`make bench`: speed, memory and quality of cleanstream against trafilatura and resiliparse.
+
+    .venv/bin/python bench/run.py [--out bench/results.json] [--limit N] [--data ../shared/data]
+                                  [--tools cleanstream,trafilatura,...] [--no-e2e] [--no-compare]
+
+For every dataset present under ../shared/data (skipped with a message when absent), the same pages
+go through each extractor in its own subprocess (bench/extract_worker.py): cleanstream with the
+project's venv, trafilatura and resiliparse with bench/.venv, which this script creates on first use
+from bench/requirements-compare.txt. Measured per tool: pages/s by CPU time (time.process_time around
+each extraction), median and p95 ms per page, peak RSS of the process (VmHWM; see extract_worker.py),
+and F1 by worker.evaluate (the same numbers as ../shared/eval/score.py). Ratios cleanstream/other follow.
+
+Default pages: all of scrapinghub_aeb, dragnet and cleaneval_dev, an evenly spaced sample of
+trafilatura_eval (DEFAULT_CAPS), so a run stays within ~10 minutes; --limit N caps every dataset.
+
+Hooks: bench/e2e.py's run_e2e(pages) -> dict lands under "end_to_end" (broker + worker process), and
+modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections".
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import logging
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.sections import SECTIONS  # noqa: E402
+from worker.evaluate import Gold, score  # noqa: E402
+from worker.io import iter_jsonl, page_from_record  # noqa: E402
+from worker.io.readers import BadRecord, ReadStats  # noqa: E402
+from worker.models import Page  # noqa: E402
+
+log = logging.getLogger("bench")
+
+DATASETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval")
+# None = every page. trafilatura_eval is sampled: its pages are large and trafilatura is slow on them.
+DEFAULT_CAPS: dict[str, int | None] = {
+    "scrapinghub_aeb": None,
+    "dragnet": None,
+    "cleaneval_dev": None,
+    "trafilatura_eval": 400,
+}
+OURS = ("cleanstream", "cleanstream-no-templates")
+OTHERS = ("trafilatura", "resiliparse")
+BENCH_VENV = ROOT / "bench" / ".venv"
+REQUIREMENTS = ROOT / "bench" / "requirements-compare.txt"
+WORKER = ROOT / "bench" / "extract_worker.py"
+# Modules that may plug sections in (bench/sections.py); missing ones are skipped.
+PLUGIN_MODULES = ("bench.templates",)
+WORKER_TIMEOUT_S = 1800
+
+
+def default_data_dir() -> Path:
+    return ROOT.parent / "shared" / "data"
+
+
+def load_dataset(path: Path, cap: int | None) -> list[dict[str, Any]]:
+    """Records of one dataset, evenly sampled down to `cap` (deterministic: same pages every run)."""
+    stats = ReadStats()
+    records = [rec for _, rec in iter_jsonl(path, stats) if "id" in rec]
+    if stats.bad:
+        log.warning("%s: %d bad records skipped", path, stats.bad)
+    if cap is not None and len(records) > cap:
+        step = len(records) / cap
+        records = [records[int(i * step)] for i in range(cap)]
+    return records
+
+
+def pages_of(records: list[dict[str, Any]]) -> Iterator[Page]:
+    for rec in records:
+        try:
+            yield page_from_record(rec, str(rec["id"]))
+        except BadRecord:
+            continue
+
+
+def ensure_compare_venv() -> Path | None:
+    """bench/.venv with trafilatura and resiliparse, created once; None when it cannot be built."""
+    python = BENCH_VENV / "bin" / "python"
+    stamp = BENCH_VENV / ".installed"
+    if python.exists() and stamp.exists() and stamp.read_text() == REQUIREMENTS.read_text():
+        return python
+    print(f"bench: creating {BENCH_VENV} for the comparison extractors ...", file=sys.stderr)
+    try:
+        if not python.exists():
+            subprocess.run([sys.executable, "-m", "venv", str(BENCH_VENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", str(REQUIREMENTS)], check=True)
+    except (subprocess.CalledProcessError, OSError) as exc:
+        print(f"bench: cannot build {BENCH_VENV} ({exc}); comparison skipped", file=sys.stderr)
+        return None
+    stamp.write_text(REQUIREMENTS.read_text())
+    return python
+
+
+def run_tool(python: Path, tool: str, pages_file: Path, workdir: Path) -> dict[str, Any]:
+    preds_file = workdir / f"preds-{tool}.jsonl"
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+    started = time.perf_counter()
+    proc = subprocess.run(
+        [str(python), str(WORKER), tool, str(pages_file), str(preds_file)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WORKER_TIMEOUT_S,
+    )
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-5:]
+        return {"error": f"exit {proc.returncode}: {' | '.join(tail)}"}
+    summary: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
+    summary["wall_s"] = round(time.perf_counter() - started, 2)
+    preds = {}
+    with preds_file.open(encoding="utf-8") as f:
+        for line in f:
+            rec = json.loads(line)
+            preds[str(rec["id"])] = rec["text"] or ""
+    summary["preds"] = preds
+    return summary
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q / 100.0 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+def speed(cpu_ms: list[float]) -> dict[str, float]:
+    total_s = sum(cpu_ms) / 1000.0
+    return {
+        "max_ms": round(max(cpu_ms), 1) if cpu_ms else 0.0,
+        "pages_per_cpu_s": round(len(cpu_ms) / total_s, 1) if total_s > 0 else 0.0,
+        "median_ms": round(statistics.median(cpu_ms), 2) if cpu_ms else 0.0,
+        "p95_ms": round(percentile(cpu_ms, 95), 2),
+        "cpu_s": round(total_s, 2),
+    }
+
+
+def quality(golds: list[Gold], preds: dict[str, str]) -> dict[str, Any]:
+    result = score(golds, preds)
+    out: dict[str, Any] = {"skipped_pages": result["skipped_pages"]}
+    for kind in ("shingle", "snippet"):
+        if kind in result:
+            m = result[kind]
+            out.update(metric=kind, precision=round(m["precision"], 4), recall=round(m["recall"], 4))
+            out.update(f1=round(m["f1"], 4), f1_exact=m["f1"], scored_pages=m["pages"])
+    return out
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 3) if a is not None and b else None
+
+
+def ratios(ours: dict[str, Any], other: dict[str, Any]) -> dict[str, float | None]:
+    """cleanstream / other: >1 means more for cleanstream (faster, bigger, better F1)."""
+    return {
+        "pages_per_cpu_s": ratio(ours.get("pages_per_cpu_s"), other.get("pages_per_cpu_s")),
+        "median_ms": ratio(ours.get("median_ms"), other.get("median_ms")),
+        "p95_ms": ratio(ours.get("p95_ms"), other.get("p95_ms")),
+        "peak_rss_mb": ratio(ours.get("peak_rss_mb"), other.get("peak_rss_mb")),
+        "f1": ratio(ours.get("f1"), other.get("f1")),
+    }
+
+
+def in_process_speed(pages: list[Page]) -> dict[str, Any]:
+    """cleanstream in this process (no subprocess, no JSON round trip): CPU pages/s with templates."""
+    from worker.cli.clean_cmd import CleanStats, build_memory, clean_all
+    from worker.settings import Settings
+
+    settings = Settings.load({})
+    stats = CleanStats()
+    for _ in clean_all(pages, build_memory(settings), settings.clean_options(), stats):
+        pass
+    rate = round(stats.pages / stats.cpu_s, 1) if stats.cpu_s else 0.0
+    return {"pages": stats.pages, "pages_per_cpu_s": rate}
+
+
+def bench_dataset(
+    name: str, records: list[dict[str, Any]], tools: dict[str, Path], workdir: Path
+) -> dict[str, Any]:
+    pages_file = workdir / f"{name}.pages.jsonl"
+    ids: list[str] = []
+    with pages_file.open("w", encoding="utf-8") as f:
+        for page in pages_of(records):
+            ids.append(page.id)
+            row = {"id": page.id, "url": page.url, "site": page.site, "html": page.html}
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    golds = [Gold.from_record(r) for r in records]
+    out: dict[str, Any] = {"pages": len(records), "tools": {}}
+    cpu_all: dict[str, list[float]] = {}
+    for tool, python in tools.items():
+        print(f"bench: {name}: {tool} on {len(records)} pages ...", file=sys.stderr, flush=True)
+        res = run_tool(python, tool, pages_file, workdir)
+        if "error" in res:
+            print(f"bench: {name}: {tool} failed: {res['error']}", file=sys.stderr)
+            out["tools"][tool] = res
+            continue
+        cpu_all[tool] = res["cpu_ms"]
+        entry = {"version": res["version"], "pages": res["pages"], "failures": res["failures"]}
+        entry.update(speed(res["cpu_ms"]))
+        entry.update(peak_rss_mb=res["peak_rss_mb"], rss_ready_mb=res["rss_ready_mb"], wall_s=res["wall_s"])
+        entry.update(quality(golds, res["preds"]))
+        # The slowest pages name where a tool's time goes (ids align with the pages file order).
+        slowest = sorted(zip(res["cpu_ms"], ids, strict=False), reverse=True)[:3]
+        entry["slowest"] = [{"id": i, "ms": round(ms, 1)} for ms, i in slowest]
+        out["tools"][tool] = entry
+        print(
+            f"bench: {name}: {tool}: {entry['pages_per_cpu_s']} pages/s CPU, median {entry['median_ms']} ms, "
+            f"p95 {entry['p95_ms']} ms, peak RSS {entry['peak_rss_mb']} MB, F1 {entry.get('f1')}",
+            file=sys.stderr,
+            flush=True,
+        )
+    ours = out["tools"].get("cleanstream", {})
+    out["ratios"] = {
+        f"cleanstream/{other}": ratios(ours, out["tools"][other])
+        for other in OTHERS
+        if "error" not in out["tools"].get(other, {"error": 1}) and "error" not in ours
+    }
+    out["_cpu_ms"] = cpu_all
+    return out
+
+
+def overall(per_dataset: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Speed over all pages of all datasets together, RSS as the max, F1 as the mean over datasets."""
+    tools: dict[str, Any] = {}
+    names = {t for d in per_dataset.values() for t in d["tools"]}
+    for tool in sorted(names):
+        cpu: list[float] = []
+        f1s, rss = [], []
+        for d in per_dataset.values():
+            entry = d["tools"].get(tool, {})
+            if "error" in entry or not entry:
+                continue
+            cpu.extend(d["_cpu_ms"].get(tool, []))
+            rss.append(entry["peak_rss_mb"])
+            if "f1" in entry:
+                f1s.append(entry["f1"])
+        if cpu:
+            tools[tool] = {"pages": len(cpu), **speed(cpu), "peak_rss_mb": max(rss)}
+            tools[tool]["f1"] = round(statistics.mean(f1s), 4) if f1s else None
+    result: dict[str, Any] = {"tools": tools}
+    if "cleanstream" in tools:
+        result["ratios"] = {
+            f"cleanstream/{o}": ratios(tools["cleanstream"], tools[o]) for o in OTHERS if o in tools
+        }
+    return result
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": model,
+        "cpus": os.cpu_count(),
+    }
+
+
+def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool) -> None:
+    # Hook for H3: bench/e2e.py with run_e2e(pages) -> dict, stored under "end_to_end".
+    if e2e and (ROOT / "bench" / "e2e.py").exists():
+        print(f"bench: end-to-end over {len(pages)} pages ...", file=sys.stderr, flush=True)
+        try:
+            module = importlib.import_module("bench.e2e")
+            results["end_to_end"] = module.run_e2e(pages)
+        except Exception as exc:  # a broken hook must not lose the measurements already made
+            log.exception("end-to-end benchmark failed")
+            results["end_to_end"] = {"error": f"{type(exc).__name__}: {exc}"}
+    # Hook for plug-in sections (e.g. H4's template memory overhead): see bench/sections.py.
+    for name in PLUGIN_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                log.warning("plugin %s failed to import: %s", name, exc)
+    sections: dict[str, Any] = {}
+    for name, fn in SECTIONS.items():
+        print(f"bench: section {name} ...", file=sys.stderr, flush=True)
+        try:
+            sections[name] = fn(pages)
+        except Exception as exc:
+            log.exception("section %s failed", name)
+            sections[name] = {"error": f"{type(exc).__name__}: {exc}"}
+    if sections:
+        results["sections"] = sections
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=ROOT / "bench" / "results.json")
+    ap.add_argument(
+        "--data", type=Path, default=default_data_dir(), help="folder of <dataset>/pages.jsonl.gz"
+    )
+    ap.add_argument("--limit", type=int, default=None, help="at most N pages per dataset (evenly sampled)")
+    ap.add_argument("--datasets", default=",".join(DATASETS), help="comma-separated dataset names")
+    ap.add_argument("--tools", default=",".join(OURS + OTHERS), help="comma-separated tools")
+    ap.add_argument("--no-compare", action="store_true", help="cleanstream only (no bench/.venv)")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end (broker) benchmark")
+    args = ap.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    wanted = [t for t in args.tools.split(",") if t]
+    tools: dict[str, Path] = {t: Path(sys.executable) for t in wanted if t in OURS}
+    if not args.no_compare and any(t in OTHERS for t in wanted):
+        compare_python = ensure_compare_venv()
+        if compare_python is not None:
+            tools.update({t: compare_python for t in wanted if t in OTHERS})
+
+    started = time.perf_counter()
+    results: dict[str, Any] = {
+        "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "machine": machine(),
+        "method": {
+            "speed": "CPU time (time.process_time) per page in a dedicated subprocess, after 3 untimed pages",
+            "rss": "peak RSS (VmHWM) of that subprocess, interpreter and imports included",
+            "quality": "worker.evaluate (= ../shared/eval/score.py): shingle F1 macro or snippet F1 micro",
+            "trafilatura": "trafilatura.extract(html, include_comments=False)",
+            "resiliparse": "extract_plain_text(html, main_content=True)",
+            "cleanstream": "clean_page with the default settings and one template memory per dataset",
+        },
+        "datasets": {},
+    }
+    all_pages: list[Page] = []
+    with tempfile.TemporaryDirectory(prefix="cleanstream-bench-") as tmp:
+        for name in [d for d in args.datasets.split(",") if d]:
+            path = args.data / name / "pages.jsonl.gz"
+            if not path.exists():
+                print(f"bench: {path} not found; {name} skipped", file=sys.stderr)
+                continue
+            cap = args.limit if args.limit is not None else DEFAULT_CAPS.get(name)
+            records = load_dataset(path, cap)
+            pages = list(pages_of(records))
+            all_pages.extend(pages)
+            entry = bench_dataset(name, records, tools, Path(tmp))
+            entry["in_process"] = in_process_speed(pages)
+            results["datasets"][name] = entry
+    if not results["datasets"]:
+        print(f"bench: no dataset under {args.data}; nothing measured", file=sys.stderr)
+        return 0
+    results["overall"] = overall(results["datasets"])
+    for entry in results["datasets"].values():
+        entry.pop("_cpu_ms", None)
+    run_plugins(all_pages, results, e2e=not args.no_e2e)
+    results["elapsed_s"] = round(time.perf_counter() - started, 1)
+    args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    print(f"bench: wrote {args.out} in {results['elapsed_s']} s", file=sys.stderr)
+    for key, r in results["overall"].get("ratios", {}).items():
+        print(f"bench: {key}: {r}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,122 @@
+"""Subtree fingerprints: equal for the same block on two pages, different when text or tag path changes."""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborHTMLParser
+
+from worker.clean.fingerprint import PageFingerprints, fingerprint, hash64, normalise, signature, stable_token
+
+
+def _fps(html: str, structure: bool = True) -> PageFingerprints:
+    body = LexborHTMLParser(html).body
+    assert body is not None
+    return fingerprint(body, structure=structure)
+
+
+def _fp_of(fps: PageFingerprints, path_end: str) -> int:
+    hits = [fp for fp, path in zip(fps.text_fps, fps.paths, strict=True) if path.endswith(path_end)]
+    assert len(hits) == 1, (path_end, fps.paths)
+    return hits[0]
+
+
+NAV = '<ul id="nav"><li><a href="/">Home</a></li><li><a href="/about">About us</a></li></ul>'
+
+
+def page(article: str, nav: str = NAV, body_class: str = "post-1", extra: str = "") -> str:
+    return (
+        f'<html><body class="{body_class}"><div id="header">{nav}</div>{extra}'
+        f'<div class="content"><p>{article}</p></div></body></html>'
+    )
+
+
+def test_hash_is_stable_across_processes() -> None:
+    # Snapshots in the changelog outlive processes: the hash must never depend on PYTHONHASHSEED.
+    assert hash64("abc") == 6455300059550759896
+
+
+def test_same_subtree_on_two_pages_hashes_equal() -> None:
+    a = _fps(page("First article text.", body_class="postid-12 category-news"))
+    b = _fps(page("A different article.", body_class="postid-99 category-sport", extra="<div>ad</div>"))
+    assert _fp_of(a, "div#header>ul#nav") == _fp_of(b, "div#header>ul#nav")
+    assert _fp_of(a, "div#header") == _fp_of(b, "div#header")
+    assert _fp_of(a, "div.content>p") != _fp_of(b, "div.content>p")
+
+
+def test_changed_text_changes_the_fingerprint() -> None:
+    other_nav = NAV.replace("About us", "Contact")
+    a, b = _fps(page("x")), _fps(page("x", nav=other_nav))
+    assert _fp_of(a, "ul#nav") != _fp_of(b, "ul#nav")
+
+
+def test_changed_tag_path_changes_the_fingerprint() -> None:
+    moved = page("x").replace('<div id="header">', '<div id="footer">')
+    a, b = _fps(page("x")), _fps(moved)
+    assert _fp_of(a, "div#header>ul#nav") != _fp_of(b, "div#footer>ul#nav")
+
+
+def test_case_whitespace_and_digits_are_folded() -> None:
+    a = _fps(page("x", nav='<div class="count">Page 1 of 5   COMMENTS</div>'))
+    b = _fps(page("x", nav='<div class="count">page 12 of\n7 comments</div>'))
+    assert _fp_of(a, "div.count") == _fp_of(b, "div.count")
+    assert normalise("  Hello\n\tWORLD 2024 ") == "hello world 0"
+
+
+def test_generated_class_tokens_are_dropped() -> None:
+    assert stable_token("sidebar") and stable_token("main-nav") and stable_token("entry_content")
+    assert not stable_token("css-1x2y3z") and not stable_token("post-123") and not stable_token("sc-bdVaJa")
+    a = _fps(page("x", nav='<div class="widget css-1ab2">Recent posts</div>'))
+    b = _fps(page("x", nav='<div class="widget css-9zz8">Recent posts</div>'))
+    assert _fp_of(a, "div.widget") == _fp_of(b, "div.widget")
+
+
+def test_body_classes_and_positions_do_not_enter_the_path() -> None:
+    body = LexborHTMLParser('<body class="single postid-7"><div id="x" class="a b c">t</div></body>').body
+    assert body is not None
+    assert signature(body) == "body"
+    fps = fingerprint(body)
+    assert fps.paths == ["body", "body>div#x.a.b"]  # at most two stable class tokens, sorted
+
+
+def test_inline_elements_count_for_their_block_and_textless_elements_are_skipped() -> None:
+    fps = _fps('<body><p>Hello <a href="#">big</a> <b>world</b></p><div><img src="x"></div></body>')
+    assert fps.paths == ["body", "body>p"]
+    assert fps.text_lens[1] == len("hello big world")
+
+
+def test_each_fingerprint_counts_once_per_page() -> None:
+    fps = _fps("<body><p>Share</p><p>Share</p><p>Share</p></body>")
+    assert len(fps.text_fps) == 4
+    assert len(fps.observed()) == 2  # body + one "Share" paragraph
+
+
+def test_structure_fingerprint_matches_bylines_whose_text_changes() -> None:
+    byline = '<div class="byline"><span>By {}</span> on <span>{}</span></div>'
+    a = _fps(page("x", extra=byline.format("Ann Smith", "March 3")))
+    b = _fps(page("x", extra=byline.format("Bob Jones", "May 9")))
+    ia = a.paths.index("body>div.byline")
+    ib = b.paths.index("body>div.byline")
+    assert a.text_fps[ia] != b.text_fps[ib]
+    assert a.struct_fps[ia] != 0
+    assert a.struct_fps[ia] == b.struct_fps[ib]
+
+
+def test_structure_fingerprint_never_for_headings_or_repeated_items() -> None:
+    fps = _fps(
+        "<body><div class='head'><h1>Title</h1><span>x</span></div>"
+        "<ul><li><a>one</a></li><li><a>two</a></li></ul></body>"
+    )
+    by_path = dict(zip(fps.paths, fps.struct_fps, strict=False))
+    assert by_path["body>div.head"] == 0  # holds a heading
+    assert all(fp == 0 for path, fp in zip(fps.paths, fps.struct_fps, strict=True) if path.endswith("li"))
+
+
+def test_structure_off_gives_no_structure_fingerprints() -> None:
+    fps = _fps(page("x", extra='<div class="byline"><span>By Ann</span></div>'), structure=False)
+    assert not any(fps.struct_fps)
+
+
+def test_records_are_in_document_order_with_depths() -> None:
+    fps = _fps("<body><div><p>a</p><p>b</p></div><p>c</p></body>")
+    assert fps.paths == ["body", "body>div", "body>div>p", "body>div>p", "body>p"]
+    assert fps.depths == [0, 1, 2, 2, 1]
+    assert fps.total_text == len("a b c")

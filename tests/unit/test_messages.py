@@ -1,0 +1,339 @@
+"""The message codec: page records in (both forms), documents and dead letters out, all schema-checked."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import typing
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from worker import messages
+from worker.messages import (
+    Rejection,
+    decode_page,
+    encode_dead_letter,
+    encode_document,
+    page_to_record,
+    validator,
+)
+from worker.models import Block, DocStats, Document, ErrorReason, Page, TemplateInfo
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Rec:
+    key: bytes | None = None
+    value: bytes | None = None
+    headers: list[tuple[str, bytes]] = field(default_factory=list)
+    topic: str = "pages"
+    partition: int = 3
+    offset: int = 42
+    timestamp: int = 1_700_000_000_000
+
+
+def decode(value: bytes | None, key: bytes | None = None, headers: Any = (), max_bytes: int = 10_000) -> Any:
+    return decode_page(Rec(key, value, list(headers)), max_bytes=max_bytes)
+
+
+def page_json(**fields: Any) -> bytes:
+    return orjson.dumps({"url": "https://www.example.co.uk/a", "html": "<p>hello</p>", **fields})
+
+
+# --- input ---------------------------------------------------------------------------------------
+
+
+def test_json_page_with_defaults() -> None:
+    page = decode(page_json())
+    assert page == Page(
+        id="pages:3:42", html="<p>hello</p>", url="https://www.example.co.uk/a", site="example.co.uk"
+    )
+
+
+def test_site_precedence_field_then_key_then_registered_domain() -> None:
+    assert decode(page_json(site="given"), key=b"from-key").site == "given"
+    assert decode(page_json(), key=b"from-key").site == "from-key"
+    assert decode(page_json(), key=b"\xff\xfe").site == "example.co.uk"  # undecodable key is ignored
+    assert decode(page_json(url="http://10.0.0.1:8080/x")).site == "10.0.0.1"
+
+
+def test_ids_given_or_traceable_to_the_record() -> None:
+    assert decode(page_json(id="abc")).id == "abc"
+    assert decode(page_json(id=17)).id == "17"
+    assert decode(page_json()).id == "pages:3:42"
+    raw = decode(b"<p>x</p>", headers=[("url", b"https://a.example.com/")])
+    assert raw.id == "pages:3:42"
+
+
+def test_body_base64_content_type_from_http_headers_and_timestamps() -> None:
+    body = "<p>caf\u00e9</p>".encode("latin-1")
+    page = decode(
+        orjson.dumps(
+            {
+                "url": "https://a.example.com/",
+                "body": base64.b64encode(body).decode(),
+                "headers": {"Content-Type": "text/html; charset=ISO-8859-1"},
+                "fetched_at": 1_700_000_000,
+                "status": 200,
+            }
+        )
+    )
+    assert page.body == body
+    assert page.html is None
+    assert page.content_type == "text/html; charset=ISO-8859-1"
+    assert page.fetched_at == "2023-11-14T22:13:20.000Z"
+    assert page.status == 200
+    assert decode(page_json(fetched_at=1_700_000_000_123)).fetched_at == "2023-11-14T22:13:20.123Z"
+
+
+def test_raw_html_form_reads_kafka_headers() -> None:
+    headers = [
+        ("URL", b"https://news.example.org/1"),
+        ("content-type", b"text/html; charset=utf-8"),
+        ("fetched-at", b"2024-01-01T00:00:00Z"),
+        ("id", b"r1"),
+        ("status", b"404"),
+    ]
+    page = decode(b"<html><p>hi</p></html>", headers=headers)
+    assert page == Page(
+        id="r1",
+        body=b"<html><p>hi</p></html>",
+        url="https://news.example.org/1",
+        site="example.org",
+        content_type="text/html; charset=utf-8",
+        fetched_at="2024-01-01T00:00:00Z",
+        status=404,
+    )
+    # A JSON value with a url header is still the JSON form.
+    assert decode(page_json(id="j"), headers=[("url", b"https://x.example.com/")]).id == "j"
+
+
+@pytest.mark.parametrize(
+    ("value", "headers", "reason"),
+    [
+        (b"{nope", [], "invalid_json"),
+        (b"[]", [], "invalid_json"),
+        (b'"just a string"', [], "invalid_json"),
+        (b'{"url": "https://a.example.com/", "html": "\xff"}', [], "undecodable"),
+        (orjson.dumps({"html": "<p>x</p>"}), [], "schema_violation"),
+        (orjson.dumps({"url": None, "html": "<p>x</p>"}), [], "schema_violation"),
+        (page_json(status="200"), [], "schema_violation"),
+        (page_json(url="no-scheme"), [], "schema_violation"),
+        (page_json(url="mailto:me@example.com"), [], "schema_violation"),
+        (orjson.dumps({"url": "https://a.example.com/", "body": "not base64!"}), [], "schema_violation"),
+        (page_json(body="PHA+"), [], "schema_violation"),
+        (page_json(headers={"content-type": 5}), [], "schema_violation"),
+        (b"", [], "empty_input"),
+        (None, [], "empty_input"),
+        (orjson.dumps({"url": "https://a.example.com/"}), [], "empty_input"),
+        (page_json(content_type="image/png"), [], "not_html"),
+        (page_json(headers={"Content-Type": "application/json"}), [], "not_html"),
+        (b"%PDF-1.4 ...", [("url", b"https://a.example.com/f")], "not_html"),
+        (b"\x89PNG\r\n", [("url", b"https://a.example.com/f"), ("content-type", b"text/html")], "not_html"),
+        (b"x" * 100_000, [("url", b"https://a.example.com/")], "too_large"),
+    ],
+)
+def test_rejections(value: bytes | None, headers: list[tuple[str, bytes]], reason: str) -> None:
+    result = decode(value, headers=headers)
+    assert isinstance(result, Rejection), result
+    assert result.reason == reason, result.detail
+    assert result.detail
+
+
+def test_rejection_keeps_what_is_known_for_tracing() -> None:
+    rejected = decode(page_json(id="p9", content_type="application/pdf"))
+    assert (rejected.page_id, rejected.url, rejected.site) == (
+        "p9",
+        "https://www.example.co.uk/a",
+        "example.co.uk",
+    )
+    assert decode(b"{bad").page_id == "pages:3:42"
+
+
+urls = st.builds(
+    "https://{}/{}".format,
+    st.sampled_from(["www.example.com", "a.b.example.co.uk", "127.0.0.1:8080", "blog.example.org"]),
+    st.text(alphabet="abcxyz019-_/", max_size=20),
+)
+pages = st.builds(
+    Page,
+    id=st.text(min_size=1, max_size=20).filter(lambda s: s.isprintable() and s == s.strip()),
+    html=st.one_of(st.none(), st.text(min_size=1, max_size=200).map(lambda t: "<p>" + t)),
+    url=urls,
+    site=st.one_of(st.none(), st.sampled_from(["example.com", "other.org"])),
+    fetched_at=st.one_of(st.none(), st.just("2024-05-01T12:00:00Z")),
+    status=st.one_of(st.none(), st.integers(100, 599)),
+)
+
+
+@given(page=pages, as_headers=st.booleans(), raw_body=st.booleans())
+def test_page_to_record_round_trips(page: Page, as_headers: bool, raw_body: bool) -> None:
+    """decode_page(page_to_record(p)) gives p back (site and defaults filled in) in both input forms."""
+    if page.html is None or raw_body:
+        page = replace(
+            page, html=None, body=b"<html><p>bytes \xe9</p>", content_type="text/html; charset=latin-1"
+        )
+    key, value, headers = page_to_record(page, as_headers=as_headers)
+    decoded = decode_page(Rec(key, value, headers), max_bytes=1_000_000)
+    assert isinstance(decoded, Page), decoded
+    expected_site = page.site or messages.site_of(page.url)
+    assert key == (expected_site.encode() if expected_site else None)
+    if as_headers and page.body is None:  # the raw form carries bytes; html comes back as UTF-8 body
+        assert decoded.body == (page.html or "").encode()
+        assert decoded.content_type == "text/html; charset=utf-8"
+        page = replace(page, html=None, body=decoded.body, content_type=decoded.content_type)
+    assert decoded == replace(page, site=expected_site)
+
+
+# --- output --------------------------------------------------------------------------------------
+
+
+def make_doc(**overrides: Any) -> Document:
+    base: dict[str, Any] = {
+        "id": "d1",
+        "url": "https://www.example.com/x",
+        "site": "example.com",
+        "title": "T",
+        "text": "Hello\n\nWorld",
+        "blocks": (Block("heading", "Hello"), Block("paragraph", "World")),
+        "method": "density",
+        "stats": DocStats(100, 12, 2, 3, 1.23456),
+        "lang": "en",
+        "encoding": "utf-8",
+        "encoding_rule": "declared",
+    }
+    base.update(overrides)
+    return Document(**base)
+
+
+PAGE = Page(
+    id="d1", html="<p>x</p>", url="https://www.example.com/x", site="example.com", fetched_at="2024-01-01"
+)
+
+
+def test_document_message_is_valid_and_keyed_by_site() -> None:
+    source = messages.Source("pages", 1, 7)
+    key, value, headers = encode_document(
+        make_doc(), PAGE, processed_at="2024-01-02T00:00:00.000Z", source=source
+    )
+    msg = orjson.loads(value)
+    validator("document").validate(msg)
+    assert key == b"example.com"
+    assert dict(headers)["id"] == b"d1"
+    assert msg["blocks"] == [{"kind": "heading", "text": "Hello"}, {"kind": "paragraph", "text": "World"}]
+    assert msg["source"] == {"topic": "pages", "partition": 1, "offset": 7}
+    assert msg["template"] is None
+    assert msg["schema_version"] == 1
+    assert msg["fetched_at"] == "2024-01-01"
+    templated = make_doc(method="template", template=TemplateInfo(pages_seen=9, blocks_stripped=4))
+    msg = orjson.loads(encode_document(templated, PAGE)[1])
+    validator("document").validate(msg)
+    assert msg["template"] == {"pages_seen": 9, "blocks_stripped": 4, "fallback_reason": None}
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda m: m.pop("text"),
+        lambda m: m.update(method="magic"),
+        lambda m: m.update(schema_version=2),
+        lambda m: m.update(unexpected_field=1),
+        lambda m: m["blocks"].append({"kind": "footer", "text": "x"}),
+        lambda m: m["stats"].update(input_bytes=-1),
+        lambda m: m.update(template={"pages_seen": 1}),
+    ],
+)
+def test_document_schema_rejects_drift(corrupt: Any) -> None:
+    msg = orjson.loads(encode_document(make_doc(), PAGE)[1])
+    corrupt(msg)
+    assert list(validator("document").iter_errors(msg))
+
+
+def test_dead_letter_inlines_small_values_and_references_large_ones() -> None:
+    rec = Rec(key=b"example.com", value=b"{bad", headers=[("url", b"https://x/"), ("n", b"\x00\xff")])
+    rejection = decode_page(rec, max_bytes=100)
+    assert isinstance(rejection, Rejection)
+    key, value, headers = encode_dead_letter(
+        rec, rejection, max_value_bytes=10, failed_at="2024-01-01T00:00:00Z"
+    )
+    msg = orjson.loads(value)
+    validator("dead_letter").validate(msg)
+    assert key == b"example.com"
+    assert dict(headers)["reason"] == b"invalid_json"
+    assert base64.b64decode(msg["value_b64"]) == b"{bad"
+    assert msg["value_ref"] is None
+    assert [(h["key"], base64.b64decode(h["value_b64"])) for h in msg["headers"]] == rec.headers
+    assert msg["source"] == {"topic": "pages", "partition": 3, "offset": 42, "timestamp_ms": rec.timestamp}
+    assert msg["value_sha256"] == hashlib.sha256(b"{bad").hexdigest()
+    big = Rec(value=b"{" + b"x" * 50)
+    msg = orjson.loads(encode_dead_letter(big, rejection, max_value_bytes=10)[1])
+    validator("dead_letter").validate(msg)
+    assert msg["value_b64"] is None
+    assert msg["value_bytes"] == 51
+    assert msg["value_ref"] == {"topic": "pages", "partition": 3, "offset": 42}
+    msg["reason"] = "made_up"
+    assert list(validator("dead_letter").iter_errors(msg))
+
+
+def test_document_errors_become_dead_letters_with_the_same_reason() -> None:
+    assert messages.rejection_of(make_doc()) is None
+    failed = make_doc(text="", blocks=(), method="none", error="too_many_nodes", error_detail="over 10")
+    rejection = messages.rejection_of(failed)
+    assert rejection is not None
+    assert (rejection.reason, rejection.detail, rejection.stage) == ("too_many_nodes", "over 10", "extract")
+    msg = orjson.loads(encode_dead_letter(Rec(value=b"x"), rejection, max_value_bytes=10)[1])
+    validator("dead_letter").validate(msg)
+
+
+def test_every_pipeline_error_reason_is_a_valid_dead_letter_reason() -> None:
+    allowed = set(validator("dead_letter").schema["properties"]["reason"]["enum"])
+    assert set(typing.get_args(ErrorReason)) <= allowed
+    assert {"invalid_json", "schema_violation"} <= allowed
+
+
+def test_schemas_are_valid_and_one_copy() -> None:
+    for name in ("page", "document", "dead_letter"):
+        validator(name)  # check_schema runs inside
+        top = json.loads((REPO / "schemas" / f"{name}.json").read_text())
+        assert top == messages.load_schema(name)
+
+
+json_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-5, 2000),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=5),
+    st.lists(st.text(max_size=3), max_size=2),
+    st.dictionaries(
+        st.text(max_size=3), st.one_of(st.text(max_size=3), st.integers(), st.lists(st.text())), max_size=2
+    ),
+)
+page_keys = st.sampled_from(
+    ["id", "url", "site", "fetched_at", "status", "content_type", "headers", "html", "body", "other"]
+)
+
+
+@given(st.dictionaries(page_keys, json_values, max_size=6), st.booleans())
+def test_quick_page_check_never_accepts_what_the_schema_rejects(msg: dict[str, Any], with_url: bool) -> None:
+    if with_url:
+        msg["url"] = "https://a.example.com/"
+    if messages.quick_valid_page(msg):
+        assert validator("page").is_valid(msg), msg
+
+
+def test_quick_page_check_accepts_the_common_forms() -> None:
+    for value in (
+        page_json(),
+        page_json(id=3, status=200, fetched_at=1.5, headers={"a": "b"}),
+        page_json(site=None),
+    ):
+        assert messages.quick_valid_page(orjson.loads(value))

@@ -1,0 +1,83 @@
+"""Metrics factory (no globals, stable names, no unbounded labels) and the health probes' logic."""
+
+from __future__ import annotations
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from prometheus_client import CollectorRegistry, generate_latest
+
+from worker.http import STALE_LOOP_S, Health, make_app
+from worker.metrics import create_metrics
+
+CONTRACT_NAMES = (
+    "cleanstream_pages_total",
+    "cleanstream_page_seconds",
+    "cleanstream_input_bytes_total",
+    "cleanstream_output_bytes_total",
+    "cleanstream_dead_letters_total",
+    "cleanstream_consumer_lag",
+    "cleanstream_event_loop_lag_seconds",
+    "cleanstream_template_pages_total",
+    "cleanstream_sitememory_bytes",
+    "cleanstream_sitememory_budget_bytes",
+    "cleanstream_sitememory_sites",
+    "process_cpu_seconds_total",
+)
+
+
+def test_each_registry_gets_its_own_metrics() -> None:
+    a, b = create_metrics(CollectorRegistry()), create_metrics(CollectorRegistry())
+    a.pages.labels("document").inc(3)
+    assert b.pages.labels("document")._value.get() == 0
+    with pytest.raises(ValueError, match="Duplicated"):
+        create_metrics(a.registry)  # the same names twice in one registry is a bug, not silently shared
+
+
+def test_contract_names_and_labels_are_exposed() -> None:
+    m = create_metrics(CollectorRegistry())
+    m.pages.labels("dead_letter").inc()
+    m.dead_letters.labels("invalid_json").inc()
+    m.consumer_lag.labels("0").set(5)
+    m.template_pages.labels("template").inc()
+    m.page_seconds.observe(0.01)
+    text = generate_latest(m.registry).decode()
+    for name in CONTRACT_NAMES:
+        assert f"\n{name}" in text or text.startswith(name), name
+    assert 'cleanstream_pages_total{outcome="dead_letter"} 1.0' in text
+    assert 'cleanstream_dead_letters_total{reason="invalid_json"} 1.0' in text
+    assert 'cleanstream_consumer_lag{partition="0"} 5.0' in text
+    assert 'cleanstream_build_info{version="' in text
+    for family in m.registry.collect():
+        for sample in family.samples:
+            assert not set(sample.labels) & {"site", "url", "host"}
+
+
+def test_health_and_readiness_rules() -> None:
+    h = Health()
+    assert h.alive(now=100.0)[0]
+    assert not h.ready()[0]  # no producer, no partitions
+    h.producer_connected = True
+    assert h.ready() == (False, "no partitions assigned")
+    h.assigned = 2
+    assert h.ready()[0]
+    h.last_tick = 100.0
+    assert h.alive(now=100.0 + STALE_LOOP_S / 2)[0]
+    assert not h.alive(now=100.0 + STALE_LOOP_S * 2)[0]
+    h.last_tick = 0.0
+    h.failed = "produce failed"
+    assert not h.alive()[0]
+    assert not h.ready()[0]
+
+
+async def test_http_endpoints() -> None:
+    m = create_metrics(CollectorRegistry())
+    m.pages.labels("document").inc(2)
+    health = Health(producer_connected=True)
+    async with TestClient(TestServer(make_app(m, health))) as client:
+        resp = await client.get("/metrics")
+        assert resp.status == 200
+        assert 'cleanstream_pages_total{outcome="document"} 2.0' in await resp.text()
+        assert (await client.get("/healthz")).status == 200
+        assert (await client.get("/readyz")).status == 503
+        health.assigned = 1
+        assert (await client.get("/readyz")).status == 200

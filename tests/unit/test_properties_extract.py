@@ -1,0 +1,133 @@
+"""Property tests: extraction never raises and never invents text.
+
+"Visible text" here: after pre-cleaning, the text nodes under <body> in document order with every <br>
+read as a space, whitespace folded. Blocks are contiguous runs of those text nodes (block boundaries
+only ever split runs), so every block must be a substring of it. Text planted in scripts, styles and
+hidden elements must never come out.
+"""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
+
+from worker.clean import dom
+from worker.clean.density import extract
+from worker.clean.options import CleanOptions
+
+SECRET = "zqxhiddenzqx"
+
+WORDS = st.sampled_from(
+    [
+        "the",
+        "a",
+        "news",
+        "and",
+        "of",
+        "Home",
+        "more",
+        "über",
+        "día",
+        "réponse",
+        "1999",
+        "©",
+        "&amp;",
+        "&lt;",
+        " ",
+        "\n",
+    ]
+)
+TEXT = st.lists(WORDS, min_size=0, max_size=30).map(" ".join)
+CONTAINERS = st.sampled_from(
+    [
+        "div", "p", "span", "a", "b", "li", "ul", "h2", "td", "tr", "table", "blockquote", "pre", "article",
+        "section", "nav", "footer", "font", "em", "form", "header", "aside",
+    ]
+)  # fmt: skip
+ATTRS = st.sampled_from(
+    [
+        "",
+        ' class="content"',
+        ' class="sidebar"',
+        ' id="comments"',
+        ' class="share-bar"',
+        ' href="/x"',
+        ' id="main"',
+    ]
+)
+HIDDEN = st.sampled_from(
+    [
+        f"<script>var s = '{SECRET}';</script>",
+        f"<style>.{SECRET} {{}}</style>",
+        f"<div hidden>{SECRET}</div>",
+        f'<p style="display:none">{SECRET}</p>',
+        f'<span aria-hidden="true">{SECRET}</span>',
+        f"<noscript>{SECRET}</noscript>",
+        f"<!-- {SECRET} -->",
+        f"<textarea>{SECRET}</textarea>",
+    ]
+)
+
+
+def _wrap(children: list[str], tag: str, attrs: str) -> str:
+    return f"<{tag}{attrs}>{''.join(children)}</{tag}>"
+
+
+LEAF = st.one_of(TEXT, st.just("<br>"), st.just("<br><br>"), st.just('<img alt="alt text" src="x">'), HIDDEN)
+TREES = st.recursive(
+    LEAF,
+    lambda inner: st.builds(_wrap, st.lists(inner, max_size=6), CONTAINERS, ATTRS),
+    max_leaves=60,
+)
+
+
+def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:
+    tree = dom.parse(html)
+    dom.preclean(tree)
+    result = extract(tree, options or CleanOptions(), time.perf_counter() + 60)
+    return tree, [b.text for b in result.blocks]
+
+
+def _visible(tree: LexborHTMLParser) -> str:
+    if tree.body is None:
+        return ""
+    parts = []
+    for node in tree.body.traverse(include_text=True):
+        if node.tag == "-text":
+            parts.append(node.text_content or "")
+        elif node.tag == "br":
+            parts.append(" ")
+    return dom.fold("".join(parts))
+
+
+@given(st.text(max_size=2000))
+def test_arbitrary_strings_never_raise(text: str) -> None:
+    _run(text)
+
+
+@given(st.binary(max_size=2000))
+def test_arbitrary_bytes_never_raise(data: bytes) -> None:
+    _run(data.decode("utf-8", "surrogateescape"))
+    _run(data.decode("latin-1"))
+
+
+@given(TREES, st.booleans())
+def test_blocks_are_visible_text_and_hidden_text_never_leaks(body: str, keep_comments: bool) -> None:
+    tree, blocks = _run(f"<html><body>{body}</body></html>", CleanOptions(keep_comments=keep_comments))
+    visible = _visible(tree)
+    for text in blocks:
+        assert text
+        assert text == dom.fold(text)
+        assert text in visible
+        assert SECRET not in text
+        assert "alt text" not in text
+
+
+@given(st.lists(TREES, min_size=1, max_size=4))
+def test_unbalanced_and_concatenated_markup_never_raises(parts: list[str]) -> None:
+    # Drop every other closing tag: lexbor repairs it, extraction must cope with the repair.
+    html = "".join(p.replace("</div>", "", 1) for p in parts)
+    _run(html)

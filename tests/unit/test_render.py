@@ -1,0 +1,106 @@
+"""Renderings of a Document."""
+
+from __future__ import annotations
+
+import orjson
+
+from worker.clean import render
+from worker.models import Block, DocStats, Document, TemplateInfo
+
+STATS = DocStats(input_bytes=1000, output_chars=120, blocks_kept=6, blocks_dropped=9, elapsed_ms=1.23456)
+
+
+def doc(**kw: object) -> Document:
+    fields: dict[str, object] = {
+        "id": "p1",
+        "url": "https://news.example.com/a",
+        "site": "example.com",
+        "title": "Bridge reopens",
+        "text": "",
+        "blocks": (
+            Block("paragraph", "The bridge reopened."),
+            Block("heading", "What was done"),
+            Block("list_item", "new bearings"),
+            Block("list_item", "new   asphalt"),
+            Block("quote", "It was a long\nwinter."),
+            Block("code", "x = 1\n```\ny = 2"),
+            Block("paragraph", "# not a heading"),
+        ),
+        "method": "density",
+        "stats": STATS,
+    }
+    fields.update(kw)
+    return Document(**fields)  # type: ignore[arg-type]
+
+
+def test_json_dict_core_fields_and_optional_ones_only_when_set() -> None:
+    d = render.to_json_dict(doc(text="t"))
+    assert list(d)[:6] == ["id", "url", "title", "text", "blocks", "method"]
+    assert d["blocks"][2] == {"kind": "list_item", "text": "new bearings"}
+    assert d["site"] == "example.com"
+    assert d["stats"]["elapsed_ms"] == 1.235
+    for absent in ("lang", "template", "error", "error_detail", "encoding", "extra"):
+        assert absent not in d
+
+
+def test_json_dict_with_error_template_and_lang() -> None:
+    d = render.to_json_dict(
+        doc(
+            blocks=(),
+            method="none",
+            error="too_large",
+            error_detail="6000000 bytes > limit",
+            lang="en",
+            template=TemplateInfo(pages_seen=4, blocks_stripped=7),
+            encoding="cp1252",
+            encoding_rule="meta",
+        )
+    )
+    assert d["error"] == "too_large"
+    assert d["error_detail"] == "6000000 bytes > limit"
+    assert d["lang"] == "en"
+    assert d["template"] == {"pages_seen": 4, "blocks_stripped": 7, "fallback_reason": None}
+    assert (d["encoding"], d["encoding_rule"]) == ("cp1252", "meta")
+
+
+def test_to_json_is_one_line_of_valid_json() -> None:
+    line = render.to_json(doc(title="a\nb"))
+    assert b"\n" not in line
+    assert orjson.loads(line)["title"] == "a\nb"
+
+
+def test_to_text_joins_blocks_with_blank_lines() -> None:
+    d = doc(blocks=(Block("paragraph", "One."), Block("heading", "Two")))
+    assert render.to_text(d) == "One.\n\nTwo"
+
+
+def test_to_text_of_an_empty_document_is_empty() -> None:
+    assert render.to_text(doc(blocks=(), text="")) == ""
+
+
+def test_cleaneval_tags_per_kind() -> None:
+    out = render.to_cleaneval(doc()).split("\n\n")
+    assert out[:5] == [
+        "<p>The bridge reopened.",
+        "<h>What was done",
+        "<l>new bearings",
+        "<l>new asphalt",
+        "<p>It was a long winter.",
+    ]
+    assert out[5] == "<p>x = 1 ``` y = 2"
+
+
+def test_markdown() -> None:
+    md = render.to_markdown(doc())
+    assert md.startswith("# Bridge reopens\n\nThe bridge reopened.\n\n## What was done\n\n")
+    # consecutive list items form one list
+    assert "- new bearings\n- new asphalt\n\n" in md
+    assert "> It was a long\n> winter." in md
+    # the code contains a ``` run, so the fence is longer
+    assert "````\nx = 1\n```\ny = 2\n````" in md
+    # a paragraph that looks like a heading is escaped
+    assert md.endswith("\\# not a heading")
+
+
+def test_markdown_without_title() -> None:
+    assert render.to_markdown(doc(title="  ", blocks=(Block("heading", "H"),))) == "## H"

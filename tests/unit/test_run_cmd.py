@@ -1,0 +1,74 @@
+"""The `run` command's flags and env vars are a deployment contract: their names must not drift."""
+
+from __future__ import annotations
+
+import pytest
+
+from worker.__main__ import build_parser
+from worker.settings import from_args
+from worker.stream.config import consumer_config, producer_config
+from worker.stream.service import child_settings
+
+
+def test_contract_flags_parse_and_env_fills_the_rest() -> None:
+    args = build_parser().parse_args(
+        [
+            "run",
+            "--bootstrap-servers", "k1:9092,k2:9092",
+            "--group-id", "g",
+            "--input-topic", "in",
+            "--output-topic", "out",
+            "--dead-letter-topic", "dlq",
+            "--metrics-port", "9200",
+            "--no-templates",
+            "--processes", "3",
+        ]
+    )  # fmt: skip
+    env = {"CLEANSTREAM_GROUP_ID": "ignored-flag-wins", "CLEANSTREAM_MAX_INFLIGHT": "7"}
+    s = from_args(args, env)
+    assert (s.bootstrap_servers, s.group_id, s.input_topic, s.output_topic) == (
+        "k1:9092,k2:9092",
+        "g",
+        "in",
+        "out",
+    )
+    assert (s.dead_letter_topic, s.metrics_port, s.no_templates, s.processes) == ("dlq", 9200, True, 3)
+    assert s.max_inflight == 7
+
+
+def test_defaults_match_the_spec() -> None:
+    s = from_args(build_parser().parse_args(["run"]), {})
+    assert (s.input_topic, s.output_topic, s.dead_letter_topic, s.metrics_port) == (
+        "pages", "documents", "pages.dead", 9108,
+    )  # fmt: skip
+    assert s.processes == 1
+    assert not s.no_templates
+
+
+def test_client_configs_are_at_least_once() -> None:
+    env = {"CLEANSTREAM_SECURITY_PROTOCOL": "SASL_PLAINTEXT", "CLEANSTREAM_SASL_USERNAME": "u",
+           "CLEANSTREAM_SASL_PASSWORD": "p", "CLEANSTREAM_SASL_MECHANISM": "SCRAM-SHA-256"}  # fmt: skip
+    s = from_args(build_parser().parse_args(["run"]), env)
+    consumer, producer = consumer_config(s), producer_config(s)
+    assert consumer["enable_auto_commit"] is False
+    assert producer["acks"] == "all"
+    assert producer["enable_idempotence"] is False  # Tansu cannot initialise idempotent producers
+    for config in (consumer, producer):
+        assert config["sasl_mechanism"] == "SCRAM-SHA-256"
+        assert (config["sasl_plain_username"], config["sasl_plain_password"]) == ("u", "p")
+    assert s.redacted()["sasl_password"] == "***"
+
+
+def test_child_processes_get_their_own_port_and_client_id() -> None:
+    s = from_args(build_parser().parse_args(["run", "--processes", "2"]), {})
+    kids = [child_settings(s, i) for i in range(2)]
+    assert [k.metrics_port for k in kids] == [9108, 9109]
+    assert len({k.client_id for k in kids}) == 2
+    assert all(k.processes == 1 and k.group_id == s.group_id for k in kids)
+    off = from_args(build_parser().parse_args(["run", "--metrics-port", "0", "--processes", "2"]), {})
+    assert child_settings(off, 1).metrics_port == 0
+
+
+def test_unknown_security_protocol_is_refused() -> None:
+    with pytest.raises(ValueError, match="security_protocol"):
+        from_args(build_parser().parse_args(["run", "--security-protocol", "KERBEROS"]), {})

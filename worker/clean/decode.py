@@ -1,0 +1,247 @@
+"""Bytes to text the way a browser would, and which rule decided.
+
+Order: byte-order mark, the caller's declared charset (HTTP Content-Type), a <meta>/XML declaration in
+the first bytes, strict UTF-8, charset-normalizer detection, then UTF-8 with replacement characters.
+The BOM comes first because browsers (WHATWG "decode") let it override everything, HTTP included.
+Labels go through a WHATWG-style table: ISO-8859-1, ASCII and friends mean windows-1252, GB2312 means
+GB18030, and so on. Unknown or non-text labels are skipped. Nothing here raises on any input.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+import charset_normalizer
+
+Source = Literal["declared", "meta"]
+
+# How far into the document a <meta charset> is looked for (WHATWG's prescan reads 1024 bytes;
+# real pages put long <script>/<link> runs first, so we look further).
+META_SCAN_BYTES = 4096
+# A declared multi-byte charset that fails strict decoding is still trusted when the damage is this
+# small (a truncated body or a stray byte), rather than falling back to guessing.
+LOSSY_MAX_SHARE = 0.001
+LOSSY_MIN_ALLOWED = 4
+# charset-normalizer is slow on big inputs and its verdict settles early; it sees this prefix.
+DETECT_SAMPLE_BYTES = 64 * 1024
+
+_BOMS: tuple[tuple[bytes, str], ...] = (
+    (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+
+# WHATWG label -> Python codec, for labels Python maps differently (browsers decode ISO-8859-1 and
+# ASCII as windows-1252, GB2312/GBK as GB18030, Shift_JIS as Microsoft's cp932, EUC-KR as cp949).
+_LABEL_OVERRIDES = {
+    "iso8859-1": "cp1252",
+    "ascii": "cp1252",
+    "iso8859-9": "cp1254",
+    "tis-620": "cp874",
+    "iso8859-11": "cp874",
+    "windows-874": "cp874",
+    "gb2312": "gb18030",
+    "gbk": "gb18030",
+    "x-gbk": "gb18030",
+    "shift_jis": "cp932",
+    "x-sjis": "cp932",
+    "windows-31j": "cp932",
+    "euc_kr": "cp949",
+    "big5": "big5hkscs",
+    "iso-8859-8-i": "iso8859-8",
+    "x-mac-roman": "mac-roman",
+    "x-mac-cyrillic": "mac-cyrillic",
+    "x-user-defined": "cp1252",
+    # detector names for the same families
+    "shift_jis_2004": "cp932",
+    "shift_jisx0213": "cp932",
+    "euc_jis_2004": "euc_jp",
+    "euc_jisx0213": "euc_jp",
+}
+
+# Python codecs that correspond to a WHATWG encoding; anything else (utf-7, rot13, base64, idna,
+# unicode_escape...) is refused because a page must not pick a non-web or bytes-to-bytes codec.
+_ALLOWED = frozenset(
+    {
+        "utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp866", "koi8-r", "koi8-u", "mac-roman",
+        "mac-cyrillic", "cp874", "gb18030", "big5hkscs", "euc_jp", "iso2022_jp", "cp932", "cp949",
+        *(f"cp{n}" for n in range(1250, 1259)),
+        *(f"iso8859-{n}" for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)),
+    }
+)  # fmt: skip
+
+# Single-byte Latin code pages detectors confuse with each other on short or mostly-ASCII text;
+# windows-1252 is by far the most common on the web, so it wins when it decodes the bytes cleanly.
+_LATIN_SINGLE_BYTE = frozenset(
+    {
+        "latin_1", "iso8859_1", "iso8859_2", "iso8859_3", "iso8859_4", "iso8859_9", "iso8859_10",
+        "iso8859_13", "iso8859_14", "iso8859_15", "iso8859_16", "cp1250", "cp1254", "cp1257",
+        "cp1258", "cp437", "cp775", "cp850", "cp852", "cp857", "cp858", "cp860", "cp861", "cp863",
+        "cp865", "mac_roman", "mac_latin2", "mac_iceland", "mac_turkish",
+    }
+)  # fmt: skip
+
+_CT_CHARSET = re.compile(rb"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
+_XML_DECL = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
+
+_HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"})
+
+
+def _c1_passthrough(exc: UnicodeError) -> tuple[str, int]:
+    # windows-1252 leaves five bytes undefined; browsers map them to the C1 control of the same
+    # value instead of failing, so the page still decodes as the charset it declared.
+    if isinstance(exc, UnicodeDecodeError):
+        bad = exc.object[exc.start : exc.end]
+        return "".join(chr(b) for b in bad), exc.end
+    raise exc
+
+
+_C1 = "cleanstream-c1"
+codecs.register_error(_C1, _c1_passthrough)
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    text: str | None
+    encoding: str | None
+    rule: str
+
+
+def canonical_codec(label: str | bytes | None, source: Source = "declared") -> str | None:
+    """The Python codec a browser would use for `label`, or None when the label is unknown/unsafe."""
+    if label is None:
+        return None
+    if isinstance(label, bytes):
+        label = label.decode("ascii", "replace")
+    label = label.strip().strip("\"'").strip().lower()
+    if not label or len(label) > 40:
+        return None
+    name = _LABEL_OVERRIDES.get(label)
+    if name is None:
+        try:
+            name = codecs.lookup(label).name
+        except (LookupError, ValueError):
+            return None
+        name = _LABEL_OVERRIDES.get(name, name)
+    if name not in _ALLOWED:
+        return None
+    # WHATWG: a <meta> that claims UTF-16 was read as ASCII, so it cannot be UTF-16; use UTF-8.
+    if source == "meta" and name.startswith("utf-16"):
+        return "utf-8"
+    return name
+
+
+def charset_from_content_type(declared: str | None) -> str | None:
+    """The charset label in a Content-Type ("text/html; charset=x") or a bare label ("x")."""
+    if not declared:
+        return None
+    raw = declared.encode("latin-1", "replace")
+    m = _CT_CHARSET.search(raw)
+    if m:
+        return m.group(1).decode("ascii")
+    if b"/" in raw or b";" in raw or b"=" in raw:
+        return None  # a content type without a charset parameter
+    return declared.strip()
+
+
+def sniff_meta(head: bytes) -> str | None:
+    """Charset label from an XML declaration or <meta> in the document head, if any."""
+    m = _XML_DECL.search(head) or _META.search(head)
+    return m.group(1).decode("ascii") if m else None
+
+
+def is_html_content_type(ct: str | None) -> bool:
+    """Whether a Content-Type is worth cleaning. Missing means unknown: let the content decide."""
+    if ct is None or not ct.strip():
+        return True
+    return ct.split(";", 1)[0].strip().lower() in _HTML_TYPES
+
+
+def _errors_for(codec: str) -> str:
+    return _C1 if codec == "cp1252" else "strict"
+
+
+def _try(body: bytes, codec: str, lossy: bool) -> str | None:
+    """Decode strictly; with `lossy`, also accept a decode with a few replacement characters."""
+    try:
+        text = body.decode(codec, _errors_for(codec))
+    except (UnicodeDecodeError, LookupError):
+        text = None
+    if text is not None:
+        # UTF-16 decodes almost any even-length bytes; a misdeclared ASCII page shows no markup.
+        return text if not codec.startswith("utf-16") or "<" in text else None
+    if not lossy:
+        return None
+    try:
+        text = body.decode(codec, "replace")
+    except LookupError:
+        return None
+    allowed = max(LOSSY_MIN_ALLOWED, int(len(text) * LOSSY_MAX_SHARE))
+    if codec.startswith("utf-16") and "<" not in text:
+        return None
+    return text if text.count("\ufffd") <= allowed else None
+
+
+def _cp1252_clean(body: bytes) -> bool:
+    try:
+        body.decode("cp1252")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _detect(body: bytes) -> str | None:
+    try:
+        best = charset_normalizer.from_bytes(body[:DETECT_SAMPLE_BYTES]).best()
+    except Exception:  # a third-party detector must not take the page down with it
+        return None
+    if best is None:
+        return None
+    guess: str = best.encoding
+    codec = canonical_codec(guess)
+    # A Latin or DOS code page, a codec no browser offers, or UTF-8 (whose strict decode already
+    # failed) are the detector's weak guesses; windows-1252 is the web's legacy default and wins
+    # whenever it decodes the bytes without touching its undefined positions.
+    weak = guess in _LATIN_SINGLE_BYTE or codec is None or codec == "utf-8"
+    if weak and _cp1252_clean(body):
+        return "cp1252"
+    return codec
+
+
+def decode_html(body: bytes, declared: str | None = None) -> Decoded:
+    """Decode a fetched HTML body. Never raises; `text` is always set for bytes input."""
+    for bom, codec in _BOMS:
+        if body.startswith(bom):
+            return Decoded(body[len(bom) :].decode(codec, "replace"), codec, "bom")
+
+    candidates: list[tuple[str, str]] = []
+    for rule, maybe in (
+        ("declared", canonical_codec(charset_from_content_type(declared), "declared")),
+        ("meta", canonical_codec(sniff_meta(body[:META_SCAN_BYTES]), "meta")),
+    ):
+        if maybe is not None and all(maybe != c for _, c in candidates):
+            candidates.append((rule, maybe))
+    # Strict first for every declaration, so a wrong HTTP header loses to a right <meta>; only then
+    # accept a declaration with a few broken bytes (truncated body, one stray byte).
+    for lossy in (False, True):
+        for rule, codec in candidates:
+            text = _try(body, codec, lossy)
+            if text is not None:
+                return Decoded(text, codec, rule + ("-lossy" if lossy else ""))
+        if not lossy and all(c != "utf-8" for _, c in candidates):
+            try:
+                return Decoded(body.decode("utf-8"), "utf-8", "utf8")
+            except UnicodeDecodeError:
+                pass
+
+    detected = _detect(body)
+    if detected is not None:
+        try:
+            return Decoded(body.decode(detected, "replace"), detected, "detected")
+        except LookupError:
+            pass
+    return Decoded(body.decode("utf-8", "replace"), "utf-8", "utf8-replace")

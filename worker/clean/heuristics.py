@@ -1,0 +1,204 @@
+"""Every threshold and tag/class table of the density extractor, each with the reason it exists.
+
+Tuned on the shared benchmarks with scripts/tune_density.py; change them there, not by hand-waving.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- pre-cleaning ---------------------------------------------------------------------------------
+
+# Never visible as text, or only visible as widgets: their text is code, CSS, form labels or fallbacks.
+REMOVE_TAGS: tuple[str, ...] = (
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "math",
+    "iframe",
+    "frame",
+    "object",
+    "embed",
+    "applet",
+    "canvas",
+    "audio",
+    "video",
+    "map",
+    "button",
+    "select",
+    "option",
+    "optgroup",
+    "datalist",
+    "textarea",
+    "input",
+    "dialog",
+)
+# Inline styles that hide an element (whitespace already removed, lower-cased before matching).
+HIDDEN_STYLE = re.compile(r"display:none|visibility:hidden")
+# Class tokens that frameworks use to hide content from sighted readers (screen-reader text, JS toggles).
+HIDDEN_CLASS_TOKENS: frozenset[str] = frozenset(
+    {"hidden", "hide", "d-none", "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text"}
+)
+
+# --- segmentation ---------------------------------------------------------------------------------
+
+# Tags that start a new text block (a line break in rendering); everything else is inline and joins.
+BLOCK_TAGS: frozenset[str] = frozenset(
+    {
+        "html", "body", "p", "div", "section", "article", "main", "header", "footer", "nav", "aside",
+        "h1", "h2", "h3", "h4", "h5", "h6", "hgroup", "ul", "ol", "li", "dl", "dt", "dd", "menu", "dir",
+        "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption", "blockquote", "pre", "figure",
+        "figcaption", "address", "hr", "form", "fieldset", "legend", "details", "summary", "center",
+        "noframes", "frameset", "listing", "plaintext", "xmp", "option", "marquee",
+    }
+)  # fmt: skip
+# Tags that decide a block's kind; the innermost one wins.
+KIND_TAGS: dict[str, str] = {
+    "h1": "heading", "h2": "heading", "h3": "heading", "h4": "heading", "h5": "heading", "h6": "heading",
+    "li": "list_item", "dd": "list_item", "dt": "list_item",
+    "blockquote": "quote",
+    "pre": "code", "listing": "code", "xmp": "code", "plaintext": "code",
+    "td": "table_cell", "th": "table_cell",
+}  # fmt: skip
+# Above this many characters per whitespace-separated word a script does not space words (CJK, Thai):
+# link density is then measured over characters.
+UNSPACED_CHARS_PER_WORD = 15
+# Deeper than this the walker stops recursing (Python's stack is ~1000 frames) and reads the subtree as
+# inline text; real pages stay far below, unclosed-tag soup and adversarial input do not.
+MAX_DEPTH = 400
+# How often (in visited nodes) the walker checks the deadline: perf_counter costs ~50 ns, a node ~1 µs.
+DEADLINE_EVERY = 256
+
+# --- class / id patterns ---------------------------------------------------------------------------
+
+# Containers of boilerplate, matched at the start of a class/id part (parts split on space, - and _),
+# so "related-posts", "sharedaddy", "post-tags" and "navbar" match but "canvas" or "address" do not.
+# Strong ones mark a container whatever else its class says.
+STRONG_BAD_PREFIXES: tuple[str, ...] = (
+    "nav", "menu", "breadcrumb", "crumbs", "footer", "sidebar", "side-bar", "widget", "share", "sharing",
+    "social", "related", "recommend", "promo", "advert", "sponsor", "cookie", "consent", "gdpr",
+    "newsletter", "subscri", "signup", "popup", "modal", "pagination", "pager", "toolbar", "login",
+    "outbrain", "taboola", "popular", "trending", "byline", "author", "tags", "tagcloud", "rss",
+    "more-stories", "readmore", "read-more", "topbar", "top-bar", "disclaimer", "copyright", "dateline",
+)  # fmt: skip
+# Weak ones mark it only when no content word (GOOD_TOKEN_PREFIXES) is in the class too.
+WEAK_BAD_PREFIXES: tuple[str, ...] = (
+    "header", "hdr", "masthead", "banner", "caption", "credit", "timestamp", "teaser", "print",
+    "follow", "skip", "jump", "infobox", "tool", "extra", "links", "ad-", "ads-", "adv-",
+)  # fmt: skip
+# Exact parts too short or ambiguous for prefix matching.
+BAD_EXACT: tuple[str, ...] = ("ad", "ads", "adv", "aside", "date", "time", "tag", "sns")
+# Comment sections: dropped unless options.keep_comments, and never unmarked for being large.
+COMMENT_TOKEN_PREFIXES: tuple[str, ...] = ("comment", "disqus", "respond", "reply", "discussion")
+# Content containers: boost the target choice and protect against weak bad patterns.
+GOOD_TOKEN_PREFIXES: tuple[str, ...] = (
+    "article", "content", "entry", "post", "story", "text", "body", "main", "blog", "prose", "news",
+)  # fmt: skip
+
+
+def _prefix_re(prefixes: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?:^|[\s_-])(?:" + "|".join(re.escape(p) for p in prefixes) + ")")
+
+
+STRONG_BAD_RE = _prefix_re(STRONG_BAD_PREFIXES)
+WEAK_BAD_RE = re.compile(
+    _prefix_re(WEAK_BAD_PREFIXES).pattern + r"|(?:^|[\s_-])(?:" + "|".join(BAD_EXACT) + r")(?:$|[\s_-])"
+)
+COMMENT_RE = _prefix_re(COMMENT_TOKEN_PREFIXES)
+GOOD_RE = _prefix_re(GOOD_TOKEN_PREFIXES)
+# Tags that are boilerplate by HTML semantics, whatever their class.
+BAD_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside", "menu"})
+# A marked element holding more than this share of the page's text is the page, not boilerplate
+# (WordPress puts "has-sidebar" on wrappers of everything).
+MARK_MAX_SHARE = 0.6
+
+# When marks remove more than this share of the page's prose weight, they are wrong about this page
+# ("meta-information" holding the story): the target is then chosen without them.
+MARKS_MAX_REMOVED = 0.7
+
+# --- target node (Baisa 2009, Algorithm 1) ---------------------------------------------------------
+
+# Descend into a child while it holds at least this share of the parent's content characters.
+DESCEND_SHARE = 0.5
+# Blocks with a higher link density do not count as content when choosing the target node.
+TARGET_MAX_LINK_DENSITY = 0.5
+# Per block kind, how much its characters speak for the article: teaser lists and layout cells less.
+KIND_WEIGHT: dict[str, float] = {"paragraph": 1.0, "quote": 1.0, "code": 1.0, "heading": 0.5,
+                                 "list_item": 0.5, "table_cell": 0.8}  # fmt: skip
+# Text without any sentence punctuation (tag clouds, menus) barely counts as article text.
+NO_PUNCT_WEIGHT = 0.2
+# Blocks under a content-named container (article, entry-content...) weigh this much more.
+GOOD_CLASS_BOOST = 1.5
+# Paragraph-level tags are never a target: one long paragraph holding half the text is not the article.
+LEAF_TAGS: frozenset[str] = frozenset(
+    {"p", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "li", "dt", "dd", "figcaption", "address"}
+)
+# A target needs at least this many blocks, for the same reason.
+MIN_TARGET_BLOCKS = 2
+
+# Twins of the target (same tag and class/id) are searched this many levels up from it.
+CHUNK_LEVELS = 4
+# A twin needs this much content weight (characters of prose) to join, so empty ad slots stay out.
+CHUNK_MIN_WEIGHT = 80.0
+
+# Look this many blocks back from the target for the article's <h1> and take it with what follows
+# (byline, date, lead); 0 turns it off. Dragnet's gold has the header, scrapinghub's does not.
+LEAD_IN_BLOCKS = 0
+
+# --- block classification (jusText defaults, Pomikálek 2011) --------------------------------------
+
+# Below this many characters a block is "short" and is decided by its neighbours.
+LENGTH_LOW = 70
+# Above this many characters a block with enough stopwords is "good" outright.
+LENGTH_HIGH = 100
+# Stopword density thresholds (share of words that are stopwords) for near-good / good; lower than
+# jusText's 0.30/0.32 because our stoplists are the ~150 most frequent words, not full lists.
+STOPWORDS_LOW = 0.15
+STOPWORDS_HIGH = 0.22
+# Class of a long block with few stopwords inside the target: jusText says bad, but inside the
+# article it is usually a list or a spec line; its neighbours decide.
+LOW_STOPWORDS_CLASS = "near"
+# Share of words inside <a> above which a block is a link cluster, not prose.
+MAX_LINK_DENSITY = 0.2
+# Short blocks with links are dropped only above this link density (a linked name in a short line is fine).
+SHORT_MAX_LINK_DENSITY = 0.5
+# What lies beyond the edges of the target for context smoothing: the target was chosen as content,
+# so its first and last blocks are not pulled down by the page's boilerplate outside it.
+EDGE_CLASS = "good"
+# Headings this many characters or fewer before good text belong to it.
+MAX_HEADING_DISTANCE = 200
+# Inside the target, link density above this is still tolerated for long blocks (inline citations).
+LONG_BLOCK_MAX_LINK_DENSITY = 0.5
+# Without a stoplist: blocks this long with sentence punctuation count as good.
+NOSTOP_GOOD_LENGTH = 120
+
+# If smoothing keeps less than this share of the target's non-boilerplate characters, it had no anchor
+# of good text to work from, and every non-boilerplate block of the target is kept instead.
+FALLBACK_SHARE = 0.25
+
+# Headings that open a comment section in flat layouts; after good text they end the article.
+COMMENT_HEADING = re.compile(
+    r"^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (comment|reply)|trackbacks?"
+    r"|kommentare?|commentaires?|comentarios?|comentários?|commenti|komentarze|reacties|комментари\w*)\b",
+    re.IGNORECASE,
+)
+# Only short lines can be such a heading.
+COMMENT_HEADING_MAX_CHARS = 40
+
+# Short lines that are boilerplate in any article (matched on the whole, case-folded block text).
+BOILERPLATE_LINE = re.compile(
+    r"^(advertisement|advertising|anzeige|publicité|publicidad|pubblicità|reklama|werbung|sponsored"
+    r"|share( this( article| story| post)?)?|tweet|print|email|e-mail|read more|continue reading"
+    r"|related( articles| stories| posts)?|comments?|\d+ comments?|leave a (comment|reply)|tags?:?"
+    r"|skip to (main )?content|back to top|loading\.*|close|menu|search)\W*$"
+)
+# Only lines up to this long are tested against BOILERPLATE_LINE.
+BOILERPLATE_MAX_CHARS = 40
+# Copyright lines are footer text (jusText rule).
+COPYRIGHT = re.compile(r"©|&copy|\(c\) ?\d{4}|all rights reserved", re.IGNORECASE)
+# Sentence punctuation: prose has it, menus and tag lists do not.
+# Longer blocks mentioning a copyright are prose about copyright, not the footer.
+COPYRIGHT_MAX_CHARS = 200
+SENTENCE_PUNCT = re.compile(r"[.!?。！？;:,]")

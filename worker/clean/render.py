@@ -1,0 +1,120 @@
+"""Renderings of a Document: JSON (one JSONL line), plain text, CleanEval markup and Markdown."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from worker.models import Block, BlockKind, Document
+
+# CleanEval marks each segment <h> (heading), <l> (list item) or <p> (everything else).
+_CLEANEVAL_TAG: dict[BlockKind, str] = {
+    "heading": "<h>",
+    "paragraph": "<p>",
+    "list_item": "<l>",
+    "quote": "<p>",
+    "code": "<p>",
+    "table_cell": "<p>",
+}
+_SPACE = re.compile(r"\s+")
+# A paragraph that starts like Markdown syntax would change meaning; its first character is escaped.
+_MD_LEADING = re.compile(r"^(#{1,6}\s|[-+*]\s|>|\d+[.)]\s|`{3}|~{3}|={3,}|-{3,})")
+_FENCE = re.compile(r"`{3,}")
+
+
+def to_json_dict(doc: Document) -> dict[str, Any]:
+    """The JSONL record of a document: the core fields always, the optional ones when set."""
+    out: dict[str, Any] = {
+        "id": doc.id,
+        "url": doc.url,
+        "title": doc.title,
+        "text": doc.text,
+        "blocks": [{"kind": b.kind, "text": b.text} for b in doc.blocks],
+        "method": doc.method,
+    }
+    if doc.site is not None:
+        out["site"] = doc.site
+    if doc.lang is not None:
+        out["lang"] = doc.lang
+    if doc.encoding is not None:
+        out["encoding"] = doc.encoding
+        out["encoding_rule"] = doc.encoding_rule
+    out["stats"] = {
+        "input_bytes": doc.stats.input_bytes,
+        "output_chars": doc.stats.output_chars,
+        "blocks_kept": doc.stats.blocks_kept,
+        "blocks_dropped": doc.stats.blocks_dropped,
+        "elapsed_ms": round(doc.stats.elapsed_ms, 3),
+    }
+    if doc.template is not None:
+        out["template"] = {
+            "pages_seen": doc.template.pages_seen,
+            "blocks_stripped": doc.template.blocks_stripped,
+            "fallback_reason": doc.template.fallback_reason,
+        }
+    if doc.error is not None:
+        out["error"] = doc.error
+        out["error_detail"] = doc.error_detail
+    if doc.extra:
+        out["extra"] = dict(doc.extra)
+    return out
+
+
+def to_json(doc: Document) -> bytes:
+    """One JSONL line (without the newline)."""
+    return orjson.dumps(to_json_dict(doc))
+
+
+def to_text(doc: Document) -> str:
+    """The main text: blocks separated by blank lines."""
+    return "\n\n".join(b.text for b in doc.blocks) if doc.blocks else doc.text
+
+
+def to_cleaneval(doc: Document) -> str:
+    """CleanEval markup: one segment per block, each prefixed <h>, <p> or <l>, blank lines between."""
+    parts = []
+    for b in doc.blocks:
+        text = _SPACE.sub(" ", b.text).strip()
+        if text:
+            parts.append(_CLEANEVAL_TAG[b.kind] + text)
+    return "\n\n".join(parts)
+
+
+def _md_escape(line: str) -> str:
+    return "\\" + line if _MD_LEADING.match(line) else line
+
+
+def _md_block(b: Block) -> str:
+    if b.kind == "code":
+        longest = max((len(m) for m in _FENCE.findall(b.text)), default=0)
+        fence = "`" * max(3, longest + 1)
+        return f"{fence}\n{b.text}\n{fence}"
+    text = _SPACE.sub(" ", b.text).strip()
+    if b.kind == "heading":
+        return "## " + text
+    if b.kind == "list_item":
+        return "- " + text
+    if b.kind == "quote":
+        return "\n".join("> " + line.strip() for line in b.text.strip().splitlines() if line.strip())
+    return _md_escape(text)
+
+
+def to_markdown(doc: Document) -> str:
+    """Markdown: the title as `#`, headings `##`, list items `-`, quotes `>`, code fenced."""
+    parts: list[str] = []
+    if doc.title.strip():
+        parts.append("# " + _SPACE.sub(" ", doc.title).strip())
+    prev: BlockKind | None = None
+    for b in doc.blocks:
+        if not b.text.strip():
+            continue
+        rendered = _md_block(b)
+        # Consecutive items form one list: a single newline between them, blank lines elsewhere.
+        if prev == "list_item" and b.kind == "list_item" and parts:
+            parts[-1] += "\n" + rendered
+        else:
+            parts.append(rendered)
+        prev = b.kind
+    return "\n\n".join(parts)

@@ -1,0 +1,312 @@
+"""Per-site template statistics: which subtree fingerprints recur on a site's recent distinct pages.
+
+Each site keeps, in compact arrays, a decayed count per tracked fingerprint and the decayed number of pages
+(both multiplied by d = 0.5 ** (1 / half_life) per new page), so count / pages is the share of the site's
+recent pages holding that fingerprint and a redesigned site re-learns within a few half-lives. A site tracks
+at most `max_fingerprints` fingerprints: when full, the lowest counts are dropped. Because of the decay, an
+old one-off fingerprint always ranks below one seen on the current page, so a template block that is new
+survives long enough to be seen again (a frequent-items sketch in the spirit of Space-Saving, with decay as
+the tie-break instead of over-estimated counts, which would make every survivor look frequent).
+
+A page whose key (URL, else id) is among the site's last `url_window` keys is not counted again: redelivered
+and re-fetched pages must not inflate a block's frequency.
+
+`SiteMemory` holds the sites in LRU order under a byte budget. Bytes are accounted per site as the size of
+its serialized snapshot plus a fixed per-object overhead (SITE_OVERHEAD, measured with tracemalloc: see
+bench/templates.py), which is what the arrays really hold; nothing here is a module global.
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+from array import array
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from hashlib import blake2b
+from typing import Any
+
+# Python objects around the arrays of one site (the SiteState, 5 array headers, the LRU entry and its key),
+# measured with tracemalloc on CPython 3.11; the payload itself is counted exactly.
+SITE_OVERHEAD = 700
+# Share of a site's recent pages on which density must have found one content path for it to be "learned".
+CONTENT_PATH_SHARE = 0.5
+MAX_CONTENT_PATHS = 8
+
+_HEADER = struct.Struct("<BIdIHHB")  # version, pages_seen, pages_weight, n_fps, n_urls, url_pos, n_paths
+_VERSION = 1
+_LITTLE = sys.byteorder == "little"
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryConfig:
+    """Defaults mirror worker.settings (template_* and memory_budget_mb); see `from_settings`."""
+
+    min_pages: int = 2
+    theta: float = 0.6
+    half_life: float = 50.0
+    max_fingerprints: int = 512
+    budget_mb: float = 256.0
+    url_window: int = 128
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> MemoryConfig:
+        """From a worker.settings.Settings (typed loosely: worker.clean does not import the settings)."""
+        return cls(
+            min_pages=settings.template_min_pages,
+            theta=settings.template_theta,
+            half_life=settings.template_half_life,
+            max_fingerprints=settings.template_max_fingerprints,
+            budget_mb=settings.memory_budget_mb,
+        )
+
+    @property
+    def decay(self) -> float:
+        return float(0.5 ** (1.0 / self.half_life)) if self.half_life > 0 else 1.0
+
+
+def key_hash(key: str) -> int:
+    return int.from_bytes(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+
+class SiteState:
+    """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint."""
+
+    __slots__ = ("_template", "counts", "fps", "pages_seen", "pages_weight", "path_counts", "paths", "url_pos", "urls")
+
+    def __init__(self) -> None:
+        self.fps = array("Q")  # tracked fingerprints, ascending
+        self.counts = array("f")  # decayed number of pages holding fps[i]
+        self.pages_seen = 0  # distinct pages ever counted (not decayed): the cold-start gate
+        self.pages_weight = 0.0  # decayed number of pages: the denominator of every share
+        self.urls = array("Q")  # ring of recent page-key hashes
+        self.url_pos = 0
+        self.paths = array("Q")  # hashes of content paths density chose
+        self.path_counts = array("f")
+        self._template: tuple[float, frozenset[int]] | None = None
+
+    def seen(self, key: int) -> bool:
+        return key in self.urls
+
+    def observe(self, key: int, fps: Iterable[int], config: MemoryConfig) -> bool:
+        """Count one page's fingerprints; False (nothing counted) when the page key was seen recently."""
+        if key in self.urls:
+            return False
+        if len(self.urls) < config.url_window:
+            self.urls.append(key)
+        else:
+            self.urls[self.url_pos] = key
+            self.url_pos = (self.url_pos + 1) % config.url_window
+        d = config.decay
+        table = dict(zip(self.fps, (c * d for c in self.counts), strict=True))
+        get = table.get
+        for fp in fps:
+            table[fp] = get(fp, 0.0) + 1.0
+        if len(table) > config.max_fingerprints:
+            keys = list(table)
+            vals = [table[k] for k in keys]
+            # Ascending by count; ties keep insertion order, so older entries go first. Deterministic.
+            order = sorted(range(len(keys)), key=vals.__getitem__)
+            for i in order[: len(keys) - config.max_fingerprints]:
+                del table[keys[i]]
+        items = sorted(table.items())
+        self.fps = array("Q", [k for k, _ in items])
+        self.counts = array("f", [v for _, v in items])
+        self.pages_weight = self.pages_weight * d + 1.0
+        self.pages_seen += 1
+        for i in range(len(self.path_counts)):
+            self.path_counts[i] *= d
+        self._template = None
+        return True
+
+    def observe_content_path(self, path: str) -> None:
+        """Count where density found the main content on the page just observed."""
+        h = key_hash(path)
+        for i, p in enumerate(self.paths):
+            if p == h:
+                self.path_counts[i] += 1.0
+                return
+        if len(self.paths) >= MAX_CONTENT_PATHS:
+            low = min(range(len(self.paths)), key=self.path_counts.__getitem__)
+            self.paths[low] = h
+            self.path_counts[low] = 1.0
+        else:
+            self.paths.append(h)
+            self.path_counts.append(1.0)
+
+    def content_path(self) -> int | None:
+        """Hash of the content path density chose on most recent pages, if one dominates."""
+        if not self.paths or self.pages_weight <= 0:
+            return None
+        best = max(range(len(self.paths)), key=self.path_counts.__getitem__)
+        if self.path_counts[best] >= CONTENT_PATH_SHARE * self.pages_weight:
+            return int(self.paths[best])
+        return None
+
+    def share(self, fp: int) -> float:
+        from bisect import bisect_left
+
+        i = bisect_left(self.fps, fp)
+        if i < len(self.fps) and self.fps[i] == fp and self.pages_weight > 0:
+            return float(self.counts[i]) / self.pages_weight
+        return 0.0
+
+    def template(self, theta: float) -> frozenset[int]:
+        """Fingerprints on at least `theta` of the site's recent pages (cached until the next page)."""
+        cached = self._template
+        if cached is not None and cached[0] == theta:
+            return cached[1]
+        # float32 counts: allow for rounding so a block on every page is never just under the bar.
+        bar = theta * self.pages_weight * (1.0 - 1e-6)
+        result = frozenset(fp for fp, c in zip(self.fps, self.counts, strict=True) if c >= bar)
+        self._template = (theta, result)
+        return result
+
+    def nbytes(self) -> int:
+        """Honest size: the array payloads (as serialized) plus the measured per-object overhead."""
+        return _HEADER.size + self._payload_bytes() + SITE_OVERHEAD
+
+    def _payload_bytes(self) -> int:
+        return sum(a.itemsize * len(a) for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts))
+
+    def to_bytes(self) -> bytes:
+        header = _HEADER.pack(
+            _VERSION,
+            self.pages_seen,
+            self.pages_weight,
+            len(self.fps),
+            len(self.urls),
+            self.url_pos,
+            len(self.paths),
+        )
+        chunks = [header]
+        for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts):
+            if not _LITTLE:
+                a = array(a.typecode, a)
+                a.byteswap()
+            chunks.append(a.tobytes())
+        return b"".join(chunks)
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> SiteState:
+        version, pages_seen, weight, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
+        if version != _VERSION:
+            raise ValueError(f"unknown site snapshot version {version}")
+        state = cls()
+        state.pages_seen, state.pages_weight, state.url_pos = pages_seen, weight, url_pos
+        offset = _HEADER.size
+        for name, code, n in (
+            ("fps", "Q", n_fps),
+            ("counts", "f", n_fps),
+            ("urls", "Q", n_urls),
+            ("paths", "Q", n_paths),
+            ("path_counts", "f", n_paths),
+        ):
+            a = array(code)
+            size = a.itemsize * n
+            a.frombytes(data[offset : offset + size])
+            if len(a) != n:
+                raise ValueError("truncated site snapshot")
+            if not _LITTLE:
+                a.byteswap()
+            setattr(state, name, a)
+            offset += size
+        if offset != len(data):
+            raise ValueError("trailing bytes in site snapshot")
+        return state
+
+
+class SiteMemory:
+    """All sites one worker (or one partition) has learned, least recently used first out."""
+
+    def __init__(self, config: MemoryConfig | None = None) -> None:
+        self.config = config or MemoryConfig()
+        self._sites: OrderedDict[str, SiteState] = OrderedDict()
+        self._bytes = 0
+        self._dirty: set[str] = set()
+        self.evictions = 0
+
+    @property
+    def budget_bytes(self) -> int:
+        return int(self.config.budget_mb * 1024 * 1024)
+
+    @property
+    def bytes_in_use(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._sites)
+
+    def __contains__(self, site: str) -> bool:
+        return site in self._sites
+
+    def sites(self) -> list[str]:
+        return list(self._sites)
+
+    def get(self, site: str) -> SiteState | None:
+        state = self._sites.get(site)
+        if state is not None:
+            self._sites.move_to_end(site)
+        return state
+
+    def observe(self, site: str, page_key: str, fps: Iterable[int]) -> SiteState:
+        """Count one page of `site` (once per page key) and return the site's state."""
+        state = self._sites.get(site)
+        if state is None:
+            state = self._sites[site] = SiteState()
+            self._bytes += state.nbytes()
+        else:
+            self._sites.move_to_end(site)
+        before = state.nbytes()
+        if state.observe(key_hash(page_key), fps, self.config):
+            self._dirty.add(site)
+        self._bytes += state.nbytes() - before
+        self._evict(keep=site)
+        return state
+
+    def observe_content_path(self, site: str, path: str) -> None:
+        state = self._sites.get(site)
+        if state is not None:
+            before = state.nbytes()
+            state.observe_content_path(path)
+            self._bytes += state.nbytes() - before
+
+    def _evict(self, keep: str) -> None:
+        while self._bytes > self.budget_bytes and len(self._sites) > 1:
+            site, state = next(iter(self._sites.items()))
+            if site == keep:
+                break
+            self.drop(site)
+            self.evictions += 1
+
+    # Snapshot / restore, for the changelog.
+    def dump(self, site: str) -> bytes | None:
+        state = self._sites.get(site)
+        return None if state is None else state.to_bytes()
+
+    def load(self, site: str, data: bytes | None) -> None:
+        """Install a snapshot (None deletes the site): last value wins."""
+        self.drop(site)
+        if data is None:
+            return
+        state = SiteState.from_bytes(data)
+        self._sites[site] = state
+        self._bytes += state.nbytes()
+        self._evict(keep=site)
+
+    def drop(self, site: str) -> None:
+        state = self._sites.pop(site, None)
+        if state is not None:
+            self._bytes -= state.nbytes()
+        self._dirty.discard(site)
+
+    def take_dirty(self) -> list[str]:
+        """Sites changed since the last call, in a stable order; clears the set."""
+        dirty = sorted(s for s in self._dirty if s in self._sites)
+        self._dirty.clear()
+        return dirty
+
+    @property
+    def dirty_count(self) -> int:
+        return len(self._dirty)

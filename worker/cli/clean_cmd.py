@@ -1,0 +1,184 @@
+"""`clean INPUT...`: clean HTML files, folders, JSONL(.gz) or WARC(.gz) offline, without a broker.
+
+Pages are cleaned one at a time in input order (folders sorted), one pipeline call per page, with the
+same per-site template memory the stream worker uses unless --no-templates is given; so the output of
+`clean` over a dump equals what the worker would produce for those pages in that order.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import logging
+import os
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from worker import settings as settings_mod
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
+from worker.io import FORMATS, DocumentWriter, ReadStats, read_pages
+from worker.models import Document, Page
+from worker.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# Settings that change what one page becomes; shared with `eval` so both run the same pipeline.
+PIPELINE_FLAGS = (
+    "max_bytes",
+    "max_nodes",
+    "time_budget_ms",
+    "keep_comments",
+    "no_templates",
+    "template_min_pages",
+    "template_theta",
+    "template_half_life",
+    "template_max_fingerprints",
+    "memory_budget_mb",
+)
+
+
+@dataclass
+class CleanStats:
+    pages: int = 0
+    empty: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    methods: Counter[str] = field(default_factory=Counter)
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+
+    def add(self, doc: Document) -> None:
+        self.pages += 1
+        self.methods[doc.method] += 1
+        if doc.error is not None:
+            self.errors[doc.error] += 1
+        elif not doc.text:
+            self.empty += 1
+
+    def summary(self, read: ReadStats | None = None) -> str:
+        rate = self.pages / self.wall_s if self.wall_s > 0 else 0.0
+        cpu_rate = self.pages / self.cpu_s if self.cpu_s > 0 else 0.0
+        errors = ", ".join(f"{k}={v}" for k, v in sorted(self.errors.items())) or "none"
+        methods = ", ".join(f"{k}={v}" for k, v in sorted(self.methods.items())) or "none"
+        line = (
+            f"{self.pages} pages in {self.wall_s:.2f} s "
+            f"({rate:.1f} pages/s wall, {cpu_rate:.1f} pages/s CPU); "
+            f"methods: {methods}; errors: {errors}; empty without error: {self.empty}"
+        )
+        if read is not None and (read.bad or read.skipped_non_html):
+            line += (
+                f"; input: {read.bad} bad records skipped, {read.skipped_non_html} non-HTML records skipped"
+            )
+        return line
+
+
+def build_memory(settings: Settings) -> object | None:
+    """The per-site template memory for an offline run, or None for single-page extraction.
+
+    Template-memory hook: one memory per run, shared across all inputs, fed pages in input order.
+    """
+    if settings.no_templates:
+        return None
+    from worker.clean.sitememory import MemoryConfig, SiteMemory
+
+    return SiteMemory(
+        MemoryConfig(
+            min_pages=settings.template_min_pages,
+            theta=settings.template_theta,
+            half_life=settings.template_half_life,
+            max_fingerprints=settings.template_max_fingerprints,
+            budget_mb=settings.memory_budget_mb,
+        )
+    )
+
+
+def clean_all(
+    pages: Iterable[Page], memory: object | None, options: CleanOptions, stats: CleanStats
+) -> Iterator[tuple[Page, Document]]:
+    """Each page with its document, in input order; `stats` is updated as documents come out."""
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    try:
+        for page in pages:
+            doc = clean_page(page, memory, options)
+            stats.add(doc)
+            stats.wall_s = time.perf_counter() - wall0
+            stats.cpu_s = time.process_time() - cpu0
+            yield page, doc
+    finally:
+        stats.wall_s = time.perf_counter() - wall0
+        stats.cpu_s = time.process_time() - cpu0
+
+
+def progress(pages: Iterable[Page], desc: str) -> Iterable[Page]:
+    """A tqdm bar on stderr when it is a terminal; the bare iterable otherwise (logs, CI, pipes)."""
+    if not sys.stderr.isatty():
+        return pages
+    return tqdm(pages, desc=desc, unit="page", file=sys.stderr, dynamic_ncols=True)
+
+
+def limited(pages: Iterable[Page], limit: int | None) -> Iterable[Page]:
+    # islice pulls exactly `limit` items, so a reader's side effects stop with the last page used.
+    return pages if limit is None else itertools.islice(pages, limit)
+
+
+def missing_inputs(paths: Iterable[str]) -> list[str]:
+    return [p for p in paths if p != "-" and not Path(p).exists()]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "clean",
+        help="clean HTML files, folders, JSONL(.gz) or WARC(.gz) to JSONL, text, CleanEval or Markdown",
+        description=__doc__,
+    )
+    parser.add_argument(
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="HTML file, folder of *.html/*.htm (recursive), .jsonl[.gz] of {id,url?,site?,html|body}, "
+        ".warc[.gz], or - for JSONL on stdin",
+    )
+    parser.add_argument("--out", default=None, help="output file (default stdout; a .gz name compresses)")
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="jsonl",
+        help="jsonl (default): one JSON document per line; text, cleaneval, markdown: documents "
+        "separated by a form-feed line",
+    )
+    parser.add_argument("--limit", type=int, default=None, help="stop after N pages")
+    settings_mod.add_flags(parser, PIPELINE_FLAGS)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    missing = missing_inputs(args.inputs)
+    if missing:
+        print(f"clean: no such input: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    try:
+        settings = settings_mod.from_args(args, os.environ)
+    except ValueError as exc:
+        print(f"clean: {exc}", file=sys.stderr)
+        return 2
+    memory = build_memory(settings)
+    read_stats = ReadStats()
+    stats = CleanStats()
+    pages = progress(limited(read_pages(args.inputs, read_stats), args.limit), "clean")
+    try:
+        with DocumentWriter(args.out, args.format) as writer:
+            for _, doc in clean_all(pages, memory, settings.clean_options(), stats):
+                writer.write(doc)
+    except BrokenPipeError:
+        # `clean ... | head`: the reader left; stop quietly and keep Python from complaining at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    print(f"clean: {stats.summary(read_stats)}", file=sys.stderr)
+    return 1 if read_stats.pages == 0 and read_stats.bad else 0

@@ -1,0 +1,129 @@
+"""`eval DATASET.jsonl[.gz]`: clean every page of a gold dataset and score it like ../shared/eval/score.py.
+
+Runs the same pipeline as `clean` (template memory included unless --no-templates), in dataset order,
+then scores word 4-gram shingle P/R/F1 (macro over pages) for gold-text datasets and snippet P/R/F1
+for with/without datasets. Pages with empty or suspect gold are skipped and counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from worker import settings as settings_mod
+from worker.cli.clean_cmd import PIPELINE_FLAGS, CleanStats, build_memory, clean_all, limited, progress
+from worker.evaluate import Gold, score, summary_lines
+from worker.io import BadRecord, PredictionWriter, ReadStats, iter_jsonl, page_from_record
+from worker.models import Page
+
+
+def dataset_pages(path: Path, golds: list[Gold], stats: ReadStats) -> Iterator[Page]:
+    """Pages of the dataset in order; each record's gold is appended to `golds` as it goes by."""
+    for where, record in iter_jsonl(path, stats):
+        if "id" not in record:
+            stats.problem(where, "no 'id' field")
+            continue
+        golds.append(Gold.from_record(record))
+        try:
+            page = page_from_record(record, where)
+        except BadRecord as exc:
+            # The page still counts in scoring, as a missing (empty) prediction.
+            stats.problem(where, str(exc))
+            continue
+        stats.pages += 1
+        yield page
+
+
+def evaluate_dataset(
+    path: Path,
+    settings: settings_mod.Settings,
+    sites_min: int = 0,
+    by_site: bool = False,
+    limit: int | None = None,
+    preds_out: str | None = None,
+) -> dict[str, Any]:
+    golds: list[Gold] = []
+    preds: dict[str, str] = {}
+    read_stats = ReadStats()
+    stats = CleanStats()
+    memory = build_memory(settings)
+    pages = progress(limited(dataset_pages(path, golds, read_stats), limit), path.name)
+    writer = PredictionWriter(preds_out) if preds_out else None
+    try:
+        for page, doc in clean_all(pages, memory, settings.clean_options(), stats):
+            preds[page.id] = doc.text
+            if writer is not None:
+                writer.write(page.id, doc.text)
+    finally:
+        if writer is not None:
+            writer.close()
+    # With --limit, `golds` holds only the records read, so unread pages do not count as empty output.
+    result: dict[str, Any] = {"dataset": str(path)}
+    result.update(score(golds, preds, sites_min=sites_min, by_site=by_site))
+    result["pipeline"] = {
+        "pages": stats.pages,
+        "templates": not settings.no_templates,
+        "methods": dict(stats.methods),
+        "errors": dict(stats.errors),
+        "empty_without_error": stats.empty,
+        "wall_s": round(stats.wall_s, 3),
+        "cpu_s": round(stats.cpu_s, 3),
+        "pages_per_cpu_s": round(stats.pages / stats.cpu_s, 2) if stats.cpu_s > 0 else None,
+        "bad_records": read_stats.bad,
+    }
+    result["_summary"] = stats.summary(read_stats)
+    return result
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = subparsers.add_parser(
+        "eval",
+        help="clean a gold dataset and score it (word 4-gram shingle / snippet P, R, F1)",
+        description=__doc__,
+    )
+    parser.add_argument(
+        "dataset", type=Path, help="JSONL(.gz) of {id, html, url?, site?, gold | with/without}"
+    )
+    parser.add_argument("--json", dest="json_out", default=None, help="write the full result here")
+    parser.add_argument("--preds", default=None, help="write predictions ({id, text} JSONL) here")
+    parser.add_argument("--by-site", action="store_true", help="also report per-site shingle metrics")
+    parser.add_argument(
+        "--sites-min",
+        type=int,
+        default=0,
+        help="score only pages whose site has at least N pages in the dataset",
+    )
+    parser.add_argument("--limit", type=int, default=None, help="clean and score only the first N pages")
+    settings_mod.add_flags(parser, PIPELINE_FLAGS)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.dataset.exists():
+        print(f"eval: no such dataset: {args.dataset}", file=sys.stderr)
+        return 2
+    try:
+        settings = settings_mod.from_args(args, os.environ)
+    except ValueError as exc:
+        print(f"eval: {exc}", file=sys.stderr)
+        return 2
+    result = evaluate_dataset(
+        args.dataset, settings, args.sites_min, args.by_site, args.limit, preds_out=args.preds
+    )
+    summary = result.pop("_summary")
+    for line in summary_lines(result):
+        print(line)
+    print(f"eval: {summary}", file=sys.stderr)
+    if result["skipped_pages"]:
+        print(f"eval: skipped (empty or suspect gold): {result['skipped_pages']}", file=sys.stderr)
+    if result["missing_predictions"]:
+        print(f"eval: missing predictions: {result['missing_predictions']}", file=sys.stderr)
+    if args.json_out:
+        Path(args.json_out).write_bytes(orjson.dumps(result, option=orjson.OPT_INDENT_2))
+    return 0
