@@ -50,14 +50,24 @@ def _local_clean(page: Page, memory: SiteMemory | None) -> Document:
         ext, method, info = res.extraction, res.method, res.template if hasattr(res, "template") else res.info
     blocks: tuple[Block, ...] = tuple(ext.blocks)
     text = "\n\n".join(b.text for b in blocks)
-    return Document(page.id, page.url, page.site, "", text, blocks, method,  # type: ignore[arg-type]
-                    DocStats(0, len(text), len(blocks), ext.dropped, 0.0), template=info)
+    return Document(
+        page.id,
+        page.url,
+        page.site,
+        "",
+        text,
+        blocks,
+        method,  # type: ignore[arg-type]
+        DocStats(0, len(text), len(blocks), ext.dropped, 0.0),
+        template=info,
+    )
 
 
 def clean_page(page: Page, memory: SiteMemory | None) -> Document:
     if "template" in vars(pipeline):
         return pipeline.clean_page(page, memory)
     return _local_clean(page, memory)
+
 
 DATA = Path(os.environ.get("CLEANSTREAM_SHARED", ROOT.parent / "shared"))
 SCORER = DATA / "eval" / "score.py"
@@ -158,8 +168,11 @@ def main() -> int:
             m = score(dataset, preds, sites_min, workdir, mode)
             info.update({k: round(v, 4) if isinstance(v, float) else v for k, v in m.items()})
             report[f"{name}/{mode}"] = info
-            print(f"{name:16s} {mode:9s} F1 {m.get('f1', 0):.4f} P {m.get('precision', 0):.4f} "
-                  f"R {m.get('recall', 0):.4f} {json.dumps(info, sort_keys=True)}", flush=True)
+            print(
+                f"{name:16s} {mode:9s} F1 {m.get('f1', 0):.4f} P {m.get('precision', 0):.4f} "
+                f"R {m.get('recall', 0):.4f} {json.dumps(info, sort_keys=True)}",
+                flush=True,
+            )
     (workdir / "report.json").write_text(json.dumps(report, indent=1))
     print(f"predictions and report in {workdir}")
     return 0

@@ -70,7 +70,8 @@ def run(dataset: str, out_dir: Path, worst: int, show: list[str]) -> None:
         f"{dataset}: {len(recs)} pages, ms/page median {statistics.median(times):.2f} "
         f"mean {statistics.mean(times):.2f} p95 {q[-1]:.2f} max {max(times):.1f}; errors {errors or 'none'}"
     )
-    print(f"  cpu ms/page (robust to a busy machine) median {statistics.median(cpu):.2f} mean {statistics.mean(cpu):.2f}")
+    cpu_median, cpu_mean = statistics.median(cpu), statistics.mean(cpu)
+    print(f"  cpu ms/page (robust to a busy machine) median {cpu_median:.2f} mean {cpu_mean:.2f}")
     for kind in ("shingle", "snippet"):
         if kind in res:
             m = res[kind]

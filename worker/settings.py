@@ -59,8 +59,10 @@ class Settings:
     keep_comments: bool = _f(False, "keep user comment sections in the output")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
-    template_min_pages: int = _f(2, "pages a site needs before its template is stripped")
-    template_theta: float = _f(0.6, "share of a site's recent pages a subtree must appear on to count as template")
+    template_min_pages: int = _f(3, "pages a site needs before its template is stripped")
+    template_theta: float = _f(
+        0.6, "share of a site's recent pages a subtree must appear on to count as template"
+    )
     template_half_life: float = _f(50.0, "half-life of template statistics, in pages of that site")
     template_max_fingerprints: int = _f(512, "fingerprints tracked per site (Space-Saving cap)")
     memory_budget_mb: float = _f(256.0, "memory budget of all sites' template statistics (MB)")
@@ -68,15 +70,16 @@ class Settings:
     snapshot_every_s: float = _f(30.0, "and at least every T seconds")
     # Stream tuning (worker/stream/runner.py)
     commit_interval_ms: int = _f(1_000, "how often acked input offsets are committed")
-    auto_offset_reset: str = _f("earliest", "where a group with no committed offset starts: earliest or latest")
+    auto_offset_reset: str = _f("earliest", "where a group without committed offsets starts: earliest/latest")
     max_partition_fetch_bytes: int = _f(4 * 1024 * 1024, "most bytes fetched per partition per request")
     fetch_max_bytes: int = _f(16 * 1024 * 1024, "most bytes fetched per request")
     linger_ms: int = _f(5, "how long the producer waits to fill a batch")
     max_batch_size: int = _f(1024 * 1024, "producer batch size per partition (bytes)")
     dead_letter_max_value_bytes: int = _f(
-        1_000_000, "inputs larger than this are referenced by topic/partition/offset in dead letters, not copied"
+        1_000_000,
+        "inputs larger than this are referenced (topic/partition/offset) in dead letters, not copied",
     )
-    ssl_check_hostname: bool = _f(True, "verify the broker certificate's host name under SSL (disable via env)")
+    ssl_check_hostname: bool = _f(True, "verify the broker certificate's host name")
 
     def clean_options(self) -> CleanOptions:
         return CleanOptions(
@@ -142,7 +145,9 @@ def _convert(name: str, default: Any, raw: str) -> Any:
         if isinstance(default, float):
             return float(raw)
     except ValueError:
-        raise ValueError(f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}") from None
+        raise ValueError(
+            f"{ENV_PREFIX}{name.upper()}={raw!r} is not a valid {type(default).__name__}"
+        ) from None
     return raw
 
 
@@ -155,7 +160,9 @@ def add_flags(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
         env = ENV_PREFIX + name.upper()
         help_text = f"{f.metadata['help']} (env {env}, default {f.default!r})"
         if isinstance(f.default, bool):
-            parser.add_argument(flag, dest=name, action="store_true", default=None, help=help_text)
+            # A setting that defaults to on also needs a way to turn it off: --x / --no-x.
+            action = argparse.BooleanOptionalAction if f.default else "store_true"
+            parser.add_argument(flag, dest=name, action=action, default=None, help=help_text)
         else:
             parser.add_argument(flag, dest=name, type=type(f.default), default=None, help=help_text)
 

@@ -110,20 +110,30 @@ async def test_member_joining_mid_stream_takes_over_without_losses(
     pages = await make_topic("pages", partitions=4)
     docs = await make_topic("documents", partitions=2)
     dead = await make_topic("dead", partitions=1)
-    n = 2000
-    records = good_records(n)
-    for partition in range(4):
-        await produce(broker, pages, records[partition::4], partition=partition)
+
+    async def feed(start: int, n: int) -> int:
+        records = good_records(n, start)
+        for partition in range(4):  # every partition gets pages, whatever the keys hash to
+            await produce(broker, pages, records[partition::4], partition=partition)
+        return start + n
+
+    total = await feed(0, 800)
     settings = worker_settings(broker, group_id, pages, docs, dead, linger_ms=50)
     async with Tail(broker, [docs]) as tail, running(settings) as first:
         assert await tail.wait_for(lambda: len(tail.got) >= 150, within=30)
         async with running(settings) as second:
-            assert await tail.wait_for(lambda: len(set(tail.ids)) >= n, within=60)
+            # Keep pages coming through the rebalance until the newcomer has produced some.
+            deadline = time.monotonic() + 30
+            while second.metrics.pages.labels("document")._value.get() == 0 and time.monotonic() < deadline:
+                total = await feed(total, 100)
+                await asyncio.sleep(0.1)
+            assert await tail.wait_for(lambda: len(set(tail.ids)) >= total, within=60)
             await asyncio.sleep(0.5)  # a commit interval, so both members commit their tails
             produced = [w.metrics.pages.labels("document")._value.get() for w in (first, second)]
             rebalances = first.metrics.rebalances._value.get()
-    assert set(tail.ids) == {f"page-{i}" for i in range(n)}
+    assert set(tail.ids) == {f"page-{i}" for i in range(total)}
     assert produced[1] > 0, produced  # the newcomer got partitions and worked them
+    assert produced[0] > 150
     assert rebalances >= 2  # the first member was revoked and re-assigned
-    assert sum(produced) >= n  # re-processing after the revoke is allowed, losses are not
+    assert sum(produced) >= total  # re-processing after the revoke is allowed, losses are not
     assert await committed(broker, group_id, pages, 4) == await highwaters(broker, pages, 4)

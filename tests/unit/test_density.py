@@ -232,3 +232,62 @@ def test_golden_german_page_detects_language() -> None:
     result = _extract(html)
     assert result.lang == "de"
     assert [b.text for b in result.blocks] == [p1, p2]
+
+
+# --- beyond the seed: twins, comment tails, fallbacks, hooks ------------------------------------------
+
+
+def test_article_split_into_twin_containers_is_read_whole() -> None:
+    # The descent picks one chunk; its twins (same tag and first class) belong to the same text.
+    html = (
+        f"<body>{NAV}<article><div class='chunk a'><p>{PROSE}</p><p>{PROSE2}</p></div>"
+        f"<div class='ad-slot'><p>Advertisement</p></div>"
+        f"<div class='chunk b'><p>{PROSE3}</p></div>{SIDEBAR}</article></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2, PROSE3]
+
+
+def test_flat_comment_section_after_a_comments_heading_is_cut() -> None:
+    html = (
+        f"<body><div class='post'><p>{PROSE}</p><p>{PROSE2}</p><h3>3 Comments</h3>"
+        f"<p>{PROSE3}</p><p>Posted by: reader at 10:51 am</p></div>{NAV}</body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2]
+    assert _texts(html, CleanOptions(keep_comments=True))[-2:] == [PROSE3, "Posted by: reader at 10:51 am"]
+
+
+def test_table_of_short_cells_survives_when_smoothing_has_no_anchor() -> None:
+    rows = "".join(f"<tr><td>{i}</td><td>Driver {i}</td><td>{5000 - i}</td></tr>" for i in range(1, 9))
+    html = (
+        f"<body>{NAV}<div class='article-body'><p>Final standings after the last race:</p>"
+        f"<table>{rows}</table></div></body>"
+    )
+    texts = _texts(html)
+    assert texts[0] == "Final standings after the last race:"
+    assert "Driver 8" in texts
+    assert len(texts) == 1 + 8 * 3
+
+
+def test_link_density_of_unspaced_scripts_counts_characters() -> None:
+    text = "今日は天気が良いので公園まで散歩に行きました。とても楽しかったです。"
+    block = RawBlock(text + "リンク", "paragraph", 0, 1, 1, len(text) + 3, 3, False)
+    assert block.link_density == pytest.approx(3 / (len(text) + 3))
+
+
+def test_widen_hook_can_replace_the_target() -> None:
+    html = (
+        f"<body><div id='outer'><h1>Title</h1><div id='inner'><p>{PROSE}</p><p>{PROSE2}</p></div></div>"
+        "</body>"
+    )
+    seen: list[int] = []
+
+    def to_parent(seg: object, weights: list[float], target: int) -> int:
+        seen.append(target)
+        return 1  # div#outer
+
+    tree = dom.parse(html)
+    dom.preclean(tree)
+    result = extract(tree, CleanOptions(), time.perf_counter() + 60, widen=to_parent)
+    assert seen == [3]  # elements: body, div#outer, h1, div#inner
+    assert result.content_path == "html>body>div#outer"
+    assert [b.text for b in result.blocks][-2:] == [PROSE, PROSE2]

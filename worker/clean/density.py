@@ -10,9 +10,9 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -23,8 +23,6 @@ from worker.clean import lang as lang_mod
 from worker.clean.blocks import Elem, RawBlock, Segmentation, segment, stable_path
 from worker.clean.options import CleanOptions
 from worker.models import Block, BlockKind
-
-log = logging.getLogger(__name__)
 
 _WORD = re.compile(r"\w+")
 
@@ -167,9 +165,13 @@ def _comment_tail(blocks: list[RawBlock], classes: list[str]) -> int:
     for i, b in enumerate(blocks):
         if classes[i] == GOOD and not b.heading:
             seen_good = True
-        elif seen_good and b.chars <= h.COMMENT_HEADING_MAX_CHARS and h.COMMENT_HEADING.match(b.text):
-            if b.heading or classes[i] != GOOD:
-                return i
+        elif (
+            seen_good
+            and (b.heading or classes[i] != GOOD)
+            and b.chars <= h.COMMENT_HEADING_MAX_CHARS
+            and h.COMMENT_HEADING.match(b.text)
+        ):
+            return i
     return len(blocks)
 
 
@@ -281,7 +283,15 @@ def smooth(blocks: list[RawBlock], classes: list[str]) -> list[str]:
     return cls
 
 
-def extract(tree: LexborHTMLParser, options: CleanOptions, deadline: float) -> Extraction:
+# Optional seam for the template memory: given the segmentation, the content weights and density's
+# target, return the element index to use instead (a learned content location, a widened target).
+TargetHook = Callable[[Segmentation, list[float], int], int]
+
+
+def extract(
+    tree: LexborHTMLParser, options: CleanOptions, deadline: float, *, widen: TargetHook | None = None
+) -> Extraction:
+    """Main text of a pre-cleaned tree (any tree: template memory may have stripped parts of it)."""
     body = tree.body
     if body is None:
         return Extraction([], 0, None, None)
@@ -299,11 +309,14 @@ def extract(tree: LexborHTMLParser, options: CleanOptions, deadline: float) -> E
         for b, w in zip(raw, prose, strict=True)
     ]
     unmarked = [
-        0.0 if in_comment[b.elem] and not options.keep_comments else w for b, w in zip(raw, prose, strict=True)
+        0.0 if in_comment[b.elem] and not options.keep_comments else w
+        for b, w in zip(raw, prose, strict=True)
     ]
     if sum(weights) < (1.0 - h.MARKS_MAX_REMOVED) * sum(unmarked):
         weights = unmarked
     target = choose_target(seg, weights)
+    if widen is not None:
+        target = widen(seg, weights, target)
     ranges = chunk_ranges(seg, target, weights)
     if h.LEAD_IN_BLOCKS:
         ranges = _with_lead_in(seg, ranges)

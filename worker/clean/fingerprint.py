@@ -1,39 +1,36 @@
-"""Subtree fingerprints for per-site template learning: one bottom-up pass over the DOM.
+"""Subtree fingerprints for per-site template learning, computed from density's segmentation.
 
-Every element whose subtree carries text gets two 64-bit fingerprints:
+density's one walk over the DOM (worker.clean.blocks.segment) already yields every block-level element in
+pre-order with the range of text blocks under it; fingerprinting reads that instead of walking the tree a
+second time (which cost as much as the whole density extraction). Every block-level element whose subtree
+carries text gets two 64-bit fingerprints:
 
 - text fingerprint: hash of (tag path, normalised subtree text). The tag path is the chain of tag names with
   stable id/class tokens from <html> down to the element, without positions, so the same navigation block on
   two pages of a site hashes equal even when it moved in the sibling order. Text is case-folded,
   whitespace-folded and every run of digits becomes "0", so counters and years do not break the match.
 - structure fingerprint: hash of (tag path, child tag sequence). It recognises template blocks whose text
-  changes ("Posted by X on <date>"), so it is only offered for small, unique, non-heading blocks (see
-  `struct_ok`); plain paragraphs of the article share their structure across pages and must never match.
+  changes ("Posted by X on <date>"), so it is only offered for short blocks that are unique on the page
+  and hold no heading; plain paragraphs of the article share their structure across pages.
 
 Hashing is blake2b with an 8-byte digest: deterministic across processes (Python's own str hash is salted),
-in the standard library, and about as fast as xxhash for these short inputs once the per-node Python
-overhead is counted (the walk, not the hash, dominates).
+in the standard library; xxhash would save ~0.3 us per element, not worth a dependency.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from hashlib import blake2b
 
 from selectolax.lexbor import LexborNode
 
-# Subtrees that never carry visible text of their own.
-SKIP_TAGS = frozenset({"script", "style", "noscript", "template", "-comment", "svg", "iframe", "head", "title"})
+from worker.clean.blocks import Elem, Segmentation, segment
+
 # Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
 PAGE_STATE_TAGS = frozenset({"html", "body"})
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-# Inline elements are parts of sentences and bylines ("Written by", "Posted in"): their text counts for the
-# enclosing block, they get no fingerprint of their own (which also halves the work per page).
-INLINE_TAGS = frozenset(
-    {"a", "span", "b", "strong", "i", "em", "font", "small", "abbr", "sup", "sub", "u", "label", "time", "cite",
-     "br", "img", "code", "q", "s", "strike", "mark", "wbr", "bdi", "bdo", "dfn", "kbd", "samp", "var", "big", "tt"}
-)
 # At most this many stable class tokens per element: WordPress-style class lists append per-page tokens
 # ("category-sports", "tag-foo") after the stable ones.
 MAX_CLASS_TOKENS = 2
@@ -52,24 +49,6 @@ def stable_token(token: str) -> bool:
     return _CAMEL_HUMPS.search(token) is None and _STABLE_TOKEN.match(token.lower()) is not None
 
 
-def signature(node: LexborNode) -> str:
-    """Tag plus stable id/class tokens, e.g. 'div#sidebar.widget'. No positions."""
-    tag = node.tag or ""
-    if tag in PAGE_STATE_TAGS:
-        return tag
-    attrs = node.attributes
-    sig = tag
-    ident = attrs.get("id")
-    if ident and stable_token(ident):
-        sig += "#" + ident.lower()
-    classes = attrs.get("class")
-    if classes:
-        kept = [t.lower() for t in classes.split() if stable_token(t)][:MAX_CLASS_TOKENS]
-        if kept:
-            sig += "." + ".".join(sorted(kept))
-    return sig
-
-
 def normalise(text: str) -> str:
     return _DIGIT.sub("0", " ".join(text.lower().split()))
 
@@ -80,9 +59,9 @@ def hash64(data: str) -> int:
 
 @dataclass(slots=True)
 class PageFingerprints:
-    """Per text-carrying element, in document (pre-)order: parents come before their descendants."""
+    """Per text-carrying block-level element, in document (pre-)order: parents before descendants."""
 
-    nodes: list[LexborNode]
+    elems: list[int]  # index into Segmentation.elems
     depths: list[int]
     paths: list[str]
     tags: list[str]
@@ -99,117 +78,94 @@ class PageFingerprints:
         return out
 
 
-def fingerprint(root: LexborNode, structure: bool = True) -> PageFingerprints:
-    """Fingerprint every text-carrying element under `root` in one iterative bottom-up pass.
+def _signature(e: Elem) -> str:
+    return _elem_signature(e.tag, e.ident, e.id_attr)
 
-    `structure=False` skips the structure fingerprints (all 0) for callers that do not match by structure.
 
-    An element's text is its own text nodes followed by its children's texts (not interleaved): the hash
-    only has to be stable and to change when the text changes, and this keeps the walk to one visit per node.
+# A pure function of its arguments, so the bounded cache cannot make output depend on page order.
+@lru_cache(maxsize=16384)
+def _elem_signature(tag: str, ident: str, id_attr: str) -> str:
+    classes = ident.split()
+    if id_attr and classes:
+        classes.pop()  # Elem.ident is "class id", lower-cased
+    return signature_of(tag, id_attr, classes)
+
+
+def signature_of(tag: str, ident: str | None, classes: list[str]) -> str:
+    """Tag plus stable id/class tokens, e.g. 'div#sidebar.widget'. No positions."""
+    if tag in PAGE_STATE_TAGS:
+        return tag
+    sig = tag
+    if ident and stable_token(ident):
+        sig += "#" + ident.lower()
+    kept = [t.lower() for t in classes if stable_token(t)][:MAX_CLASS_TOKENS]
+    if kept:
+        sig += "." + ".".join(sorted(kept))
+    return sig
+
+
+def signature(node: LexborNode) -> str:
+    attrs = node.attributes
+    return signature_of(node.tag or "", attrs.get("id"), (attrs.get("class") or "").split())
+
+
+def fingerprint_segmentation(seg: Segmentation, structure: bool = True) -> PageFingerprints:
+    """Fingerprint every text-carrying element of density's segmentation (no second walk of the DOM).
+
+    The segmentation already is the bottom-up pass: block-level elements in pre-order, each with the
+    range of text blocks under it. An element's text is its blocks' normalised texts joined by spaces;
+    inline elements (<a>, <span>...) are part of their block, so bylines are matched as whole lines.
     """
-    nodes: list[LexborNode] = []
-    depths: list[int] = []
-    paths: list[str] = []
-    parents: list[int] = []
-    tags: list[str] = []
-    heads: list[bool] = []  # the subtree holds a heading: never matched by structure alone
-    own: list[list[str]] = []  # normalised own text parts, then children's texts appended on close
-    kids: list[list[str]] = []  # child signatures
-    texts: list[str] = []  # normalised subtree text, set when the element closes
-    sigs: dict[tuple[str, str | None, str | None], str] = {}
-    # Stack items: record index to close (int) or (node, parent record, depth) to open.
-    stack: list[tuple[LexborNode, int, int] | int] = [(root, -1, 0)]
-    pop, push = stack.pop, stack.append
-    norm = normalise
-    while stack:
-        item = pop()
-        if isinstance(item, int):
-            parent = parents[item]
-            text = texts[item] = " ".join(own[item])
-            if parent >= 0:
-                if text:
-                    own[parent].append(text)
-                if heads[item]:
-                    heads[parent] = True
-            continue
-        node, parent, depth = item
-        tag = node.tag or ""
-        attrs = node.attributes
-        key = (tag, attrs.get("id"), attrs.get("class"))
-        sig = sigs.get(key)
-        if sig is None:
-            sig = sigs[key] = signature(node)
-        rec = len(nodes)
-        if parent >= 0:
-            kids[parent].append(sig)  # inline children append their bare tag while the parent is open
-            paths.append(paths[parent] + ">" + sig)
+    elems, blocks = seg.elems, seg.blocks
+    norm = [normalise(b.text) for b in blocks]
+    n = len(elems)
+    paths = [""] * n
+    depths = [0] * n
+    sigs = [""] * n
+    for i, e in enumerate(elems):
+        sig = sigs[i] = _signature(e)
+        if e.parent >= 0:
+            paths[i] = paths[e.parent] + ">" + sig
+            depths[i] = depths[e.parent] + 1
         else:
-            paths.append(sig)
-        nodes.append(node)
-        depths.append(depth)
-        tags.append(tag)
-        parents.append(parent)
-        heads.append(tag in HEADINGS)
-        parts: list[str] = []
-        own.append(parts)
-        texts.append("")
-        kids.append([])
-        push(rec)
-        children = []
-        child_tags = kids[rec]
-        for child in node.iter(include_text=True):
-            if child.is_text_node:
-                raw = child.text_content
-                if raw and not raw.isspace():
-                    parts.append(norm(raw))
-                continue
-            ctag = child.tag
-            if ctag in INLINE_TAGS:
-                # One C-level call for the whole inline subtree instead of visiting its nodes.
-                raw = child.text(deep=True)
-                if raw and not raw.isspace():
-                    parts.append(norm(raw))
-                child_tags.append(ctag)
-            elif ctag and ctag not in SKIP_TAGS and child.is_element_node:
-                children.append((child, rec, depth + 1))
-        children.reverse()
-        stack.extend(children)
-    child_sigs = [",".join(k) for k in kids] if structure else []
-    return _finish(nodes, depths, paths, tags, texts, child_sigs, heads, structure)
+            paths[i] = sig
+    keep = [i for i, e in enumerate(elems) if e.end_block > e.first_block]
+    texts = {i: " ".join(norm[elems[i].first_block : elems[i].end_block]) for i in keep}
+    struct_fps = _structure(seg, keep, paths, sigs, texts) if structure else [0] * len(keep)
+    return PageFingerprints(
+        elems=keep,
+        depths=[depths[i] for i in keep],
+        paths=[paths[i] for i in keep],
+        tags=[elems[i].tag for i in keep],
+        text_fps=[hash64(paths[i] + "\x1f" + texts[i]) for i in keep],
+        struct_fps=struct_fps,
+        text_lens=[len(texts[i]) for i in keep],
+        total_text=len(texts[keep[0]]) if keep and keep[0] == 0 else sum(len(t) for t in norm),
+    )
 
 
-def _finish(
-    nodes: list[LexborNode],
-    depths: list[int],
-    paths: list[str],
-    tags: list[str],
-    texts: list[str],
-    child_sigs: list[str],
-    heads: list[bool],
-    structure: bool,
-) -> PageFingerprints:
-    keep = [i for i, t in enumerate(texts) if t]
-    struct_raw: list[int] = []
+def _structure(
+    seg: Segmentation, keep: list[int], paths: list[str], sigs: list[str], texts: dict[int, str]
+) -> list[int]:
+    elems = seg.elems
+    heads = [e.tag in HEADINGS for e in elems]
+    for i in range(len(elems) - 1, 0, -1):  # pre-order: children come after parents
+        if heads[i]:
+            heads[elems[i].parent] = True
+    raw: list[int] = []
     counts: dict[int, int] = {}
     for i in keep:
-        text = texts[i]
-        if structure and i and child_sigs[i] and not heads[i] and text.count(" ") < STRUCT_MAX_WORDS:
-            fp = hash64(paths[i] + "\x1e" + child_sigs[i])
+        kids = elems[i].children
+        if i and not heads[i] and texts[i].count(" ") < STRUCT_MAX_WORDS:
+            fp = hash64(paths[i] + "\x1e" + ",".join(sigs[c] for c in kids))
             counts[fp] = counts.get(fp, 0) + 1
         else:
             fp = 0
-        struct_raw.append(fp)
+        raw.append(fp)
     # A structure repeated within one page is a list of like items (comments, teasers): leave those to text.
-    struct_fps = [fp if fp and counts[fp] == 1 else 0 for fp in struct_raw]
-    text_fps = [hash64(paths[i] + "\x1f" + texts[i]) for i in keep]
-    total = len(texts[0]) if texts else 0
-    return PageFingerprints(
-        nodes=[nodes[i] for i in keep],
-        depths=[depths[i] for i in keep],
-        paths=[paths[i] for i in keep],
-        tags=[tags[i] for i in keep],
-        text_fps=text_fps,
-        struct_fps=struct_fps,
-        text_lens=[len(texts[i]) for i in keep],
-        total_text=total,
-    )
+    return [fp if fp and counts[fp] == 1 else 0 for fp in raw]
+
+
+def fingerprint(root: LexborNode, structure: bool = True) -> PageFingerprints:
+    """Segment `root` like density does and fingerprint it (for callers without a segmentation)."""
+    return fingerprint_segmentation(segment(root, float("inf")), structure)

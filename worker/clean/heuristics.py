@@ -141,7 +141,7 @@ MIN_TARGET_BLOCKS = 2
 # Twins of the target (same tag and class/id) are searched this many levels up from it.
 CHUNK_LEVELS = 4
 # A twin needs this much content weight (characters of prose) to join, so empty ad slots stay out.
-CHUNK_MIN_WEIGHT = 80.0
+CHUNK_MIN_WEIGHT = 200.0
 
 # Look this many blocks back from the target for the article's <h1> and take it with what follows
 # (byline, date, lead); 0 turns it off. Dragnet's gold has the header, scrapinghub's does not.
@@ -149,8 +149,9 @@ LEAD_IN_BLOCKS = 0
 
 # --- block classification (jusText defaults, Pomikálek 2011) --------------------------------------
 
-# Below this many characters a block is "short" and is decided by its neighbours.
-LENGTH_LOW = 70
+# Below this many characters a block is "short" and is decided by its neighbours (jusText: 70; news
+# paragraphs are often one short sentence, 50 scored better on scrapinghub and dragnet).
+LENGTH_LOW = 50
 # Above this many characters a block with enough stopwords is "good" outright.
 LENGTH_HIGH = 100
 # Stopword density thresholds (share of words that are stopwords) for near-good / good; lower than
@@ -160,8 +161,9 @@ STOPWORDS_HIGH = 0.22
 # Class of a long block with few stopwords inside the target: jusText says bad, but inside the
 # article it is usually a list or a spec line; its neighbours decide.
 LOW_STOPWORDS_CLASS = "near"
-# Share of words inside <a> above which a block is a link cluster, not prose.
-MAX_LINK_DENSITY = 0.2
+# Share of words inside <a> above which a block is a link cluster, not prose (jusText: 0.2; inline
+# citations in blog prose push honest paragraphs past that, 0.4 scored better).
+MAX_LINK_DENSITY = 0.4
 # Short blocks with links are dropped only above this link density (a linked name in a short line is fine).
 SHORT_MAX_LINK_DENSITY = 0.5
 # What lies beyond the edges of the target for context smoothing: the target was chosen as content,
@@ -181,7 +183,9 @@ FALLBACK_SHARE = 0.25
 # Headings that open a comment section in flat layouts; after good text they end the article.
 COMMENT_HEADING = re.compile(
     r"^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (comment|reply)|trackbacks?"
-    r"|kommentare?|commentaires?|comentarios?|comentários?|commenti|komentarze|reacties|комментари\w*)\b",
+    r"|thoughts? on|post a comment|add a comment|join the (conversation|discussion)|have your say"
+    r"|reader comments|what do you think|kommentare?|commentaires?|comentarios?|comentários?|commenti"
+    r"|komentarze|reacties|комментари\w*)\b",
     re.IGNORECASE,
 )
 # Only short lines can be such a heading.

@@ -36,7 +36,9 @@ def clean_page(page: Page, memory: object | None = None, options: CleanOptions =
     `memory` is the per-site template memory (a `SiteMemory`); None means single-page density extraction.
     """
     started = time.perf_counter()
-    size = len(page.body) if page.body is not None else len((page.html or "").encode("utf-8", "surrogatepass"))
+    size = (
+        len(page.body) if page.body is not None else len((page.html or "").encode("utf-8", "surrogatepass"))
+    )
     if size == 0:
         return _empty(page, started, 0, "empty_input", "page has no body")
     if size > options.max_bytes:
@@ -75,7 +77,9 @@ def clean_page(page: Page, memory: object | None = None, options: CleanOptions =
         text=body,
         blocks=blocks,
         method="density",
-        stats=DocStats(size, len(body), len(blocks), result.dropped, (time.perf_counter() - started) * 1000.0),
+        stats=DocStats(
+            size, len(body), len(blocks), result.dropped, (time.perf_counter() - started) * 1000.0
+        ),
         lang=result.lang,
         encoding=encoding,
         encoding_rule=rule,

@@ -23,7 +23,7 @@ import sys
 from array import array
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from hashlib import blake2b
 from typing import Any
 
@@ -43,7 +43,7 @@ _LITTLE = sys.byteorder == "little"
 class MemoryConfig:
     """Defaults mirror worker.settings (template_* and memory_budget_mb); see `from_settings`."""
 
-    min_pages: int = 2
+    min_pages: int = 3
     theta: float = 0.6
     half_life: float = 50.0
     max_fingerprints: int = 512
@@ -73,7 +73,17 @@ def key_hash(key: str) -> int:
 class SiteState:
     """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint."""
 
-    __slots__ = ("_template", "counts", "fps", "pages_seen", "pages_weight", "path_counts", "paths", "url_pos", "urls")
+    __slots__ = (
+        "_template",
+        "counts",
+        "fps",
+        "pages_seen",
+        "pages_weight",
+        "path_counts",
+        "paths",
+        "url_pos",
+        "urls",
+    )
 
     def __init__(self) -> None:
         self.fps = array("Q")  # tracked fingerprints, ascending
@@ -168,7 +178,9 @@ class SiteState:
         return _HEADER.size + self._payload_bytes() + SITE_OVERHEAD
 
     def _payload_bytes(self) -> int:
-        return sum(a.itemsize * len(a) for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts))
+        return sum(
+            a.itemsize * len(a) for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts)
+        )
 
     def to_bytes(self) -> bytes:
         header = _HEADER.pack(
@@ -190,9 +202,14 @@ class SiteState:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SiteState:
+        if len(data) < _HEADER.size:
+            raise ValueError(f"truncated site snapshot: {len(data)} bytes")
         version, pages_seen, weight, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
         if version != _VERSION:
             raise ValueError(f"unknown site snapshot version {version}")
+        expected = _HEADER.size + 12 * n_fps + 8 * n_urls + 12 * n_paths
+        if len(data) != expected:
+            raise ValueError(f"truncated site snapshot: {len(data)} bytes, expected {expected}")
         state = cls()
         state.pages_seen, state.pages_weight, state.url_pos = pages_seen, weight, url_pos
         offset = _HEADER.size
@@ -206,14 +223,10 @@ class SiteState:
             a = array(code)
             size = a.itemsize * n
             a.frombytes(data[offset : offset + size])
-            if len(a) != n:
-                raise ValueError("truncated site snapshot")
             if not _LITTLE:
                 a.byteswap()
             setattr(state, name, a)
             offset += size
-        if offset != len(data):
-            raise ValueError("trailing bytes in site snapshot")
         return state
 
 
@@ -272,9 +285,14 @@ class SiteMemory:
             state.observe_content_path(path)
             self._bytes += state.nbytes() - before
 
+    def set_budget_mb(self, budget_mb: float) -> None:
+        """Change the budget (the stream splits one budget over its partitions); evicts at once."""
+        self.config = replace(self.config, budget_mb=budget_mb)
+        self._evict(keep="")
+
     def _evict(self, keep: str) -> None:
         while self._bytes > self.budget_bytes and len(self._sites) > 1:
-            site, state = next(iter(self._sites.items()))
+            site = next(iter(self._sites))
             if site == keep:
                 break
             self.drop(site)

@@ -1,13 +1,15 @@
 """Template stripping: remove a site's recurring subtrees, then run density extraction on what remains.
 
-Order of work for one page of a known site:
-1. fingerprint the pre-cleaned <body> (worker.clean.fingerprint);
+Order of work for one page of a known site, all inside density's own walk (two hooks, see _Stripper):
+1. fingerprint density's segmentation of the pre-cleaned <body> (worker.clean.fingerprint);
 2. observe the page in the site's memory BEFORE stripping. The page's own subtrees then count, exactly as
    in two-pass mode (learn all pages, then clean), so one rule serves both modes; a subtree needs to be on
    at least theta of the pages seen so far, this one included. A page key seen recently counts nothing.
 3. cold site (fewer than min_pages distinct pages, this one included): plain density extraction;
 4. otherwise remove the OUTERMOST subtrees whose text (or, for short unique blocks, structure) fingerprint
-   is template, run density on the rest and check the result (safety rules below).
+   is template from the segmentation, let density choose its target on the rest, prefer the site's learned
+   content location when this page has it, widen the target over the headline/byline next to it, and
+   check the result (safety rules below).
 
 Safety: a template must never eat the article. If stripping leaves nothing, or keeps less than
 SAFE_SHARE of what density alone keeps on the untouched page, the density-only result is returned
@@ -17,6 +19,7 @@ suspicious (empty, or smaller than what was stripped), so the common case pays o
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,20 +31,25 @@ from selectolax.lexbor import LexborHTMLParser
 from worker.clean import density
 from worker.clean.blocks import Segmentation, stable_path
 from worker.clean.density import Extraction
-from worker.clean.fingerprint import PageFingerprints, fingerprint
+from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.options import CleanOptions
 from worker.clean.sitememory import SiteMemory, SiteState, key_hash
 from worker.models import Method, Page, TemplateInfo
 
 # Stripped output must keep at least this share of density-alone's output, else density alone wins.
 SAFE_SHARE = 0.5
-# Below this many characters a stripped result is suspicious whatever was removed.
+# Below this many characters a stripped result is suspicious whatever was removed; so is one shorter than
+# SUSPICIOUS_SHARE of the text that was stripped. Only then is density alone run to compare.
 SUSPICIOUS_CHARS = 200
+SUSPICIOUS_SHARE = 1.0
 _WORD = re.compile(r"\w+")
 # The learned content location is used when this page's element there holds at least this share of
 # what density's own target holds.
 LEARNED_MIN_SHARE = 0.5
 USE_LEARNED_PATH = True
+# Shorter template blocks are left to density: bylines and datelines ("by X on July 0, 0" once digits are
+# folded), labels ("FDA NEWS RELEASE"), which the gold of news pages keeps; density drops short link lists.
+STRIP_MIN_CHARS = 0
 # Structure-only matches ("Posted by X on <date>") strip bylines that the gold of news pages keeps: on
 # dragnet (sites >= 5 pages, online) F1 was 0.9005 with them and 0.9054 without. Off until that changes.
 STRIP_BY_STRUCTURE = False
@@ -59,6 +67,13 @@ class TemplateResult:
     extraction: Extraction
     method: Method
     info: TemplateInfo | None
+
+
+# density.extract's optional hooks (an additive seam in worker/clean/density.py): `prepare(seg)` right
+# after segmentation, `widen(seg, weights, target) -> target` right after the target is chosen. Looked up
+# once, so a density without them still works here (as density only).
+_DENSITY_EXTRACT: Callable[..., Extraction] = density.extract
+_HAS_HOOKS = {"prepare", "widen"} <= set(inspect.signature(density.extract).parameters)
 
 
 def site_of(page: Page) -> str | None:
@@ -88,7 +103,7 @@ def choose_strips(fps: PageFingerprints, template: frozenset[int]) -> list[int]:
             if depth > inside:
                 continue
             inside = -1
-        if depth == 0:
+        if depth == 0 or fps.text_lens[i] < STRIP_MIN_CHARS:
             continue
         if fps.text_fps[i] in template or (fps.struct_fps[i] and fps.struct_fps[i] in template):
             chosen.append(i)
@@ -115,17 +130,6 @@ def prefer_learned(seg: Segmentation, weights: list[float], target: int, learned
         if prefix[e.end_block] - prefix[e.first_block] >= bar and key_hash(stable_path(elems, i)) == learned:
             return i
     return target
-
-
-def target_hook(learned: int | None) -> Callable[[Segmentation, list[float], int], int]:
-    """density.extract's `widen` hook: the learned content location if the page agrees, then widening."""
-
-    def hook(seg: Segmentation, weights: list[float], target: int) -> int:
-        if learned is not None and USE_LEARNED_PATH:
-            target = prefer_learned(seg, weights, target, learned)
-        return widen_target(seg, weights, target)
-
-    return hook
 
 
 def widen_target(seg: Segmentation, weights: list[float], target: int) -> int:
@@ -168,66 +172,117 @@ def _chars(ext: Extraction) -> int:
     return sum(len(b.text) for b in ext.blocks)
 
 
+class _Stripper:
+    """density.extract's two hooks for one page: strip the template out of the segmentation, then
+    place the target (learned location, widening). Learns the page on the first segmentation it sees."""
+
+    def __init__(self, memory: SiteMemory, site: str, key: str) -> None:
+        self.memory, self.site, self.key = memory, site, key
+        self.state: SiteState | None = None
+        self.fresh = False
+        self.cold = True
+        self.remove: list[int] = []  # elements (indices into Segmentation.elems) to strip
+        self.stripped_chars = 0
+        self.all_template = False
+        self.widen = True
+
+    def prepare(self, seg: Segmentation) -> None:
+        if self.state is None:
+            self._learn(seg)
+        if self.remove:
+            remove_elements(seg, self.remove)
+
+    def _learn(self, seg: Segmentation) -> None:
+        fps = fingerprint_segmentation(seg, structure=STRIP_BY_STRUCTURE)
+        existing = self.memory.get(self.site)
+        self.fresh = existing is None or not existing.seen(key_hash(self.key))
+        state = self.state = self.memory.observe(self.site, self.key, fps.observed())
+        self.cold = state.pages_seen < self.memory.config.min_pages
+        if self.cold:
+            return
+        chosen = choose_strips(fps, state.template(self.memory.config.theta))
+        self.stripped_chars = sum(fps.text_lens[i] for i in chosen)
+        if chosen and self.stripped_chars >= fps.total_text:
+            # Every visible word is template (a duplicate page or an error page): nothing to strip to.
+            self.all_template = True
+            return
+        self.remove = [fps.elems[i] for i in chosen]
+
+    def target(self, seg: Segmentation, weights: list[float], target: int) -> int:
+        if not self.remove or self.state is None or not self.widen:
+            return target
+        learned = self.state.content_path()
+        if learned is not None and USE_LEARNED_PATH:
+            target = prefer_learned(seg, weights, target, learned)
+        return widen_target(seg, weights, target)
+
+
+def remove_elements(seg: Segmentation, remove: list[int]) -> None:
+    """Drop the text blocks of these elements' subtrees; elements stay, as empty ranges."""
+    elems = seg.elems
+    gone = [False] * len(elems)
+    for i in remove:
+        gone[i] = True
+    for i, e in enumerate(elems):  # pre-order: a parent is decided before its children
+        if e.parent >= 0 and gone[e.parent]:
+            gone[i] = True
+    kept = [b for b in seg.blocks if not gone[b.elem]]
+    if len(kept) == len(seg.blocks):
+        return
+    pos = [0]
+    for b in seg.blocks:
+        pos.append(pos[-1] + (0 if gone[b.elem] else 1))
+    for e in elems:
+        e.first_block = pos[e.first_block]
+        e.end_block = pos[e.end_block]
+    seg.blocks = kept
+
+
 def extract(
     tree: LexborHTMLParser, page: Page, memory: SiteMemory, options: CleanOptions, deadline: float
 ) -> TemplateResult:
-    """Template-aware extraction of one pre-cleaned tree; learns the page into `memory`."""
+    """Template-aware extraction of one pre-cleaned tree; learns the page into `memory`.
+
+    The DOM is never modified: stripping happens on density's segmentation, so density alone can
+    always be re-run on the same tree for the safety check.
+    """
     site = site_of(page)
-    body = tree.body
-    if site is None or body is None:
+    if site is None or tree.body is None or not _HAS_HOOKS:
         return TemplateResult(density.extract(tree, options, deadline), "density", None)
-    fps = fingerprint(body, structure=STRIP_BY_STRUCTURE)
-    key = page_key(page)
-    existing = memory.get(site)
-    fresh = existing is None or not existing.seen(key_hash(key))
-    state = memory.observe(site, key, fps.observed())
-    if state.pages_seen < memory.config.min_pages:
-        ext = density.extract(tree, options, deadline)
-        _learn_location(memory, site, fresh, ext)
+    strip = _Stripper(memory, site, page_key(page))
+    ext = _hooked(tree, options, deadline, strip)
+    state = strip.state
+    if state is None:  # density found no body to segment
+        return TemplateResult(ext, "density", None)
+    if strip.cold:
+        _learn_location(strip, ext)
         return TemplateResult(ext, "density", TemplateInfo(state.pages_seen, 0, "cold_site"))
-    return _strip_and_extract(tree, fps, state, memory, site, fresh, options, deadline)
-
-
-def _strip_and_extract(
-    tree: LexborHTMLParser,
-    fps: PageFingerprints,
-    state: SiteState,
-    memory: SiteMemory,
-    site: str,
-    fresh: bool,
-    options: CleanOptions,
-    deadline: float,
-) -> TemplateResult:
-    chosen = choose_strips(fps, state.template(memory.config.theta))
-    if not chosen:
-        ext = density.extract(tree, options, deadline)
-        _learn_location(memory, site, fresh, ext)
-        return TemplateResult(ext, "template", TemplateInfo(state.pages_seen, 0, None))
-    stripped_chars = sum(fps.text_lens[i] for i in chosen)
-    if stripped_chars >= fps.total_text:
-        # Every visible word is template (a duplicate page or an error page): nothing to strip to.
-        ext = density.extract(tree, options, deadline)
-        _learn_location(memory, site, fresh, ext)
+    if strip.all_template:
+        _learn_location(strip, ext)
         return TemplateResult(ext, "template_fallback", TemplateInfo(state.pages_seen, 0, "all_template"))
-    original = tree.clone()
-    for i in chosen:
-        fps.nodes[i].decompose()
-    ext = density.extract(tree, options, deadline, widen=target_hook(state.content_path()))
+    if not strip.remove:
+        _learn_location(strip, ext)
+        return TemplateResult(ext, "template", TemplateInfo(state.pages_seen, 0, None))
     kept = _chars(ext)
     if kept == 0:
         # Widening can reach a container whose blocks density then rejects as a whole: retry narrow.
-        ext = density.extract(tree, options, deadline)
+        strip.widen = False
+        ext = _hooked(tree, options, deadline, strip)
         kept = _chars(ext)
-    if kept < SUSPICIOUS_CHARS or kept < stripped_chars:
-        alone = density.extract(original, options, deadline)
+    if kept < SUSPICIOUS_CHARS or kept < SUSPICIOUS_SHARE * strip.stripped_chars:
+        alone = density.extract(tree, options, deadline)
         reason = _unsafe(ext, kept, alone)
         if reason is not None:
-            _learn_location(memory, site, fresh, alone)
+            _learn_location(strip, alone)
             return TemplateResult(alone, "template_fallback", TemplateInfo(state.pages_seen, 0, reason))
-    _learn_location(memory, site, fresh, ext)
-    return TemplateResult(ext, "template", TemplateInfo(state.pages_seen, len(chosen), None))
+    _learn_location(strip, ext)
+    return TemplateResult(ext, "template", TemplateInfo(state.pages_seen, len(strip.remove), None))
 
 
-def _learn_location(memory: SiteMemory, site: str, fresh: bool, ext: Extraction) -> None:
-    if fresh and ext.content_path:
-        memory.observe_content_path(site, ext.content_path)
+def _hooked(tree: LexborHTMLParser, options: CleanOptions, deadline: float, strip: _Stripper) -> Extraction:
+    return _DENSITY_EXTRACT(tree, options, deadline, prepare=strip.prepare, widen=strip.target)
+
+
+def _learn_location(strip: _Stripper, ext: Extraction) -> None:
+    if strip.fresh and ext.content_path:
+        strip.memory.observe_content_path(strip.site, ext.content_path)

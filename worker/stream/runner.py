@@ -14,41 +14,25 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener, TopicPartition
 from aiokafka.errors import KafkaConnectionError, KafkaError
 
-from worker import messages
-from worker.clean.pipeline import clean_page
 from worker.http import Health
 from worker.messages import Rejection
 from worker.metrics import Metrics
-from worker.models import Document
 from worker.settings import Settings
 from worker.stream.config import consumer_config, producer_config
+from worker.stream.handle import Output, dead_output, handle_record
 from worker.stream.state import NoHooks, PartitionHooks, PartitionState, Pending
 
 log = logging.getLogger(__name__)
 
 GETMANY_TIMEOUT_MS = 200  # how quickly an idle loop notices a stop request
 LAG_REFRESH_S = 1.0
-# Room left in a produce request for the record's key, headers and batch framing.
-REQUEST_OVERHEAD = 64 * 1024
 
 HooksFactory = Callable[["Worker"], PartitionHooks]
-
-
-@dataclass(frozen=True, slots=True)
-class Output:
-    topic: str
-    key: bytes | None
-    value: bytes
-    headers: list[tuple[str, bytes]]
-    outcome: str  # "document" | "dead_letter"
-    reason: str | None = None
-    method: str | None = None
 
 
 class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -88,7 +72,6 @@ class Worker:
         self._low_water = max(0, settings.max_inflight // 2)
         self._last_commit = 0.0
         self._last_lag = 0.0
-        self._max_document_bytes = settings.max_request_size - REQUEST_OVERHEAD
 
     # --- lifecycle -------------------------------------------------------------------------------
 
@@ -227,14 +210,15 @@ class Worker:
         self.metrics.input_bytes.inc(len(record.value or b""))
         started = time.perf_counter()
         try:
-            output, document = self._handle(state, record)
+            memory = None if self.settings.no_templates else state.memory
+            output, document = handle_record(record, self.settings, self.options, memory)
         except Exception as exc:
             # A codec or pipeline bug costs one page (dead-lettered), never the partition.
             log.exception("handling %s:%s:%s failed", record.topic, record.partition, record.offset)
             why = Rejection(
                 "internal_error", f"{type(exc).__name__}: {exc}"[:300], "extract", type(exc).__name__
             )
-            output, document = self._dead(record, why), None
+            output, document = dead_output(record, why, self.settings), None
         self.metrics.page_seconds.observe(time.perf_counter() - started)
         entry = state.tracker.track(record.offset)
         try:
@@ -248,39 +232,6 @@ class Worker:
         self.metrics.inflight.set(self._inflight)
         future.add_done_callback(lambda f: self._on_ack(f, state, entry, output))
         await self.hooks.after_page(state, document)
-
-    def _handle(self, state: PartitionState, record: Any) -> tuple[Output, Document | None]:
-        """Decode and clean one record into its single output. CPU only; never raises."""
-        page = messages.decode_page(record, max_bytes=self.settings.max_bytes)
-        if isinstance(page, Rejection):
-            return self._dead(record, page), None
-        memory = None if self.settings.no_templates else state.memory
-        try:
-            document = clean_page(page, memory, self.options)
-        except Exception as exc:  # clean_page promises not to raise; a broken promise costs one page
-            log.exception("clean_page raised on %s", page.id)
-            why = Rejection("extraction_error", f"{type(exc).__name__}: {exc}"[:300], "extract",
-                            type(exc).__name__, page.id, page.url, page.site)  # fmt: skip
-            return self._dead(record, why), None
-        rejection = messages.rejection_of(document)
-        if rejection is not None:
-            return self._dead(record, rejection), document
-        source = messages.Source(record.topic, record.partition, record.offset)
-        key, value, headers = messages.encode_document(document, page, source=source)
-        if len(value) > self._max_document_bytes:
-            detail = f"document of {len(value)} bytes exceeds the produce limit"
-            why = Rejection("too_large", detail, "extract", "DocumentTooLarge", page.id, page.url, page.site)
-            return self._dead(record, why), document
-        out = Output(self.settings.output_topic, key, value, headers, "document", method=document.method)
-        return out, document
-
-    def _dead(self, record: Any, rejection: Rejection) -> Output:
-        key, value, headers = messages.encode_dead_letter(
-            record, rejection, max_value_bytes=self.settings.dead_letter_max_value_bytes
-        )
-        return Output(
-            self.settings.dead_letter_topic, key, value, headers, "dead_letter", reason=rejection.reason
-        )
 
     def _on_ack(
         self, future: asyncio.Future[Any], state: PartitionState, entry: Pending, output: Output

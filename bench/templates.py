@@ -1,0 +1,137 @@
+"""Template memory cost: per-page overhead against density-only cleaning, and bytes per tracked site.
+
+    .venv/bin/python bench/templates.py [--data ../shared/data/dragnet/pages.jsonl.gz] [--limit N]
+
+bench/run.py imports this module and stores `run_templates(pages)` under sections["template_memory"].
+
+Method:
+- overhead: the same pages (in order) through clean_page twice, without memory and with a fresh
+  SiteMemory; CPU time (process_time) per page. Runs alternate (density, templates, density, templates)
+  and the lower total of each is kept, which damps a noisy shared machine. ratio = templates / density.
+- bytes per site: three measures over the sites learned in that run. `nbytes` is what the memory's budget
+  counts (array payloads + a fixed per-object overhead); `snapshot` is the serialized size (what the
+  changelog stores); `tracemalloc` restores every site into a fresh SiteMemory under tracemalloc and
+  divides the traced allocation by the number of sites (what the process really pays).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import statistics
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from bench.sections import register  # noqa: E402
+from worker.clean.pipeline import clean_page  # noqa: E402
+from worker.clean.sitememory import MemoryConfig, SiteMemory  # noqa: E402
+from worker.models import Page  # noqa: E402
+
+DEFAULT_DATA = ROOT.parent / "shared" / "data" / "dragnet" / "pages.jsonl.gz"
+REPEATS = 2
+
+
+def _cpu_run(pages: list[Page], memory: SiteMemory | None, methods: dict[str, int]) -> float:
+    methods.clear()
+    start = time.process_time()
+    for page in pages:
+        doc = clean_page(page, memory)
+        methods[doc.method] = methods.get(doc.method, 0) + 1
+    return time.process_time() - start
+
+
+def _bytes(memory: SiteMemory) -> dict[str, Any]:
+    sites = memory.sites()
+    if not sites:
+        return {"sites": 0}
+    snapshots = {s: memory.dump(s) or b"" for s in sites}
+    nbytes = [memory.get(s).nbytes() for s in sites]  # type: ignore[union-attr]
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    fresh = SiteMemory(memory.config)
+    for site, data in snapshots.items():
+        fresh.load(site, data)
+    traced = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    full = [s for s in sites if len(memory.get(s).fps) >= memory.config.max_fingerprints]  # type: ignore[union-attr]
+    return {
+        "sites": len(sites),
+        "sites_at_cap": len(full),
+        "nbytes_mean": round(statistics.mean(nbytes)),
+        "nbytes_max": max(nbytes),
+        "snapshot_bytes_mean": round(statistics.mean(len(d) for d in snapshots.values())),
+        "snapshot_bytes_max": max(len(d) for d in snapshots.values()),
+        "tracemalloc_bytes_per_site": round(traced / len(sites)),
+        "bytes_in_use": memory.bytes_in_use,
+        "budget_bytes": memory.budget_bytes,
+    }
+
+
+def run_templates(pages: list[Page], config: MemoryConfig | None = None) -> dict[str, Any]:
+    """Overhead ratio and bytes per site for these pages (see the module docstring for the method)."""
+    pages = [p for p in pages if p.html or p.body]
+    if not pages:
+        return {"pages": 0}
+    config = config or MemoryConfig()
+    density_s, template_s = [], []
+    memory = SiteMemory(config)
+    methods: dict[str, int] = {}
+    for _ in range(REPEATS):
+        density_s.append(_cpu_run(pages, None, methods))
+        memory = SiteMemory(config)
+        template_s.append(_cpu_run(pages, memory, methods))
+    d, t = min(density_s), min(template_s)
+    return {
+        "pages": len(pages),
+        "density_ms_per_page": round(1000 * d / len(pages), 3),
+        "templates_ms_per_page": round(1000 * t / len(pages), 3),
+        "overhead_ratio": round(t / d, 3) if d > 0 else None,
+        "goal_ratio": 1.3,
+        "methods": methods,
+        "memory": _bytes(memory),
+        "config": {
+            "min_pages": config.min_pages,
+            "theta": config.theta,
+            "half_life": config.half_life,
+            "max_fingerprints": config.max_fingerprints,
+        },
+    }
+
+
+@register("template_memory")
+def template_memory(pages: list[Page]) -> dict[str, Any]:
+    return run_templates(pages)
+
+
+def _load(path: Path, limit: int) -> list[Page]:
+    out: list[Page] = []
+    with gzip.open(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            out.append(Page(id=str(r["id"]), html=r.get("html"), url=r.get("url"), site=r.get("site")))
+    out.sort(key=lambda p: p.id)
+    return out[:limit] if limit else out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--limit", type=int, default=0)
+    a = ap.parse_args()
+    if not a.data.exists():
+        print(f"skip: {a.data} not found")
+        return 0
+    print(json.dumps(run_templates(_load(a.data, a.limit)), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,157 @@
+"""SiteMemory: counting per distinct page, decay, caps, LRU budget, snapshots, determinism."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from worker.clean.sitememory import MemoryConfig, SiteMemory, SiteState, key_hash
+
+CFG = MemoryConfig(min_pages=2, theta=0.6, half_life=10.0, max_fingerprints=64, url_window=16)
+
+fp_sets = st.sets(st.integers(min_value=1, max_value=2**64 - 1), max_size=80)
+
+
+def test_share_counts_distinct_pages_and_ignores_repeated_urls() -> None:
+    mem = SiteMemory(CFG)
+    mem.observe("s", "u1", {1, 2})
+    mem.observe("s", "u2", {1, 3})
+    state = mem.observe("s", "u1", {1, 2, 99})  # same URL again: not counted
+    assert state.pages_seen == 2
+    assert state.share(1) == pytest.approx(1.0)
+    assert state.share(2) == pytest.approx(CFG.decay / (1 + CFG.decay))
+    assert state.share(99) == 0.0
+    assert 1 in state.template(CFG.theta)
+    assert 2 not in state.template(CFG.theta)
+
+
+def test_redesign_is_relearned_within_a_few_half_lives() -> None:
+    mem = SiteMemory(CFG)
+    for i in range(30):
+        mem.observe("s", f"old{i}", {1})
+    for i in range(30):
+        state = mem.observe("s", f"new{i}", {2})
+    assert 1 not in state.template(CFG.theta)
+    assert 2 in state.template(CFG.theta)
+    assert state.share(1) < 0.2
+
+
+def test_sites_are_independent_and_memory_is_not_global() -> None:
+    a, b = SiteMemory(CFG), SiteMemory(CFG)
+    a.observe("s", "u", {1})
+    assert b.get("s") is None
+    a.observe("t", "u", {2})
+    assert a.get("s") is not None
+    assert a.get("t") is not None
+    assert a.get("s").share(2) == 0.0  # type: ignore[union-attr]
+
+
+@given(st.lists(fp_sets, min_size=1, max_size=40))
+def test_cap_shares_and_weights_stay_bounded(pages: list[set[int]]) -> None:
+    mem = SiteMemory(CFG)
+    for i, fps in enumerate(pages):
+        state = mem.observe("s", f"u{i}", fps)
+        assert len(state.fps) == len(state.counts) <= CFG.max_fingerprints
+        assert list(state.fps) == sorted(state.fps)
+        assert 0.0 < state.pages_weight <= 1.0 / (1.0 - CFG.decay) + 1e-6
+        assert all(0.0 <= state.share(fp) <= 1.0 + 1e-5 for fp in fps)
+
+
+@given(
+    st.lists(
+        st.sets(st.integers(min_value=100, max_value=10**9), max_size=CFG.max_fingerprints // 2), max_size=40
+    )
+)
+def test_a_block_on_every_page_survives_any_noise_within_half_the_cap(noise: list[set[int]]) -> None:
+    mem = SiteMemory(CFG)
+    state = mem.observe("s", "first", {7})
+    for i, fps in enumerate(noise):
+        state = mem.observe("s", f"u{i}", fps | {7})
+        assert state.share(7) == pytest.approx(1.0, rel=1e-4)
+        assert 7 in state.template(CFG.theta)
+
+
+@given(st.lists(fp_sets, max_size=25))
+def test_snapshot_round_trips_and_is_deterministic(pages: list[set[int]]) -> None:
+    one, two = SiteMemory(CFG), SiteMemory(CFG)
+    for i, fps in enumerate(pages):
+        one.observe("s", f"u{i}", fps)
+        two.observe("s", f"u{i}", sorted(fps, reverse=True))  # same fingerprints, other order
+    if not pages:
+        assert one.dump("s") is None
+        return
+    data = one.dump("s")
+    assert data is not None
+    assert data == two.dump("s")
+    restored = SiteState.from_bytes(data)
+    assert restored.to_bytes() == data
+    assert restored.template(CFG.theta) == one.get("s").template(CFG.theta)  # type: ignore[union-attr]
+    assert len(data) + 700 >= restored.nbytes() - 100  # nbytes is the snapshot plus fixed overhead
+
+
+def test_restored_site_keeps_its_recent_urls() -> None:
+    mem = SiteMemory(CFG)
+    mem.observe("s", "u1", {1})
+    copy = SiteMemory(CFG)
+    copy.load("s", mem.dump("s"))
+    assert copy.observe("s", "u1", {1}).pages_seen == 1
+    copy.load("s", None)  # a tombstone deletes
+    assert "s" not in copy
+
+
+def test_snapshot_rejects_garbage() -> None:
+    with pytest.raises(ValueError, match="version"):
+        SiteState.from_bytes(b"\x09" + bytes(64))
+    good = SiteMemory(CFG)
+    good.observe("s", "u", {1, 2, 3})
+    data = good.dump("s")
+    assert data is not None
+    with pytest.raises(ValueError, match="truncated"):
+        SiteState.from_bytes(data[:-3])
+
+
+def test_lru_evicts_least_recent_site_under_the_budget() -> None:
+    probe = SiteMemory(CFG)
+    probe.observe("x", "u", set(range(1, 41)))
+    per_site = probe.bytes_in_use
+    mem = SiteMemory(MemoryConfig(budget_mb=(per_site * 3.5) / (1024 * 1024), max_fingerprints=64))
+    for site in ("a", "b", "c"):
+        mem.observe(site, "u", set(range(1, 41)))
+    mem.get("a")  # touch: "b" is now the least recently used
+    mem.observe("d", "u", set(range(1, 41)))
+    assert mem.sites() == ["c", "a", "d"]
+    assert mem.evictions == 1
+    assert mem.bytes_in_use <= mem.budget_bytes
+    assert mem.bytes_in_use == sum(mem.get(s).nbytes() for s in mem.sites())  # type: ignore[union-attr]
+
+
+def test_dirty_sites_are_reported_once() -> None:
+    mem = SiteMemory(CFG)
+    mem.observe("b", "u", {1})
+    mem.observe("a", "u", {1})
+    mem.observe("a", "u", {1})  # repeat: no change, but already dirty
+    assert mem.take_dirty() == ["a", "b"]
+    assert mem.take_dirty() == []
+    mem.observe("a", "u", {1})  # repeated URL: nothing changed
+    assert mem.take_dirty() == []
+
+
+def test_content_path_needs_a_majority() -> None:
+    mem = SiteMemory(CFG)
+    for i in range(4):
+        mem.observe("s", f"u{i}", {1})
+        mem.observe_content_path("s", "html>body>div#main" if i else "html>body>div#other")
+    state = mem.get("s")
+    assert state is not None
+    assert state.content_path() == key_hash("html>body>div#main")
+
+
+def test_default_site_stays_under_32_kb() -> None:
+    mem = SiteMemory()
+    for i in range(200):
+        mem.observe("s", f"u{i}", {i * 1000 + j for j in range(400)} | set(range(1, 200)))
+    state = mem.get("s")
+    assert state is not None
+    assert len(state.fps) == mem.config.max_fingerprints
+    assert state.nbytes() <= 32 * 1024

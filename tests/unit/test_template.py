@@ -1,0 +1,144 @@
+"""Template stripping on small synthetic sites written here: learning, stripping, safety, determinism."""
+
+from __future__ import annotations
+
+import time
+
+from worker.clean import dom, template
+from worker.clean.fingerprint import PageFingerprints
+from worker.clean.options import CleanOptions
+from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.models import Page
+
+OPTIONS = CleanOptions()
+CFG = MemoryConfig(min_pages=3, theta=0.6)
+
+NAV = "".join(f'<li><a href="/{w}">{w.title()}</a></li>' for w in ("news", "sport", "weather", "culture"))
+SIDEBAR = (
+    '<div id="sidebar"><div class="widget"><h3>About this blog</h3><p>This is a blog that is written by a '
+    "person who likes to write about the things that happen in the town where they have lived for years and "
+    "which they would like to share with all of you, the readers of the blog.</p></div></div>"
+)
+SHARE = '<div class="share"><p>Share this story with your friends and family on the social networks</p></div>'
+FOOTER = (
+    '<div id="footer"><p>All of the text on this site is written by the author and it is not to be copied '
+    "without asking first, which is only fair for a small site like this one.</p></div>"
+)
+
+TOPICS = ["river", "market", "library", "bridge", "garden", "school"]
+
+
+def article(i: int) -> str:
+    t = TOPICS[i % len(TOPICS)]
+    paras = "".join(
+        f"<p>On day {i} the {t} was the place where {n} of the people in the town went to see what had "
+        f"happened there, and they talked about the {t} for a long time because it was {t} news {k}.</p>"
+        for k, n in enumerate(("many", "most", "some", "all"))
+    )
+    return f'<div class="post"><h1>The story of the {t} number {i}</h1>{paras}{SHARE}</div>'
+
+
+def site_page(i: int, body: str | None = None, url: str | None = None) -> Page:
+    html = (
+        f'<html><head><title>Page {i}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
+        f'<div id="main">{body if body is not None else article(i)}</div>{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=url or f"https://example.org/story/{i}", site="example.org")
+
+
+def run(page: Page, memory: SiteMemory) -> template.TemplateResult:
+    tree = dom.parse(page.html or "")
+    dom.preclean(tree)
+    return template.extract(tree, page, memory, OPTIONS, time.perf_counter() + 30.0)
+
+
+def text(res: template.TemplateResult) -> str:
+    return "\n".join(b.text for b in res.extraction.blocks)
+
+
+def test_cold_site_uses_density_then_template_strips_repeated_blocks() -> None:
+    memory = SiteMemory(CFG)
+    first = run(site_page(0), memory)
+    assert first.method == "density"
+    assert first.info is not None
+    assert first.info.pages_seen == 1
+    assert first.info.fallback_reason == "cold_site"
+    run(site_page(1), memory)
+    third = run(site_page(2), memory)
+    assert third.method == "template"
+    assert third.info is not None
+    assert third.info.pages_seen == 3
+    assert third.info.blocks_stripped >= 3
+    out = text(third)
+    assert "Share this story" not in out
+    assert "written by the author" not in out
+    assert "On day 2 the library was the place" in out
+
+
+def test_repeated_url_is_not_counted_twice() -> None:
+    memory = SiteMemory(CFG)
+    for _ in range(5):
+        res = run(site_page(0), memory)
+    assert res.method == "density"
+    assert res.info is not None
+    assert res.info.pages_seen == 1
+
+
+def test_never_strips_a_page_to_nothing() -> None:
+    # The same article under many URLs: every block is "template", yet the page keeps its text.
+    memory = SiteMemory(CFG)
+    results = [run(site_page(0, url=f"https://example.org/copy/{k}"), memory) for k in range(5)]
+    last = results[-1]
+    assert last.method == "template_fallback"
+    assert last.info is not None
+    assert last.info.fallback_reason is not None
+    assert "On day 0 the river was the place" in text(last)
+
+
+def test_small_page_whose_text_is_mostly_template_falls_back_to_density() -> None:
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        run(site_page(i), memory)
+    tiny = run(site_page(9, body='<div class="post"><p>Closed today.</p>' + SHARE + "</div>"), memory)
+    assert text(tiny)  # never empty
+
+
+def test_site_falls_back_to_url_host_and_pages_without_site_or_url_use_density() -> None:
+    assert template.site_of(Page(id="x", url="https://a.example.com/p")) == "a.example.com"
+    assert template.site_of(Page(id="x")) is None
+    memory = SiteMemory(CFG)
+    page = Page(id="x", html=site_page(0).html)
+    res = run(page, memory)
+    assert res.method == "density"
+    assert res.info is None
+    assert len(memory) == 0
+
+
+def test_same_pages_same_order_same_output_and_state() -> None:
+    def go() -> tuple[list[str], bytes | None]:
+        memory = SiteMemory(CFG)
+        outs = [text(run(site_page(i), memory)) for i in range(6)]
+        return outs, memory.dump("example.org")
+
+    assert go() == go()
+
+
+def _fps(depths: list[int], fps: list[int]) -> PageFingerprints:
+    n = len(depths)
+    return PageFingerprints(
+        elems=list(range(n)),
+        depths=depths,
+        paths=[""] * n,
+        tags=["div"] * n,
+        text_fps=fps,
+        struct_fps=[0] * n,
+        text_lens=[1] * n,
+        total_text=n,
+    )
+
+
+def test_choose_strips_takes_outermost_and_never_the_root() -> None:
+    # root(1) > a(2) > b(3) ; root > c(4) > d(5) ; root > e(6)
+    fps = _fps([0, 1, 2, 1, 2, 1], [1, 2, 3, 4, 5, 6])
+    assert template.choose_strips(fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
+    assert template.choose_strips(fps, frozenset({1})) == []

@@ -1,0 +1,68 @@
+"""One input record -> its single output record (a document or a dead letter). Pure: no broker here.
+
+Kept apart from the runner so the "bad input never crashes or stalls" promise can be fuzzed without
+a broker: `handle_record` never raises for any bytes, key or headers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from worker import messages
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
+from worker.messages import InputRecord, Rejection
+from worker.models import Document
+from worker.settings import Settings
+
+log = logging.getLogger(__name__)
+
+# Room left in a produce request for the record's key, headers and batch framing.
+REQUEST_OVERHEAD = 64 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Output:
+    topic: str
+    key: bytes | None
+    value: bytes
+    headers: list[tuple[str, bytes]]
+    outcome: str  # "document" | "dead_letter"
+    reason: str | None = None
+    method: str | None = None
+
+
+def handle_record(
+    record: InputRecord, settings: Settings, options: CleanOptions, memory: Any = None
+) -> tuple[Output, Document | None]:
+    """Decode and clean one record into its output. CPU only; never raises."""
+    page = messages.decode_page(record, max_bytes=settings.max_bytes)
+    if isinstance(page, Rejection):
+        return dead_output(record, page, settings), None
+    try:
+        document = clean_page(page, memory, options)
+    except Exception as exc:  # clean_page promises not to raise; a broken promise costs one page
+        log.exception("clean_page raised on %s", page.id)
+        why = Rejection("extraction_error", f"{type(exc).__name__}: {exc}"[:300], "extract",
+                        type(exc).__name__, page.id, page.url, page.site)  # fmt: skip
+        return dead_output(record, why, settings), None
+    rejection = messages.rejection_of(document)
+    if rejection is not None:
+        return dead_output(record, rejection, settings), document
+    source = messages.Source(record.topic, record.partition, record.offset)
+    key, value, headers = messages.encode_document(document, page, source=source)
+    if len(value) > settings.max_request_size - REQUEST_OVERHEAD:
+        detail = f"document of {len(value)} bytes exceeds the produce limit"
+        why = Rejection("too_large", detail, "extract", "DocumentTooLarge", page.id, page.url, page.site)
+        return dead_output(record, why, settings), document
+    out = Output(settings.output_topic, key, value, headers, "document", method=document.method)
+    return out, document
+
+
+def dead_output(record: InputRecord, rejection: Rejection, settings: Settings) -> Output:
+    key, value, headers = messages.encode_dead_letter(
+        record, rejection, max_value_bytes=settings.dead_letter_max_value_bytes
+    )
+    return Output(settings.dead_letter_topic, key, value, headers, "dead_letter", reason=rejection.reason)
