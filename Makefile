@@ -21,8 +21,8 @@ run: $(STAMP) ## the main job on the embedded default (local broker, sample page
 	$(BIN)/python -m worker demo
 
 test: $(STAMP) ## ruff, mypy (strict on worker/), pytest
-	$(BIN)/ruff check worker tests bench
-	$(BIN)/ruff format --check worker tests bench
+	$(BIN)/ruff check worker tests bench scripts
+	$(BIN)/ruff format --check worker tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/pytest -q
 

@@ -36,7 +36,7 @@ from worker.clean.sitememory import MemoryConfig, SiteMemory  # noqa: E402
 from worker.models import Page  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "dragnet" / "pages.jsonl.gz"
-REPEATS = 2
+REPEATS = 3
 
 
 def _cpu_run(pages: list[Page], memory: SiteMemory | None, methods: dict[str, int]) -> float:

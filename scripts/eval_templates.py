@@ -6,8 +6,8 @@
 
 Pages are processed in dataset order sorted by id, through `worker.clean.pipeline.clean_page`, three ways:
 density only (no memory), online memory (one SiteMemory, pages in order) and two-pass (every page of the
-dataset is first cleaned once to learn, outputs discarded, then cleaned again; the second pass counts
-nothing new because each page key was already seen). Scores come from the shared scorer
+dataset is first cleaned once to learn, outputs discarded, then the memory is frozen and every page is
+cleaned again, as `clean --two-pass` does). Scores come from the shared scorer
 (/work/shared/eval/score.py) with --sites-min. Skips cleanly when the data is absent.
 """
 
@@ -90,6 +90,7 @@ def run(pages: list[Page], mode: str, config: MemoryConfig) -> tuple[dict[str, s
         assert memory is not None
         for p in pages:
             clean_page(p, memory)
+        memory.learning = False  # as `clean --two-pass`: the second pass counts nothing
     out: dict[str, str] = {}
     methods: collections.Counter[str] = collections.Counter()
     reasons: collections.Counter[str] = collections.Counter()

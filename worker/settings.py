@@ -169,3 +169,12 @@ def add_flags(parser: argparse.ArgumentParser, names: Iterable[str]) -> None:
 
 def from_args(args: argparse.Namespace, environ: Mapping[str, str]) -> Settings:
     return Settings.load(environ, vars(args))
+
+
+def markdown_table() -> str:
+    """The configuration reference as a Markdown table (README.md embeds it; a test keeps them equal)."""
+    rows = ["| env var | flag | default | meaning |", "|---|---|---|---|"]
+    for f in fields(Settings):
+        flag = "--" + f.name.replace("_", "-")
+        rows.append(f"| `{ENV_PREFIX}{f.name.upper()}` | `{flag}` | `{f.default!r}` | {f.metadata['help']} |")
+    return "\n".join(rows)

@@ -14,12 +14,15 @@ import pytest
 from aiokafka import AIOKafkaProducer
 
 from tests.integration.conftest import MakeTopic
+from tests.integration.test_worker_pipeline import running
+from tests.integration.workerkit import collect, produce, worker_settings
 from worker.clean import dom, template
 from worker.clean.options import CleanOptions
 from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.messages import page_to_record
 from worker.models import Page
 from worker.settings import Settings
-from worker.stream.changelog import ChangelogHooks, restore
+from worker.stream.changelog import ChangelogHooks, hooks_factory, restore
 from worker.stream.state import PartitionState
 
 pytestmark = pytest.mark.broker
@@ -155,3 +158,40 @@ async def test_restore_last_value_wins_and_tombstones_delete(broker: str, make_t
     assert memories[0].sites() == ["a.example"]
     assert memories[0].dump("a.example") == new.dump("a.example")
     assert len(memories[1]) == 0
+
+
+async def test_worker_b_restores_what_worker_a_learned_after_a_rebalance(
+    broker: str, make_topic: MakeTopic, group_id: str
+) -> None:
+    """The real runner: worker A cleans a site's pages and leaves; worker B takes the partitions over,
+    restores the site from the changelog and strips the template on its first page of that site."""
+    pages = await make_topic("pages", partitions=2)
+    docs = await make_topic("documents", partitions=1)
+    dead = await make_topic("dead", partitions=1)
+    changelog = await make_topic("sitememory", partitions=2, compacted=True)
+    settings = worker_settings(
+        broker,
+        group_id,
+        pages,
+        docs,
+        dead,
+        no_templates=False,
+        changelog_topic=changelog,
+        template_min_pages=3,
+        snapshot_every_pages=1000,
+    )
+    await produce(broker, pages, [page_to_record(page(i)) for i in range(5)])
+    async with running(settings, hooks_factory=hooks_factory):
+        first = await collect(broker, [docs], 5, within=30)
+    assert [r.json()["method"] for r in first] == ["density", "density", "template", "template", "template"]
+
+    await produce(broker, pages, [page_to_record(page(10))])
+    async with running(settings, hooks_factory=hooks_factory):
+        out = await collect(broker, [docs], 6, within=30)
+    later = [r.json() for r in out if r.json()["id"] == "p10"]
+    assert len(later) == 1
+    doc = later[0]
+    assert doc["method"] == "template"
+    assert doc["template"]["pages_seen"] == 6
+    assert doc["template"]["blocks_stripped"] >= 2
+    assert "written by the author" not in doc["text"]

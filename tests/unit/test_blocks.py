@@ -92,3 +92,13 @@ def test_stable_path_keeps_handwritten_ids_and_classes() -> None:
 def test_deep_nesting_does_not_recurse() -> None:
     texts = _texts("<div>" * 3000 + "deep" + "</div>" * 3000)
     assert texts == ["deep"]
+
+
+def test_blocks_hidden_by_framework_classes_are_skipped() -> None:
+    assert _texts('<p>shown</p><div class="intro sr-only"><p>gone</p></div><p class="d-none">gone</p>') == [
+        "shown"
+    ]
+    assert _texts('<p class="none-of-these">kept</p><p class="hiddenness">kept too</p>') == [
+        "kept",
+        "kept too",
+    ]

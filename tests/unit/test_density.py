@@ -8,7 +8,7 @@ import pytest
 
 from worker.clean import dom
 from worker.clean import heuristics as h
-from worker.clean.blocks import RawBlock
+from worker.clean.blocks import RawBlock, Segmentation
 from worker.clean.density import BAD, GOOD, NEAR, SHORT, Extraction, classify, extract, smooth
 from worker.clean.options import CleanOptions
 from worker.models import Block
@@ -291,3 +291,23 @@ def test_widen_hook_can_replace_the_target() -> None:
     assert seen == [3]  # elements: body, div#outer, h1, div#inner
     assert result.content_path == "html>body>div#outer"
     assert [b.text for b in result.blocks][-2:] == [PROSE, PROSE2]
+
+
+def test_prepare_hook_sees_the_segmentation_before_scoring() -> None:
+    html = f"<body><div id='a'><p>{PROSE}</p><p>{PROSE2}</p></div><div id='b'><p>{PROSE3}</p></div></body>"
+
+    def drop_first_div(seg: Segmentation) -> None:
+        # What template memory does: drop a subtree's blocks and remap every element's block range.
+        a = next(e for e in seg.elems if e.id_attr == "a")
+        keep = [not a.first_block <= i < a.end_block for i in range(len(seg.blocks))]
+        pos = [0]
+        for k in keep:
+            pos.append(pos[-1] + k)
+        for e in seg.elems:
+            e.first_block, e.end_block = pos[e.first_block], pos[e.end_block]
+        seg.blocks = [b for b, k in zip(seg.blocks, keep, strict=True) if k]
+
+    tree = dom.parse(html)
+    dom.preclean(tree)
+    result = extract(tree, CleanOptions(), time.perf_counter() + 60, prepare=drop_first_div)
+    assert [b.text for b in result.blocks] == [PROSE3]

@@ -52,7 +52,6 @@ def test_title_prefers_og_then_title_then_h1(html: str, expected: str) -> None:
         '<div aria-hidden="true">gone</div>',
         '<div style="color: red; DISPLAY : none">gone</div>',
         '<span style="visibility:hidden">gone</span>',
-        '<p class="intro sr-only">gone</p>',
     ],
 )
 def test_preclean_drops_invisible_text(junk: str) -> None:

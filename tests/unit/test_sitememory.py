@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from worker.clean.sitememory import MemoryConfig, SiteMemory, SiteState, key_hash
+from worker.clean.sitememory import SITE_OVERHEAD, MemoryConfig, SiteMemory, SiteState, key_hash
 
 CFG = MemoryConfig(min_pages=2, theta=0.6, half_life=10.0, max_fingerprints=64, url_window=16)
 
@@ -87,7 +87,7 @@ def test_snapshot_round_trips_and_is_deterministic(pages: list[set[int]]) -> Non
     restored = SiteState.from_bytes(data)
     assert restored.to_bytes() == data
     assert restored.template(CFG.theta) == one.get("s").template(CFG.theta)  # type: ignore[union-attr]
-    assert len(data) + 700 >= restored.nbytes() - 100  # nbytes is the snapshot plus fixed overhead
+    assert restored.nbytes() == len(data) + SITE_OVERHEAD  # the snapshot plus a fixed overhead
 
 
 def test_restored_site_keeps_its_recent_urls() -> None:
@@ -155,3 +155,13 @@ def test_default_site_stays_under_32_kb() -> None:
     assert state is not None
     assert len(state.fps) == mem.config.max_fingerprints
     assert state.nbytes() <= 32 * 1024
+
+
+def test_frozen_memory_counts_nothing() -> None:
+    mem = SiteMemory(CFG)
+    mem.observe("s", "u1", {1})
+    mem.learning = False
+    assert mem.observe("s", "u2", {2}).pages_seen == 1
+    assert mem.observe("new", "u", {3}).pages_seen == 0
+    assert "new" not in mem
+    assert mem.take_dirty() == ["s"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 from worker.clean import dom, template
+from worker.clean.blocks import Elem, RawBlock, Segmentation
 from worker.clean.fingerprint import PageFingerprints
 from worker.clean.options import CleanOptions
 from worker.clean.sitememory import MemoryConfig, SiteMemory
@@ -142,3 +143,57 @@ def test_choose_strips_takes_outermost_and_never_the_root() -> None:
     fps = _fps([0, 1, 2, 1, 2, 1], [1, 2, 3, 4, 5, 6])
     assert template.choose_strips(fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
     assert template.choose_strips(fps, frozenset({1})) == []
+
+
+def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taught() -> None:
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        run(site_page(i), memory)
+    memory.learning = False
+    first = run(site_page(0), memory)
+    assert first.method == "template"
+    assert first.info is not None
+    assert first.info.pages_seen == 4
+    assert "Share this story" not in text(first)
+
+
+def _seg(spec: list[tuple[str, int]], blocks_per_elem: list[int]) -> Segmentation:
+    """Elements in pre-order as (tag, parent); each holds `blocks_per_elem[i]` blocks of its own first."""
+    elems = [Elem(tag, "", parent, 0) for tag, parent in spec]
+    raw: list[RawBlock] = []
+
+    def fill(i: int) -> None:
+        elems[i].first_block = len(raw)
+        for k in range(blocks_per_elem[i]):
+            raw.append(RawBlock(f"text {i}.{k}", "paragraph", i, 2, 0, 8, 0, False))
+        for c in range(len(elems)):
+            if elems[c].parent == i:
+                elems[i].children.append(c)
+                fill(c)
+        elems[i].end_block = len(raw)
+
+    fill(0)
+    return Segmentation(elems, raw)
+
+
+def test_remove_elements_drops_whole_subtrees_and_reindexes_ranges() -> None:
+    # body(0) > nav(1) > li(2) ; body > article(3) > p(4)
+    seg = _seg([("body", -1), ("nav", 0), ("li", 1), ("article", 0), ("p", 3)], [1, 1, 2, 0, 3])
+    template.remove_elements(seg, [1])
+    assert [b.text for b in seg.blocks] == ["text 0.0", "text 4.0", "text 4.1", "text 4.2"]
+    nav, article, p = seg.elems[1], seg.elems[3], seg.elems[4]
+    assert nav.first_block == nav.end_block == 1
+    assert seg.elems[2].first_block == seg.elems[2].end_block
+    assert (article.first_block, article.end_block) == (1, 4)
+    assert (p.first_block, p.end_block) == (1, 4)
+    assert (seg.elems[0].first_block, seg.elems[0].end_block) == (0, 4)
+
+
+def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:
+    # body(0) > div.main(1) > [h1(2), div.text(3)] ; body > aside(4)
+    seg = _seg([("body", -1), ("div", 0), ("h1", 1), ("div", 1), ("aside", 0)], [0, 0, 1, 6, 8])
+    weights = [10.0] * len(seg.blocks)
+    assert template.widen_target(seg, weights, 3) == 1  # the headline is small next to the text
+    heavy = [10.0] * len(seg.blocks)
+    heavy[0] = 500.0  # a "headline" bigger than the text is not a headline
+    assert template.widen_target(seg, heavy, 3) == 3

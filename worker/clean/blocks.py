@@ -23,16 +23,25 @@ class Elem:
     """An element of the compact tree. Block indices [first_block, end_block) lie inside it."""
 
     tag: str
-    ident: str  # lower-cased "class id" attribute values
+    cls: str  # the class attribute as written
+    id_attr: str  # the id attribute as written
     parent: int  # index into Segmentation.elems, -1 for the root
     first_block: int
     end_block: int = -1
-    id_attr: str = ""
-    first_class: str = ""
     children: list[int] = field(default_factory=list)
     marked: bool = False  # boilerplate container by class/id/tag
     comment: bool = False  # comment section by class/id
     good: bool = False  # content container by class/id (article, entry-content...)
+
+    @property
+    def ident(self) -> str:
+        """Lower-cased "class id", what the class/id patterns are matched against."""
+        return f"{self.cls} {self.id_attr}".lower() if self.cls or self.id_attr else ""
+
+    @property
+    def first_class(self) -> str:
+        parts = self.cls.split(None, 1)
+        return parts[0] if parts else ""
 
 
 @dataclass(slots=True)
@@ -63,14 +72,18 @@ class Segmentation:
     blocks: list[RawBlock]
 
 
-def _ident(node: LexborNode) -> tuple[str, str, str]:
+def _attrs(node: LexborNode) -> tuple[str, str]:
     attrs = node.attributes
     if not attrs:
-        return "", "", ""
-    cls = attrs.get("class") or ""
-    ident = attrs.get("id") or ""
-    first = cls.split()[0] if cls.strip() else ""
-    return f"{cls} {ident}".lower() if cls or ident else "", ident, first
+        return "", ""
+    return attrs.get("class") or "", attrs.get("id") or ""
+
+
+def _hidden_class(cls: str) -> bool:
+    """Hidden by a framework class ("sr-only", "d-none"...); substring tests first, they are cheap."""
+    if not ("hid" in cls or "Hid" in cls or "sr-only" in cls or "none" in cls or "screen-reader" in cls):
+        return False
+    return not h.HIDDEN_CLASS_TOKENS.isdisjoint(cls.lower().split())
 
 
 def segment(body: LexborNode, deadline: float) -> Segmentation:
@@ -80,13 +93,13 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
     than MAX_DEPTH (unclosed <font> soup, adversarial input) are read as one run of inline text.
     Only block-level elements become `Elem`s; inline ones pass their text through, <a> marks it as link.
     """
-    elems: list[Elem] = [Elem(body.tag or "body", "", -1, 0)]
+    elems: list[Elem] = [Elem(body.tag or "body", "", "", -1, 0)]
     out: list[RawBlock] = []
     parts: list[str] = []
     link_parts: list[str] = []
     pending_br = False  # a <br> was the last thing in this block: a second one ends the block
-    visited = 0
     block_tags = h.BLOCK_TAGS
+    void_tags = h.VOID_TAGS
     kind_tags = h.KIND_TAGS
 
     def flush(elem: int, kind: str) -> None:
@@ -118,8 +131,11 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
             elif inner.tag == "br":
                 parts.append("\n")
 
+    add_text = parts.append
+    add_link = link_parts.append
+
     def walk(node: LexborNode, cur: int, kind: str, in_link: bool, depth: int) -> None:
-        nonlocal pending_br, visited
+        nonlocal pending_br
         for child in node.iter(include_text=True):
             tag = child.tag
             if tag == "-text":
@@ -127,39 +143,46 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
                 if text and (parts or not text.isspace()):
                     if pending_br and not text.isspace():
                         pending_br = False
-                    parts.append(text)
+                    add_text(text)
                     if in_link:
-                        link_parts.append(text)
-                continue
-            if not tag or tag[0] in "-!":
-                continue  # comments, doctype
-            visited += 1
-            if visited % h.DEADLINE_EVERY == 0 and time.perf_counter() > deadline:
-                raise TimeoutError("density walk over budget")
-            if tag == "br":
-                if pending_br:
-                    flush(cur, kind)
-                elif parts:
-                    parts.append("\n")
-                    pending_br = True
-            elif depth >= h.MAX_DEPTH:
-                flat(child, in_link or tag == "a")
+                        add_link(text)
             elif tag in block_tags:
-                flush(cur, kind)
-                ident, id_attr, first_class = _ident(child)
+                if depth >= h.MAX_DEPTH:
+                    flat(child, in_link)
+                    continue
+                if parts:
+                    flush(cur, kind)
+                cls, id_attr = _attrs(child)
+                if cls and _hidden_class(cls):
+                    continue
                 idx = len(elems)
-                elem = Elem(tag, ident, cur, len(out), id_attr=id_attr, first_class=first_class)
+                if not idx % h.DEADLINE_EVERY and time.perf_counter() > deadline:
+                    raise TimeoutError("density walk over budget")
+                elem = Elem(tag, cls, id_attr, cur, len(out), -1, [])
                 elems.append(elem)
                 elems[cur].children.append(idx)
                 inner_kind = kind_tags.get(tag, kind)
                 walk(child, idx, inner_kind, in_link, depth + 1)
-                flush(idx, inner_kind)
+                if parts:
+                    flush(idx, inner_kind)
+                else:
+                    pending_br = False
                 elem.end_block = len(out)
+            elif tag == "br":
+                if pending_br:
+                    flush(cur, kind)
+                elif parts:
+                    add_text("\n")
+                    pending_br = True
+            elif tag in void_tags:
+                continue  # no children, no text: not worth a call
+            elif depth >= h.MAX_DEPTH:
+                flat(child, in_link or tag == "a")
             elif tag == "a":
                 walk(child, cur, kind, True, depth + 1)
                 if link_parts:
-                    link_parts.append(" ")  # two adjacent links are two words, not one
-            else:
+                    add_link(" ")  # two adjacent links are two words, not one
+            else:  # inline element (comments are gone since preclean, and have no children anyway)
                 walk(child, cur, kind, in_link, depth + 1)
 
     walk(body, 0, "paragraph", body.tag == "a", 0)

@@ -1,19 +1,26 @@
 """Single-page extraction: Baisa's target node, then jusText-style block classification inside it.
 
-1. `blocks.segment` walks the tree once into elements and text blocks.
-2. Class/id/tag patterns mark boilerplate containers (nav, share bars, related links, comments...).
+1. `blocks.segment` walks the tree once into block-level elements and text blocks with features.
+2. Class/id/tag patterns mark boilerplate containers (nav, share bars, related links, comments...);
+   a mark on an element holding most of the page's prose is ignored.
 3. Target node (Baisa 2009, Algorithm 1): from <body>, descend into the child holding the most content
-   characters while it holds at least half of its parent's; marked subtrees and link clusters do not count.
-4. Blocks inside the target are classified good / bad / short / near-good from shallow features, then
-   short and near-good ones are decided by their neighbours (context smoothing, Pomikálek 2011).
+   weight while it holds at least half of its parent's. Weight = prose characters: link clusters,
+   marked subtrees and comment sections do not count, content-named containers count more.
+   Twins of the target (same tag and class, an article split into chunks) join it.
+4. Blocks of the target are classified good / bad / short / near-good from shallow features, short and
+   near-good ones are decided by their neighbours (context smoothing, Pomikálek 2011), a flat comment
+   section after a "N Comments" heading is cut, and when smoothing has no anchor of good text the
+   target's non-boilerplate blocks are kept.
+
+Thresholds and tables live in `heuristics`; scripts/tune_density.py measures them on the benchmarks.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 
 from selectolax.lexbor import LexborHTMLParser
@@ -23,8 +30,6 @@ from worker.clean import lang as lang_mod
 from worker.clean.blocks import Elem, RawBlock, Segmentation, segment, stable_path
 from worker.clean.options import CleanOptions
 from worker.models import Block, BlockKind
-
-_WORD = re.compile(r"\w+")
 
 GOOD, BAD, SHORT, NEAR = "good", "bad", "short", "near"
 
@@ -37,38 +42,76 @@ class Extraction:
     content_path: str | None
 
 
-def _classify_ident(ident: str) -> tuple[bool, bool, bool]:
-    """(boilerplate, comment section, content container) from a lower-cased "class id" string."""
-    if not ident:
-        return False, False, False
-    good = h.GOOD_RE.search(ident) is not None
-    if h.COMMENT_RE.search(ident):
+_MARKER, _COMMENT, _STRONG, _WEAK, _GOOD = 1, 2, 4, 8, 16
+
+
+@lru_cache(maxsize=16384)
+def _word_flags(word: str) -> int:
+    """Categories of one class/id word, checked at its start and after each "-" in it.
+
+    Memoised like classify_ident: pure, and words ("post", "row", "col-md-6") repeat across pages.
+    """
+    flags = 0
+    start = 0
+    while True:
+        part = word[start:]
+        if part in h.CONTENT_MARKERS or (part.startswith("post-") and part[5:].isdigit()):
+            return _MARKER
+        if part.startswith(h.COMMENT_TOKEN_PREFIXES):
+            flags |= _COMMENT
+        elif part.startswith(h.STRONG_BAD_PREFIXES):
+            flags |= _STRONG
+        elif part.startswith(h.WEAK_BAD_PREFIXES) or part.split("-", 1)[0] in h.BAD_EXACT:
+            flags |= _WEAK
+        elif part.startswith(h.GOOD_TOKEN_PREFIXES):
+            flags |= _GOOD
+        start = word.find("-", start) + 1
+        if start == 0:
+            return flags
+
+
+@lru_cache(maxsize=8192)
+def classify_ident(ident: str) -> tuple[bool, bool, bool]:
+    """(boilerplate, comment section, content container) from a lower-cased "class id" string.
+
+    Memoised: a pure function of its argument, so the cache cannot make output depend on page order,
+    and pages of one site repeat the same class lists.
+    """
+    flags = 0
+    for word in ident.replace("_", " ").split():
+        flags |= _word_flags(word)
+    if flags & _MARKER:
+        return False, False, True
+    good = bool(flags & _GOOD)
+    if flags & _COMMENT:
         return False, True, good
-    bad = h.STRONG_BAD_RE.search(ident) is not None or (not good and h.WEAK_BAD_RE.search(ident) is not None)
-    return bad, False, good
+    return bool(flags & _STRONG) or (bool(flags & _WEAK) and not good), False, good
 
 
 def mark_elements(seg: Segmentation, weights: list[float]) -> None:
     """Set Elem.marked / comment / good from tag and class/id, with the size guard."""
     prefix = [0.0, *accumulate(weights)]
-    total = prefix[-1] or 1.0
-    cache: dict[str, tuple[bool, bool, bool]] = {}
-    for i, e in enumerate(seg.elems):
-        if i == 0 or e.tag in ("html", "body"):
-            continue  # page-level classes ("has-sidebar", "comments-open") describe the page, not a part
-        ident = e.ident
-        found = cache.get(ident)
-        if found is None:
-            found = cache[ident] = _classify_ident(ident)
-        bad, comment, good = found
-        e.good = good or e.tag == "article"
-        if comment:
-            e.comment = True
+    limit = h.MARK_MAX_SHARE * (prefix[-1] or 1.0)
+    bad_tags = h.BAD_TAGS
+    for e in seg.elems[1:]:
+        first, end = e.first_block, e.end_block
+        own = prefix[end] - prefix[first]
+        if own <= 0.0 or e.tag in ("html", "body"):
+            # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
+            # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
             continue
-        bad = bad or e.tag in h.BAD_TAGS
-        if bad and (prefix[e.end_block] - prefix[e.first_block]) > h.MARK_MAX_SHARE * total:
+        if e.cls or e.id_attr:
+            bad, comment, good = classify_ident(e.ident)
+            if comment:
+                e.comment = True
+            e.good = good or e.tag == "article"
+            if comment:
+                continue
+        else:
             bad = False
-        e.marked = bad
+            e.good = e.tag == "article"
+        if (bad or e.tag in bad_tags) and own <= limit:
+            e.marked = True
 
 
 def _inherit(elems: list[Elem]) -> tuple[list[bool], list[bool], list[bool]]:
@@ -173,6 +216,28 @@ def _comment_tail(blocks: list[RawBlock], classes: list[str]) -> int:
         ):
             return i
     return len(blocks)
+
+
+def _language(blocks: list[RawBlock]) -> str | None:
+    """Guess the language from the target's prose and set RawBlock.stop_words where it matters."""
+    # Only blocks long enough for the stopword test need words; they are also the best sample.
+    long_blocks = [b for b in blocks if b.chars >= h.LENGTH_LOW]
+    tokens = [b.text.lower().split() for b in long_blocks]  # stopwords rarely carry punctuation
+    words: Counter[str] = Counter()
+    for b, toks in zip(long_blocks, tokens, strict=True):
+        if b.link_density <= h.MAX_LINK_DENSITY:
+            words.update(toks)  # prose only: menus and link lists dilute the function words
+    lang = lang_mod.detect(words)
+    if lang is None and sum(words.values()) < lang_mod.MIN_WORDS:
+        for b in blocks:
+            if b.chars < h.LENGTH_LOW:
+                words.update(b.text.lower().split())
+        lang = lang_mod.detect(words)
+    if lang is not None:
+        is_stop = lang_mod.STOPWORDS[lang].__contains__
+        for b, toks in zip(long_blocks, tokens, strict=True):
+            b.stop_words = sum(map(is_stop, toks))
+    return lang
 
 
 def _is_boilerplate(b: RawBlock) -> bool:
@@ -283,19 +348,28 @@ def smooth(blocks: list[RawBlock], classes: list[str]) -> list[str]:
     return cls
 
 
-# Optional seam for the template memory: given the segmentation, the content weights and density's
-# target, return the element index to use instead (a learned content location, a widened target).
+# Optional seams for the template memory. PrepareHook sees the fresh segmentation and may drop blocks
+# from it (template subtrees); TargetHook gets the segmentation, the content weights and density's target
+# and returns the element index to use instead (a learned content location, a widened target).
+PrepareHook = Callable[[Segmentation], None]
 TargetHook = Callable[[Segmentation, list[float], int], int]
 
 
 def extract(
-    tree: LexborHTMLParser, options: CleanOptions, deadline: float, *, widen: TargetHook | None = None
+    tree: LexborHTMLParser,
+    options: CleanOptions,
+    deadline: float,
+    *,
+    prepare: PrepareHook | None = None,
+    widen: TargetHook | None = None,
 ) -> Extraction:
     """Main text of a pre-cleaned tree (any tree: template memory may have stripped parts of it)."""
     body = tree.body
     if body is None:
         return Extraction([], 0, None, None)
     seg = segment(body, deadline)
+    if prepare is not None:
+        prepare(seg)
     raw = seg.blocks
     if not raw:
         return Extraction([], 0, None, stable_path(seg.elems, 0) if seg.elems else None)
@@ -321,20 +395,7 @@ def extract(
     if h.LEAD_IN_BLOCKS:
         ranges = _with_lead_in(seg, ranges)
     inside = [b for lo, hi in ranges for b in raw[lo:hi]]
-    tokens = [_WORD.findall(b.text.lower()) for b in inside]
-    words: Counter[str] = Counter()
-    for b, toks in zip(inside, tokens, strict=True):
-        if b.chars >= h.LENGTH_LOW and b.link_density <= h.MAX_LINK_DENSITY:
-            words.update(toks)  # prose only: table cells and menus dilute the function words
-    lang = lang_mod.detect(words)
-    if lang is None and sum(words.values()) < lang_mod.MIN_WORDS:
-        for toks in tokens:
-            words.update(toks)
-        lang = lang_mod.detect(words)
-    if lang is not None:
-        stop = lang_mod.STOPWORDS[lang]
-        for b, toks in zip(inside, tokens, strict=True):
-            b.stop_words = sum(1 for w in toks if w in stop)
+    lang = _language(inside)
     # Marks above the target describe the content container itself ("main-sidebar-layout"): ignore them.
     above_marked = in_marked[target]
     above_comment = in_comment[target]

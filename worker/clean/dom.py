@@ -11,9 +11,9 @@ from worker.clean import heuristics as h
 _SPACE = re.compile(r"\s+")
 _STYLE_SPACE = re.compile(r"\s+")
 # Candidates only; _is_hidden decides. Substring selectors keep the Python-side check to a few nodes.
-_HIDDEN_SELECTOR = "[hidden], [aria-hidden='true' i], [style*='none' i], [style*='hidden' i]" + "".join(
-    f", .{cls}" for cls in sorted(h.HIDDEN_CLASS_TOKENS)
-)
+# (Hiding by class name, "sr-only" and friends, is left to blocks.segment: class selectors cost lexbor
+# a scan each, and the walker reads block-level classes anyway.)
+_HIDDEN_SELECTOR = "[hidden], [aria-hidden='true' i], [style*='none' i], [style*='hidden' i]"
 
 
 def fold(text: str) -> str:
@@ -22,12 +22,11 @@ def fold(text: str) -> str:
 
 
 def parse(text: str) -> LexborHTMLParser:
-    # lexbor wants UTF-8; lone surrogates (from surrogateescape decoding) cannot be encoded, so drop them.
     try:
-        text.encode("utf-8")
+        return LexborHTMLParser(text)
     except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
-    return LexborHTMLParser(text)
+        # lexbor wants UTF-8; lone surrogates (surrogateescape decoding) cannot be encoded: replace them.
+        return LexborHTMLParser(text.encode("utf-8", "replace").decode("utf-8"))
 
 
 def count_nodes(tree: LexborHTMLParser, limit: int) -> int:
@@ -68,28 +67,23 @@ def _is_hidden(node: LexborNode) -> bool:
         return True
     if (attrs.get("aria-hidden") or "").strip().lower() == "true":
         return True
-    style = attrs.get("style")
-    if style and h.HIDDEN_STYLE.search(_STYLE_SPACE.sub("", style).lower()):
-        return True
-    classes = attrs.get("class") or ""
-    return not h.HIDDEN_CLASS_TOKENS.isdisjoint(classes.lower().split())
+    style = attrs.get("style") or ""
+    return h.HIDDEN_STYLE.search(_STYLE_SPACE.sub("", style).lower()) is not None
 
 
 def preclean(tree: LexborHTMLParser) -> None:
-    """Drop everything a reader never sees as text: code, widgets, comments and hidden elements."""
-    tree.strip_tags(list(h.REMOVE_TAGS))
+    """Drop everything a reader never sees as text: code, widgets, comments and hidden elements.
+
+    Nodes are decomposed in reverse document order, so a node nested in another doomed node goes
+    before its ancestor and no freed node is ever touched.
+    """
     root = tree.root
     if root is None:
         return
-    hidden = [node for node in tree.css(_HIDDEN_SELECTOR) if _is_hidden(node)]
-    # Decompose outermost first; a node inside an already removed subtree is then simply skipped.
-    removed: set[int] = set()
-    for node in hidden:
-        if node.mem_id in removed:
-            continue
-        for inner in node.traverse(include_text=False):
-            removed.add(inner.mem_id)
+    for node in reversed([n for n in tree.css(_HIDDEN_SELECTOR) if _is_hidden(n)]):
         node.decompose()
-    comments = [node for node in root.traverse(include_text=True) if node.is_comment_node]
-    for node in comments:
+    # One walk finds both the unwanted tags and the comments (strip_tags would scan once per tag).
+    remove = h.REMOVE_TAGS
+    doomed = [n for n in root.traverse(include_text=True) if n.tag in remove]
+    for node in reversed(doomed):
         node.decompose()

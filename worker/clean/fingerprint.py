@@ -5,10 +5,11 @@ pre-order with the range of text blocks under it; fingerprinting reads that inst
 second time (which cost as much as the whole density extraction). Every block-level element whose subtree
 carries text gets two 64-bit fingerprints:
 
-- text fingerprint: hash of (tag path, normalised subtree text). The tag path is the chain of tag names with
-  stable id/class tokens from <html> down to the element, without positions, so the same navigation block on
-  two pages of a site hashes equal even when it moved in the sibling order. Text is case-folded,
+- text fingerprint: hash of (tag path, normalised subtree text). The tag path is the chain of tag names
+  with stable id/class tokens from <html> down to the element, without positions, so the same navigation
+  block on two pages of a site hashes equal even when it moved in the sibling order. Text is case-folded,
   whitespace-folded and every run of digits becomes "0", so counters and years do not break the match.
+  The text part is a rolling hash over the hashes of the element's text blocks: O(1) per element.
 - structure fingerprint: hash of (tag path, child tag sequence). It recognises template blocks whose text
   changes ("Posted by X on <date>"), so it is only offered for short blocks that are unique on the page
   and hold no heading; plain paragraphs of the article share their structure across pages.
@@ -26,7 +27,7 @@ from hashlib import blake2b
 
 from selectolax.lexbor import LexborNode
 
-from worker.clean.blocks import Elem, Segmentation, segment
+from worker.clean.blocks import Segmentation, segment
 
 # Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
 PAGE_STATE_TAGS = frozenset({"html", "body"})
@@ -78,10 +79,6 @@ class PageFingerprints:
         return out
 
 
-def _signature(e: Elem) -> str:
-    return _elem_signature(e.tag, e.ident, e.id_attr)
-
-
 # A pure function of its arguments, so the bounded cache cannot make output depend on page order.
 @lru_cache(maxsize=16384)
 def _elem_signature(tag: str, ident: str, id_attr: str) -> str:
@@ -117,35 +114,81 @@ def fingerprint_segmentation(seg: Segmentation, structure: bool = True) -> PageF
     inline elements (<a>, <span>...) are part of their block, so bylines are matched as whole lines.
     """
     elems, blocks = seg.elems, seg.blocks
-    norm = [normalise(b.text) for b in blocks]
+    # Block texts are whitespace-folded by the segmentation already: fold case and digits only.
+    sub = _DIGIT.sub
+    norm = [sub("0", b.text.lower()) for b in blocks]
+    # Rolling hash over the blocks' hashes: the text hash of any element (a range of blocks) is O(1),
+    # instead of re-hashing every ancestor's whole text.
+    prefix = [0]
+    for t in norm:
+        prefix.append((prefix[-1] * _BASE + hash64(t)) & _MASK)
+    lens = [0]
+    for t in norm:
+        lens.append(lens[-1] + len(t) + 1)
     n = len(elems)
     paths = [""] * n
+    path_hs = [0] * n  # rolling hash of the path: no string hashing per element
     depths = [0] * n
     sigs = [""] * n
+    keep: list[int] = []
+    text_fps: list[int] = []
+    text_lens: list[int] = []
     for i, e in enumerate(elems):
-        sig = sigs[i] = _signature(e)
-        if e.parent >= 0:
-            paths[i] = paths[e.parent] + ">" + sig
-            depths[i] = depths[e.parent] + 1
+        lo, hi = e.first_block, e.end_block
+        if hi <= lo:
+            continue  # no text here, so none below either: the path is never needed
+        keep.append(i)
+        sig = sigs[i] = _elem_signature(e.tag, e.ident, e.id_attr)
+        p = e.parent
+        if p >= 0:
+            paths[i] = paths[p] + ">" + sig
+            ph = path_hs[i] = (path_hs[p] * _BASE + _sig_hash(sig)) & _MASK
+            depths[i] = depths[p] + 1
         else:
             paths[i] = sig
-    keep = [i for i, e in enumerate(elems) if e.end_block > e.first_block]
-    texts = {i: " ".join(norm[elems[i].first_block : elems[i].end_block]) for i in keep}
-    struct_fps = _structure(seg, keep, paths, sigs, texts) if structure else [0] * len(keep)
+            ph = path_hs[i] = _sig_hash(sig)
+        rolled = (prefix[hi] - prefix[lo] * _power(hi - lo)) & _MASK
+        text_fps.append(_mix(ph ^ ((rolled * _BASE2) & _MASK)))
+        text_lens.append(lens[hi] - lens[lo] - 1)
+    struct_fps = _structure(seg, keep, paths, sigs, norm) if structure else [0] * len(keep)
     return PageFingerprints(
         elems=keep,
         depths=[depths[i] for i in keep],
         paths=[paths[i] for i in keep],
         tags=[elems[i].tag for i in keep],
-        text_fps=[hash64(paths[i] + "\x1f" + texts[i]) for i in keep],
+        text_fps=text_fps,
         struct_fps=struct_fps,
-        text_lens=[len(texts[i]) for i in keep],
-        total_text=len(texts[keep[0]]) if keep and keep[0] == 0 else sum(len(t) for t in norm),
+        text_lens=text_lens,
+        total_text=lens[-1] - 1 if norm else 0,
     )
 
 
+_MASK = (1 << 64) - 1
+_BASE = 0x100000001B3  # the 64-bit FNV prime: odd, so multiplication is a bijection mod 2**64
+
+
+_BASE2 = 0x9E3779B97F4A7C15  # golden-ratio constant: keeps path and text parts from cancelling out
+
+
+@lru_cache(maxsize=4096)
+def _power(k: int) -> int:
+    return pow(_BASE, k, 1 << 64)
+
+
+@lru_cache(maxsize=16384)
+def _sig_hash(sig: str) -> int:
+    return hash64(sig)
+
+
+def _mix(z: int) -> int:
+    """splitmix64's finaliser: spreads every input bit over the output (cheaper than re-hashing bytes)."""
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
 def _structure(
-    seg: Segmentation, keep: list[int], paths: list[str], sigs: list[str], texts: dict[int, str]
+    seg: Segmentation, keep: list[int], paths: list[str], sigs: list[str], norm: list[str]
 ) -> list[int]:
     elems = seg.elems
     heads = [e.tag in HEADINGS for e in elems]
@@ -155,9 +198,10 @@ def _structure(
     raw: list[int] = []
     counts: dict[int, int] = {}
     for i in keep:
-        kids = elems[i].children
-        if i and not heads[i] and texts[i].count(" ") < STRUCT_MAX_WORDS:
-            fp = hash64(paths[i] + "\x1e" + ",".join(sigs[c] for c in kids))
+        e = elems[i]
+        words = sum(t.count(" ") + 1 for t in norm[e.first_block : e.end_block])
+        if i and not heads[i] and words <= STRUCT_MAX_WORDS:
+            fp = hash64(paths[i] + "\x1e" + ",".join(sigs[c] for c in e.children))
             counts[fp] = counts.get(fp, 0) + 1
         else:
             fp = 0

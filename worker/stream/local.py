@@ -111,12 +111,7 @@ class WorkerProcess:
 
     def cpu_seconds(self) -> float | None:
         """User + system CPU of the worker so far (Linux /proc; None elsewhere or after exit)."""
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            return None
-        # fields[11] and [12] are utime and stime (fields 14 and 15 of proc(5), counted after the name)
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.proc.pid)
 
     def tail(self, lines: int = 20) -> str:
         try:
@@ -136,6 +131,16 @@ class WorkerProcess:
                 self.proc.kill()
                 self.proc.wait(5.0)
         return self.proc.returncode
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU of process `pid` so far (Linux /proc; None elsewhere or after it exited)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # fields[11] and [12] are utime and stime (fields 14 and 15 of proc(5), counted after the name)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _http_ok(url: str) -> bool:

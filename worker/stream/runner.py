@@ -31,6 +31,13 @@ log = logging.getLogger(__name__)
 
 GETMANY_TIMEOUT_MS = 200  # how quickly an idle loop notices a stop request
 LAG_REFRESH_S = 1.0
+# Pages are cleaned back to back for up to this long, then the loop runs (heartbeats, acks, probes,
+# the producer's sender). Yielding per page instead made every output its own produce request: the
+# sender woke between pages, so a 5 ms page paid a request build, a socket write and an ack of its own.
+YIELD_EVERY_S = 0.02
+# Loop iterations per yield: a new batch reaches the socket in three (waiter future -> sender task ->
+# produce-request task), so one iteration would leave this slice's outputs waiting for the next slice.
+YIELD_ROUNDS = 3
 
 HooksFactory = Callable[["Worker"], PartitionHooks]
 
@@ -72,6 +79,12 @@ class Worker:
         self._low_water = max(0, settings.max_inflight // 2)
         self._last_commit = 0.0
         self._last_lag = 0.0
+        # Labelled children bound once: a labels() lookup per page is a lock and a dict walk.
+        self._outcome_pages = {o: metrics.pages.labels(o) for o in ("document", "dead_letter")}
+        self._by_reason: dict[str, Any] = {}
+        self._by_method: dict[str, Any] = {}
+        # Read at scrape time instead of being set twice per page.
+        metrics.inflight.set_function(lambda: self._inflight)
 
     # --- lifecycle -------------------------------------------------------------------------------
 
@@ -189,15 +202,22 @@ class Worker:
             batch = await self.consumer.getmany(
                 timeout_ms=GETMANY_TIMEOUT_MS, max_records=self.settings.max_poll_records
             )
+            slice_start = time.perf_counter()
             for tp, records in batch.items():
+                # One state per fetched batch: if the partition is revoked (and maybe re-assigned)
+                # meanwhile, this state is closed and the rest of the batch is left to the next owner.
+                state = self.states.get(tp)
                 for record in records:
-                    state = self.states.get(tp)
                     if state is None or state.closed or self._stop.is_set():
                         break  # not processed, so never committed: the partition's next owner redoes it
                     await self._process(state, record)
-                    await asyncio.sleep(0)  # let heartbeats, acks and probes run between pages
-                    if self._inflight >= self.settings.max_inflight:
-                        await self._wait_for_room()
+                    now = time.perf_counter()
+                    if now - slice_start >= YIELD_EVERY_S or self._inflight >= self.settings.max_inflight:
+                        for _ in range(YIELD_ROUNDS):
+                            await asyncio.sleep(0)
+                        if self._inflight >= self.settings.max_inflight:
+                            await self._wait_for_room()
+                        slice_start = time.perf_counter()
             now = time.monotonic()
             if now - self._last_commit >= self.settings.commit_interval_ms / 1000.0:
                 self._last_commit = now
@@ -229,7 +249,6 @@ class Worker:
             self._fail(f"producing to {output.topic} failed: {type(exc).__name__}: {exc}")
             return
         self._inflight += 1
-        self.metrics.inflight.set(self._inflight)
         future.add_done_callback(lambda f: self._on_ack(f, state, entry, output))
         await self.hooks.after_page(state, document)
 
@@ -237,7 +256,6 @@ class Worker:
         self, future: asyncio.Future[Any], state: PartitionState, entry: Pending, output: Output
     ) -> None:
         self._inflight -= 1
-        self.metrics.inflight.set(self._inflight)
         if self._inflight <= self._low_water:
             self._room.set()
         if future.cancelled() or future.exception() is not None:
@@ -248,12 +266,18 @@ class Worker:
             return
         state.tracker.ack(entry)
         m = self.metrics
-        m.pages.labels(output.outcome).inc()
+        self._outcome_pages[output.outcome].inc()
         m.output_bytes.inc(len(output.value))
         if output.reason is not None:
-            m.dead_letters.labels(output.reason).inc()
+            child = self._by_reason.get(output.reason)
+            if child is None:
+                child = self._by_reason[output.reason] = m.dead_letters.labels(output.reason)
+            child.inc()
         if output.method is not None:
-            m.template_pages.labels(output.method).inc()
+            child = self._by_method.get(output.method)
+            if child is None:
+                child = self._by_method[output.method] = m.template_pages.labels(output.method)
+            child.inc()
 
     async def _wait_for_room(self) -> None:
         """Backpressure: stop fetching while too many outputs await acks; resume at half."""
