@@ -311,3 +311,12 @@ def test_prepare_hook_sees_the_segmentation_before_scoring() -> None:
     dom.preclean(tree)
     result = extract(tree, CleanOptions(), time.perf_counter() + 60, prepare=drop_first_div)
     assert [b.text for b in result.blocks] == [PROSE3]
+
+
+def test_lead_paragraph_in_the_article_header_joins_the_body() -> None:
+    lead = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
+    html = (
+        f"<body>{NAV}<article><header><h1>Bridge opens</h1><p class='standfirst'>{lead}</p></header>"
+        f"<div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></article>{SIDEBAR}</body>"
+    )
+    assert _texts(html) == [lead, PROSE, PROSE2, PROSE3]

@@ -7,7 +7,14 @@ import dataclasses
 from worker.cli.demo_cmd import sample_round
 from worker.models import Page
 from worker.settings import Settings
-from worker.stream.local import LOCAL_TUNING, local_settings, pipeline_topics, settings_env
+from worker.stream.local import (
+    LOCAL_TUNING,
+    acked_in_metrics,
+    local_settings,
+    pipeline_topics,
+    process_cpu_seconds,
+    settings_env,
+)
 
 
 def test_settings_survive_the_trip_through_env() -> None:
@@ -41,3 +48,27 @@ def test_sample_rounds_have_unique_ids() -> None:
     ids = [p.id for p in first + second]
     assert len(ids) == len(set(ids)) == 14
     assert [p.id for p in first[:3]] == ["p0", "p1", "p2"]
+
+
+def test_acked_outputs_are_read_from_the_real_metrics_exposition() -> None:
+    from prometheus_client import generate_latest
+
+    from worker.metrics import create_metrics
+
+    metrics = create_metrics()
+    assert acked_in_metrics(generate_latest(metrics.registry).decode()) == 0
+    metrics.pages.labels("document").inc(5)
+    metrics.pages.labels("dead_letter").inc(2)
+    metrics.dead_letters.labels("too_large").inc(2)  # other counters must not be summed in
+    assert acked_in_metrics(generate_latest(metrics.registry).decode()) == 7
+
+
+def test_process_cpu_seconds_of_this_process() -> None:
+    import os
+    import sys
+
+    value = process_cpu_seconds(os.getpid())
+    if sys.platform.startswith("linux"):
+        assert value is not None
+        assert value > 0
+    assert process_cpu_seconds(2**22 + 12345) is None  # above pid_max: no such process

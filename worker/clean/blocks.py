@@ -13,8 +13,6 @@ from selectolax.lexbor import LexborNode
 
 from worker.clean import heuristics as h
 
-_SPACE = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
 _DIGITS = re.compile(r"\d{3,}")
 
 
@@ -24,10 +22,10 @@ class Elem:
 
     tag: str
     cls: str  # the class attribute as written
-    id_attr: str  # the id attribute as written
     parent: int  # index into Segmentation.elems, -1 for the root
     first_block: int
     end_block: int = -1
+    id_attr: str = ""  # the id attribute as written
     children: list[int] = field(default_factory=list)
     marked: bool = False  # boilerplate container by class/id/tag
     comment: bool = False  # comment section by class/id
@@ -93,7 +91,7 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
     than MAX_DEPTH (unclosed <font> soup, adversarial input) are read as one run of inline text.
     Only block-level elements become `Elem`s; inline ones pass their text through, <a> marks it as link.
     """
-    elems: list[Elem] = [Elem(body.tag or "body", "", "", -1, 0)]
+    elems: list[Elem] = [Elem(body.tag or "body", "", -1, 0)]
     out: list[RawBlock] = []
     parts: list[str] = []
     link_parts: list[str] = []
@@ -158,7 +156,7 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
                 idx = len(elems)
                 if not idx % h.DEADLINE_EVERY and time.perf_counter() > deadline:
                     raise TimeoutError("density walk over budget")
-                elem = Elem(tag, cls, id_attr, cur, len(out), -1, [])
+                elem = Elem(tag, cls, cur, len(out), -1, id_attr, [])
                 elems.append(elem)
                 elems[cur].children.append(idx)
                 inner_kind = kind_tags.get(tag, kind)

@@ -201,6 +201,37 @@ def _with_lead_in(seg: Segmentation, ranges: list[tuple[int, int]]) -> list[tupl
     return ranges
 
 
+@lru_cache(maxsize=8192)
+def _is_lead_class(ident: str) -> bool:
+    for word in ident.replace("_", " ").split():
+        start = 0
+        while True:
+            if word[start:].startswith(h.LEAD_TOKEN_PREFIXES):
+                return True
+            start = word.find("-", start) + 1
+            if start == 0:
+                break
+    return False
+
+
+def _with_lead_paragraph(seg: Segmentation, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Take the article's lead ("standfirst", "teaser-text", "intro") that sits in the article header
+    just before the target: a prose block shortly before it, in an element named like a lead."""
+    lo = ranges[0][0]
+    elems = seg.elems
+    for j in range(lo - 1, max(-1, lo - 1 - h.LEAD_PARAGRAPH_BLOCKS), -1):
+        b = seg.blocks[j]
+        if b.heading or b.chars < h.LENGTH_LOW or b.link_density > h.MAX_LINK_DENSITY:
+            continue
+        e, levels = b.elem, 0
+        while e > 0 and levels < 3:
+            el = elems[e]
+            if (el.cls or el.id_attr) and _is_lead_class(el.ident):
+                return [(j, j + 1), *ranges]
+            e, levels = el.parent, levels + 1
+    return ranges
+
+
 def _comment_tail(blocks: list[RawBlock], classes: list[str]) -> int:
     """Flat blog layouts put comments right after the post with only a "12 Comments" heading between:
     the index of the first such heading after some good text (len(blocks) when there is none)."""
@@ -394,6 +425,8 @@ def extract(
     ranges = chunk_ranges(seg, target, weights)
     if h.LEAD_IN_BLOCKS:
         ranges = _with_lead_in(seg, ranges)
+    if h.LEAD_PARAGRAPH_BLOCKS:
+        ranges = _with_lead_paragraph(seg, ranges)
     inside = [b for lo, hi in ranges for b in raw[lo:hi]]
     lang = _language(inside)
     # Marks above the target describe the content container itself ("main-sidebar-layout"): ignore them.

@@ -84,6 +84,6 @@ def preclean(tree: LexborHTMLParser) -> None:
         node.decompose()
     # One walk finds both the unwanted tags and the comments (strip_tags would scan once per tag).
     remove = h.REMOVE_TAGS
-    doomed = [n for n in root.traverse(include_text=True) if n.tag in remove]
+    doomed = [n for n in root.traverse(include_text=False) if n.tag in remove]  # comments included
     for node in reversed(doomed):
         node.decompose()

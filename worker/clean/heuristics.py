@@ -131,6 +131,15 @@ CHUNK_MIN_WEIGHT = 200.0
 # (byline, date, lead); 0 turns it off. Dragnet's gold has the header, scrapinghub's does not.
 LEAD_IN_BLOCKS = 0
 
+# Look this many blocks back from the target for the article's lead paragraph (standfirst, teaser,
+# intro), which templates put in the article header rather than the body; 0 turns it off.
+LEAD_PARAGRAPH_BLOCKS = 6
+# Class/id prefixes that name a lead paragraph.
+LEAD_TOKEN_PREFIXES: tuple[str, ...] = (
+    "lead", "intro", "abstract", "standfirst", "teaser", "excerpt", "epigraph", "deck", "dek", "summary",
+    "subtitle", "subhead", "einleitung", "chapeau", "sapo", "entradilla", "occhiello", "catenaccio",
+)  # fmt: skip
+
 # --- block classification (jusText defaults, Pomikálek 2011) --------------------------------------
 
 # Below this many characters a block is "short" and is decided by its neighbours (jusText: 70; news

@@ -11,6 +11,7 @@ budget) and the loop yields between pages, so heartbeats and the health server k
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -32,14 +33,32 @@ log = logging.getLogger(__name__)
 GETMANY_TIMEOUT_MS = 200  # how quickly an idle loop notices a stop request
 LAG_REFRESH_S = 1.0
 # Pages are cleaned back to back for up to this long, then the loop runs (heartbeats, acks, probes,
-# the producer's sender). Yielding per page instead made every output its own produce request: the
-# sender woke between pages, so a 5 ms page paid a request build, a socket write and an ack of its own.
+# the producer's sender). Yielding after every page cost a loop pass per page and woke the sender (and
+# the broker) more often for smaller produce requests; 20 ms still keeps heartbeats and probes prompt.
 YIELD_EVERY_S = 0.02
 # Loop iterations per yield: a new batch reaches the socket in three (waiter future -> sender task ->
 # produce-request task), so one iteration would leave this slice's outputs waiting for the next slice.
 YIELD_ROUNDS = 3
 
 HooksFactory = Callable[["Worker"], PartitionHooks]
+
+# Cleaning allocates containers fast, so with Python's default gen-0 threshold (700) the collector
+# ran ~1000 times per 1000 pages and took ~15% of the worker's CPU (0.64 s of 4.2 s, measured); at
+# 10k allocations it took 0.27-0.42 s. Freezing what start-up allocated (modules, clients) keeps older
+# generations' scans small. Costs a little memory: cyclic garbage lives a little longer.
+GC_THRESHOLDS = (10_000, 10, 10)
+_gc_tuned = False
+
+
+def tune_gc() -> None:
+    """Once per process: freeze start-up objects and raise the gen-0 threshold (see GC_THRESHOLDS)."""
+    global _gc_tuned
+    if _gc_tuned:
+        return
+    _gc_tuned = True
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]
@@ -100,6 +119,7 @@ class Worker:
 
     async def run(self) -> int:
         """Consume until stopped; returns the process exit code (0 = drained cleanly)."""
+        tune_gc()
         try:
             await self.producer.start()
             self.health.producer_connected = True
