@@ -67,16 +67,30 @@ MIN_SHARE = 0.15
 MIN_WORDS = 30
 
 
+# Every stopword, and for each the stoplists (by position in STOPWORDS) that hold it: detect() looks
+# each distinct word up once instead of intersecting the page's words with every list.
+_LANGS = tuple(STOPWORDS)
+_ALL_STOPWORDS: frozenset[str] = frozenset().union(*STOPWORDS.values())
+_LISTS_OF: dict[str, tuple[int, ...]] = {
+    w: tuple(i for i, lang in enumerate(_LANGS) if w in STOPWORDS[lang]) for w in _ALL_STOPWORDS
+}
+
+
 def detect(words: Counter[str]) -> str | None:
     """Best language for a bag of lower-cased words, None when no stoplist fits well enough."""
     total = sum(words.values())
     if total < MIN_WORDS:
         return None
+    hits = [0] * len(_LANGS)
+    lists_of = _LISTS_OF
+    for w in words.keys() & _ALL_STOPWORDS:
+        n = words[w]
+        for i in lists_of[w]:
+            hits[i] += n
     best, best_hits = None, 0
-    for lang, stop in STOPWORDS.items():
-        hits = sum(words[w] for w in stop.intersection(words))
-        if hits > best_hits:
-            best, best_hits = lang, hits
+    for lang, lang_hits in zip(_LANGS, hits, strict=True):
+        if lang_hits > best_hits:  # strictly more: on a tie the earlier list wins
+            best, best_hits = lang, lang_hits
     if best is None or best_hits < MIN_SHARE * total:
         return None
     return best

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import time
 
-from worker.clean import decode, density, dom
+from selectolax.lexbor import LexborNode
+
+from worker.clean import decode, density, dom, template
 from worker.clean.options import CleanOptions
-from worker.models import Block, DocStats, Document, ErrorReason, Page
+from worker.clean.sitememory import SiteMemory
+from worker.models import Block, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
 
 DEFAULT_OPTIONS = CleanOptions()
 
@@ -30,15 +33,23 @@ def join_blocks(blocks: tuple[Block, ...] | list[Block]) -> str:
     return "\n\n".join(b.text for b in blocks)
 
 
-def clean_page(page: Page, memory: object | None = None, options: CleanOptions = DEFAULT_OPTIONS) -> Document:
+def clean_page(
+    page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
+) -> Document:
     """Decode, parse, pre-clean and extract one page.
 
     `memory` is the per-site template memory (a `SiteMemory`); None means single-page density extraction.
     """
     started = time.perf_counter()
-    size = (
-        len(page.body) if page.body is not None else len((page.html or "").encode("utf-8", "surrogatepass"))
-    )
+    encoded: bytes | None = None  # the UTF-8 of page.html, encoded once for both the size and lexbor
+    if page.body is not None:
+        size = len(page.body)
+    else:
+        try:
+            encoded = (page.html or "").encode("utf-8")
+            size = len(encoded)
+        except UnicodeEncodeError:  # lone surrogates: counted as their bytes, parse() replaces them
+            size = len((page.html or "").encode("utf-8", "surrogatepass"))
     if size == 0:
         return _empty(page, started, 0, "empty_input", "page has no body")
     if size > options.max_bytes:
@@ -52,17 +63,25 @@ def clean_page(page: Page, memory: object | None = None, options: CleanOptions =
             return _empty(page, started, size, "undecodable", decoded.rule)
         text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
     try:
-        tree = dom.parse(text)
+        tree = dom.parse(text if encoded is None else encoded)
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
-    nodes = dom.count_nodes(tree, options.max_nodes + 1)
+    doomed: list[LexborNode] = []  # what preclean removes by tag, found by the counting walk
+    nodes = dom.count_nodes(tree, options.max_nodes + 1, doomed)
     if nodes > options.max_nodes:
         return _empty(page, started, size, "too_many_nodes", f"more than {options.max_nodes} nodes")
     deadline = started + options.time_budget_ms / 1000.0
     try:
         title = dom.title(tree)
-        dom.preclean(tree)
-        result = density.extract(tree, options, deadline)
+        dom.preclean(tree, doomed)
+        method: Method = "density"
+        info: TemplateInfo | None = None
+        if memory is not None and options.use_templates:
+            # Learns the page into the site's memory, strips the site's template, then runs density.
+            res = template.extract(tree, page, memory, options, deadline)
+            result, method, info = res.extraction, res.method, res.info
+        else:
+            result = density.extract(tree, options, deadline)
     except TimeoutError:
         return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms")
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
@@ -76,11 +95,12 @@ def clean_page(page: Page, memory: object | None = None, options: CleanOptions =
         title=title,
         text=body,
         blocks=blocks,
-        method="density",
+        method=method,
         stats=DocStats(
             size, len(body), len(blocks), result.dropped, (time.perf_counter() - started) * 1000.0
         ),
         lang=result.lang,
         encoding=encoding,
         encoding_rule=rule,
+        template=info,
     )

@@ -23,6 +23,7 @@ from tqdm import tqdm
 from worker import settings as settings_mod
 from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
+from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.io import FORMATS, DocumentWriter, ReadStats, read_pages
 from worker.models import Document, Page
 from worker.settings import Settings
@@ -78,15 +79,13 @@ class CleanStats:
         return line
 
 
-def build_memory(settings: Settings) -> object | None:
+def build_memory(settings: Settings) -> SiteMemory | None:
     """The per-site template memory for an offline run, or None for single-page extraction.
 
     Template-memory hook: one memory per run, shared across all inputs, fed pages in input order.
     """
     if settings.no_templates:
         return None
-    from worker.clean.sitememory import MemoryConfig, SiteMemory
-
     return SiteMemory(
         MemoryConfig(
             min_pages=settings.template_min_pages,
@@ -99,7 +98,7 @@ def build_memory(settings: Settings) -> object | None:
 
 
 def clean_all(
-    pages: Iterable[Page], memory: object | None, options: CleanOptions, stats: CleanStats
+    pages: Iterable[Page], memory: SiteMemory | None, options: CleanOptions, stats: CleanStats
 ) -> Iterator[tuple[Page, Document]]:
     """Each page with its document, in input order; `stats` is updated as documents come out."""
     wall0, cpu0 = time.perf_counter(), time.process_time()
@@ -113,6 +112,22 @@ def clean_all(
     finally:
         stats.wall_s = time.perf_counter() - wall0
         stats.cpu_s = time.process_time() - cpu0
+
+
+def learn_all(pages: Iterable[Page], memory: SiteMemory | None, options: CleanOptions) -> int:
+    """--two-pass, first pass: clean every page once so each site's memory learns from all its pages.
+
+    Outputs are discarded and the memory is then frozen (SiteMemory.learning = False), so the second
+    pass cleans every page, the first ones of a site included, with what the whole site taught.
+    """
+    if memory is None:
+        return 0
+    n = 0
+    for page in pages:
+        clean_page(page, memory, options)
+        n += 1
+    memory.learning = False
+    return n
 
 
 def progress(pages: Iterable[Page], desc: str) -> Iterable[Page]:
@@ -153,6 +168,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "separated by a form-feed line",
     )
     parser.add_argument("--limit", type=int, default=None, help="stop after N pages")
+    parser.add_argument(
+        "--two-pass",
+        action="store_true",
+        help="learn every site's template from all its pages first, then clean (reads the input twice)",
+    )
     settings_mod.add_flags(parser, PIPELINE_FLAGS)
     parser.set_defaults(func=run)
 
@@ -170,7 +190,15 @@ def run(args: argparse.Namespace) -> int:
     memory = build_memory(settings)
     read_stats = ReadStats()
     stats = CleanStats()
-    pages = progress(limited(read_pages(args.inputs, read_stats), args.limit), "clean")
+    pages: Iterable[Page] = limited(read_pages(args.inputs, read_stats), args.limit)
+    if args.two_pass and memory is not None:
+        if "-" in args.inputs:
+            pages = list(pages)  # stdin can be read once only
+            learn_all(pages, memory, settings.clean_options())
+        else:
+            first = limited(read_pages(args.inputs, ReadStats()), args.limit)
+            learn_all(first, memory, settings.clean_options())
+    pages = progress(pages, "clean")
     try:
         with DocumentWriter(args.out, args.format) as writer:
             for _, doc in clean_all(pages, memory, settings.clean_options(), stats):

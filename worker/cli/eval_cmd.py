@@ -17,7 +17,15 @@ from typing import Any
 import orjson
 
 from worker import settings as settings_mod
-from worker.cli.clean_cmd import PIPELINE_FLAGS, CleanStats, build_memory, clean_all, limited, progress
+from worker.cli.clean_cmd import (
+    PIPELINE_FLAGS,
+    CleanStats,
+    build_memory,
+    clean_all,
+    learn_all,
+    limited,
+    progress,
+)
 from worker.evaluate import Gold, score, summary_lines
 from worker.io import BadRecord, PredictionWriter, ReadStats, iter_jsonl, page_from_record
 from worker.models import Page
@@ -47,12 +55,15 @@ def evaluate_dataset(
     by_site: bool = False,
     limit: int | None = None,
     preds_out: str | None = None,
+    two_pass: bool = False,
 ) -> dict[str, Any]:
     golds: list[Gold] = []
     preds: dict[str, str] = {}
     read_stats = ReadStats()
     stats = CleanStats()
     memory = build_memory(settings)
+    if two_pass and memory is not None:
+        learn_all(limited(dataset_pages(path, [], ReadStats()), limit), memory, settings.clean_options())
     pages = progress(limited(dataset_pages(path, golds, read_stats), limit), path.name)
     writer = PredictionWriter(preds_out) if preds_out else None
     try:
@@ -69,6 +80,7 @@ def evaluate_dataset(
     result["pipeline"] = {
         "pages": stats.pages,
         "templates": not settings.no_templates,
+        "two_pass": two_pass and not settings.no_templates,
         "methods": dict(stats.methods),
         "errors": dict(stats.errors),
         "empty_without_error": stats.empty,
@@ -100,6 +112,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score only pages whose site has at least N pages in the dataset",
     )
     parser.add_argument("--limit", type=int, default=None, help="clean and score only the first N pages")
+    parser.add_argument(
+        "--two-pass",
+        action="store_true",
+        help="learn every site's template from all its pages first, then clean and score",
+    )
     settings_mod.add_flags(parser, PIPELINE_FLAGS)
     parser.set_defaults(func=run)
 
@@ -114,7 +131,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"eval: {exc}", file=sys.stderr)
         return 2
     result = evaluate_dataset(
-        args.dataset, settings, args.sites_min, args.by_site, args.limit, preds_out=args.preds
+        args.dataset,
+        settings,
+        args.sites_min,
+        args.by_site,
+        args.limit,
+        preds_out=args.preds,
+        two_pass=args.two_pass,
     )
     summary = result.pop("_summary")
     for line in summary_lines(result):

@@ -34,7 +34,9 @@ def default_hooks_factory(settings: Settings) -> HooksFactory | None:
     """
     if settings.no_templates:
         return None
-    return None  # template memory not wired in yet
+    from worker.stream.changelog import hooks_factory
+
+    return hooks_factory
 
 
 async def serve(
