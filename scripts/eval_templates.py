@@ -29,45 +29,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from worker.clean import density, dom, pipeline, template  # noqa: E402
-from worker.clean.options import CleanOptions  # noqa: E402
+from worker.clean.pipeline import clean_page  # noqa: E402
 from worker.clean.sitememory import MemoryConfig, SiteMemory  # noqa: E402
-from worker.models import Block, DocStats, Document, Page, TemplateInfo  # noqa: E402
-
-OPTIONS = CleanOptions()
-
-
-def _local_clean(page: Page, memory: SiteMemory | None) -> Document:
-    """The pipeline's path with the template step, for before pipeline.clean_page takes a SiteMemory."""
-    tree = dom.parse(page.html or "")
-    dom.preclean(tree)
-    deadline = time.perf_counter() + 60.0
-    info: TemplateInfo | None = None
-    if memory is None:
-        ext, method = density.extract(tree, OPTIONS, deadline), "density"
-    else:
-        res = template.extract(tree, page, memory, OPTIONS, deadline)
-        ext, method, info = res.extraction, res.method, res.template if hasattr(res, "template") else res.info
-    blocks: tuple[Block, ...] = tuple(ext.blocks)
-    text = "\n\n".join(b.text for b in blocks)
-    return Document(
-        page.id,
-        page.url,
-        page.site,
-        "",
-        text,
-        blocks,
-        method,  # type: ignore[arg-type]
-        DocStats(0, len(text), len(blocks), ext.dropped, 0.0),
-        template=info,
-    )
-
-
-def clean_page(page: Page, memory: SiteMemory | None) -> Document:
-    if "template" in vars(pipeline):
-        return pipeline.clean_page(page, memory)
-    return _local_clean(page, memory)
-
+from worker.models import Page  # noqa: E402
 
 DATA = Path(os.environ.get("CLEANSTREAM_SHARED", ROOT.parent / "shared"))
 SCORER = DATA / "eval" / "score.py"

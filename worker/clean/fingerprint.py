@@ -64,7 +64,7 @@ class PageFingerprints:
 
     elems: list[int]  # index into Segmentation.elems
     depths: list[int]
-    paths: list[str]
+    paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
     tags: list[str]
     text_fps: list[int]
     struct_fps: list[int]  # 0 when the element may not be matched by structure alone
@@ -106,12 +106,15 @@ def signature(node: LexborNode) -> str:
     return signature_of(node.tag or "", attrs.get("id"), (attrs.get("class") or "").split())
 
 
-def fingerprint_segmentation(seg: Segmentation, structure: bool = True) -> PageFingerprints:
+def fingerprint_segmentation(
+    seg: Segmentation, structure: bool = True, with_paths: bool = False
+) -> PageFingerprints:
     """Fingerprint every text-carrying element of density's segmentation (no second walk of the DOM).
 
     The segmentation already is the bottom-up pass: block-level elements in pre-order, each with the
     range of text blocks under it. An element's text is its blocks' normalised texts joined by spaces;
     inline elements (<a>, <span>...) are part of their block, so bylines are matched as whole lines.
+    Paths are hashed incrementally; the readable path strings are built only `with_paths` (tests, debugging).
     """
     elems, blocks = seg.elems, seg.blocks
     # Block texts are whitespace-folded by the segmentation already: fold case and digits only.
@@ -133,6 +136,7 @@ def fingerprint_segmentation(seg: Segmentation, structure: bool = True) -> PageF
     keep: list[int] = []
     text_fps: list[int] = []
     text_lens: list[int] = []
+    mask, base, base2, power, sig_hash = _MASK, _BASE, _BASE2, _power, _sig_hash
     for i, e in enumerate(elems):
         lo, hi = e.first_block, e.end_block
         if hi <= lo:
@@ -141,20 +145,25 @@ def fingerprint_segmentation(seg: Segmentation, structure: bool = True) -> PageF
         sig = sigs[i] = _elem_signature(e.tag, e.ident, e.id_attr)
         p = e.parent
         if p >= 0:
-            paths[i] = paths[p] + ">" + sig
-            ph = path_hs[i] = (path_hs[p] * _BASE + _sig_hash(sig)) & _MASK
+            ph = path_hs[i] = (path_hs[p] * base + sig_hash(sig)) & mask
             depths[i] = depths[p] + 1
         else:
-            paths[i] = sig
-            ph = path_hs[i] = _sig_hash(sig)
-        rolled = (prefix[hi] - prefix[lo] * _power(hi - lo)) & _MASK
-        text_fps.append(_mix(ph ^ ((rolled * _BASE2) & _MASK)))
+            ph = path_hs[i] = sig_hash(sig)
+        # splitmix64's finaliser over (path hash, rolling text hash): cheaper than hashing bytes again.
+        z = ph ^ ((((prefix[hi] - prefix[lo] * power(hi - lo)) & mask) * base2) & mask)
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        text_fps.append(z ^ (z >> 31))
         text_lens.append(lens[hi] - lens[lo] - 1)
-    struct_fps = _structure(seg, keep, paths, sigs, norm) if structure else [0] * len(keep)
+    if with_paths:
+        for i in keep:
+            p = elems[i].parent
+            paths[i] = paths[p] + ">" + sigs[i] if p >= 0 else sigs[i]
+    struct_fps = _structure(seg, keep, path_hs, sigs, norm) if structure else [0] * len(keep)
     return PageFingerprints(
         elems=keep,
         depths=[depths[i] for i in keep],
-        paths=[paths[i] for i in keep],
+        paths=[paths[i] for i in keep] if with_paths else [],
         tags=[elems[i].tag for i in keep],
         text_fps=text_fps,
         struct_fps=struct_fps,
@@ -180,15 +189,8 @@ def _sig_hash(sig: str) -> int:
     return hash64(sig)
 
 
-def _mix(z: int) -> int:
-    """splitmix64's finaliser: spreads every input bit over the output (cheaper than re-hashing bytes)."""
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
-    return z ^ (z >> 31)
-
-
 def _structure(
-    seg: Segmentation, keep: list[int], paths: list[str], sigs: list[str], norm: list[str]
+    seg: Segmentation, keep: list[int], path_hs: list[int], sigs: list[str], norm: list[str]
 ) -> list[int]:
     elems = seg.elems
     heads = [e.tag in HEADINGS for e in elems]
@@ -201,7 +203,7 @@ def _structure(
         e = elems[i]
         words = sum(t.count(" ") + 1 for t in norm[e.first_block : e.end_block])
         if i and not heads[i] and words <= STRUCT_MAX_WORDS:
-            fp = hash64(paths[i] + "\x1e" + ",".join(sigs[c] for c in e.children))
+            fp = hash64(f"{path_hs[i]:x}\x1e" + ",".join(sigs[c] for c in e.children))
             counts[fp] = counts.get(fp, 0) + 1
         else:
             fp = 0
@@ -212,4 +214,4 @@ def _structure(
 
 def fingerprint(root: LexborNode, structure: bool = True) -> PageFingerprints:
     """Segment `root` like density does and fingerprint it (for callers without a segmentation)."""
-    return fingerprint_segmentation(segment(root, float("inf")), structure)
+    return fingerprint_segmentation(segment(root, float("inf")), structure, with_paths=True)
