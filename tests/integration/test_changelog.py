@@ -7,7 +7,6 @@ page of that site. Restore applies "last value wins, None deletes" and never mix
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 
 import pytest
@@ -17,7 +16,7 @@ from tests.integration.conftest import MakeTopic
 from tests.integration.test_worker_pipeline import running
 from tests.integration.workerkit import collect, produce, worker_settings
 from worker.clean import dom, template
-from worker.clean.options import CleanOptions
+from worker.clean.options import CleanOptions, budget_clock
 from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.messages import page_to_record
 from worker.models import Page
@@ -69,7 +68,7 @@ def page(i: int) -> Page:
 def clean(p: Page, memory: SiteMemory) -> template.TemplateResult:
     tree = dom.parse(p.html or "")
     dom.preclean(tree)
-    return template.extract(tree, p, memory, CleanOptions(), time.perf_counter() + 30.0)
+    return template.extract(tree, p, memory, CleanOptions(), budget_clock() + 30.0)
 
 
 def settings_for(broker: str, changelog: str) -> Settings:

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from worker.clean import dom
 from worker.clean import heuristics as h
 from worker.clean.blocks import RawBlock, Segmentation
 from worker.clean.density import BAD, GOOD, NEAR, SHORT, Extraction, classify, extract, smooth
-from worker.clean.options import CleanOptions
+from worker.clean.options import CleanOptions, budget_clock
 from worker.models import Block
 
 PROSE = (
@@ -30,7 +28,7 @@ PROSE3 = (
 def _extract(html: str, options: CleanOptions | None = None) -> Extraction:
     tree = dom.parse(html)
     dom.preclean(tree)
-    return extract(tree, options or CleanOptions(), time.perf_counter() + 60)
+    return extract(tree, options or CleanOptions(), budget_clock() + 60)
 
 
 def _texts(html: str, options: CleanOptions | None = None) -> list[str]:
@@ -138,7 +136,7 @@ def test_headings_before_good_text_are_kept() -> None:
 def test_timeout_is_raised_past_the_deadline() -> None:
     tree = dom.parse("<body>" + "<p>x</p>" * 2000 + "</body>")
     with pytest.raises(TimeoutError):
-        extract(tree, CleanOptions(), deadline=time.perf_counter() - 1.0)
+        extract(tree, CleanOptions(), deadline=budget_clock() - 1.0)
 
 
 def test_empty_and_bodiless_trees() -> None:
@@ -287,7 +285,7 @@ def test_widen_hook_can_replace_the_target() -> None:
 
     tree = dom.parse(html)
     dom.preclean(tree)
-    result = extract(tree, CleanOptions(), time.perf_counter() + 60, widen=to_parent)
+    result = extract(tree, CleanOptions(), budget_clock() + 60, widen=to_parent)
     assert seen == [3]  # elements: body, div#outer, h1, div#inner
     assert result.content_path == "html>body>div#outer"
     assert [b.text for b in result.blocks][-2:] == [PROSE, PROSE2]
@@ -309,7 +307,7 @@ def test_prepare_hook_sees_the_segmentation_before_scoring() -> None:
 
     tree = dom.parse(html)
     dom.preclean(tree)
-    result = extract(tree, CleanOptions(), time.perf_counter() + 60, prepare=drop_first_div)
+    result = extract(tree, CleanOptions(), budget_clock() + 60, prepare=drop_first_div)
     assert [b.text for b in result.blocks] == [PROSE3]
 
 

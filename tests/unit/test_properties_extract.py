@@ -8,15 +8,13 @@ hidden elements must never come out.
 
 from __future__ import annotations
 
-import time
-
 from hypothesis import given
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean import dom
 from worker.clean.density import extract
-from worker.clean.options import CleanOptions
+from worker.clean.options import CleanOptions, budget_clock
 
 SECRET = "zqxhiddenzqx"
 
@@ -87,7 +85,7 @@ TREES = st.recursive(
 def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:
     tree = dom.parse(html)
     dom.preclean(tree)
-    result = extract(tree, options or CleanOptions(), time.perf_counter() + 60)
+    result = extract(tree, options or CleanOptions(), budget_clock() + 60)
     return tree, [b.text for b in result.blocks]
 
 

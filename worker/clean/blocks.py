@@ -6,12 +6,12 @@ Everything after this walk is plain Python over these records; selectolax is not
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from worker.clean import heuristics as h
+from worker.clean.options import budget_clock
 
 _DIGITS = re.compile(r"\d{3,}")
 
@@ -118,7 +118,7 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
     text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
     max_depth = h.MAX_DEPTH
     deadline_every = h.DEADLINE_EVERY
-    perf_counter = time.perf_counter
+    clock = budget_clock
     new_elem = Elem
     new_block = RawBlock
     add_elem = elems.append
@@ -202,7 +202,7 @@ def segment(body: LexborNode, deadline: float) -> Segmentation:
                         cls = id_attr = ""
                     if not (cls and hidden_class(cls)):
                         idx = len(elems)
-                        if not idx % deadline_every and perf_counter() > deadline:
+                        if not idx % deadline_every and clock() > deadline:
                             raise TimeoutError("density walk over budget")
                         elem = new_elem(block_ids[tid], cls, cur, len(out), -1, id_attr, [])
                         add_elem(elem)

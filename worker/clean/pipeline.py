@@ -7,7 +7,7 @@ import time
 from selectolax.lexbor import LexborNode
 
 from worker.clean import decode, density, dom, template
-from worker.clean.options import CleanOptions
+from worker.clean.options import CleanOptions, budget_clock
 from worker.clean.sitememory import SiteMemory
 from worker.models import Block, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
 
@@ -29,6 +29,12 @@ def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: s
     )
 
 
+def _check(deadline: float) -> None:
+    """The budget is also checked between stages, so a page that is slow to parse stops before extraction."""
+    if budget_clock() > deadline:
+        raise TimeoutError
+
+
 def join_blocks(blocks: tuple[Block, ...] | list[Block]) -> str:
     return "\n\n".join(b.text for b in blocks)
 
@@ -41,6 +47,7 @@ def clean_page(
     `memory` is the per-site template memory (a `SiteMemory`); None means single-page density extraction.
     """
     started = time.perf_counter()
+    deadline = budget_clock() + options.time_budget_ms / 1000.0
     encoded: bytes | None = None  # the UTF-8 of page.html, encoded once for both the size and lexbor
     if page.body is not None:
         size = len(page.body)
@@ -70,10 +77,11 @@ def clean_page(
     nodes = dom.count_nodes(tree, options.max_nodes + 1, doomed)
     if nodes > options.max_nodes:
         return _empty(page, started, size, "too_many_nodes", f"more than {options.max_nodes} nodes")
-    deadline = started + options.time_budget_ms / 1000.0
     try:
+        _check(deadline)
         title = dom.title(tree)
         dom.preclean(tree, doomed)
+        _check(deadline)
         method: Method = "density"
         info: TemplateInfo | None = None
         if memory is not None and options.use_templates:

@@ -104,24 +104,13 @@ class ChangelogHooks:
     def __init__(self, worker: Any) -> None:
         self.settings: Settings = worker.settings
         self.producer = worker.producer
-        self.consumer = getattr(worker, "consumer", None)
         self.metrics = getattr(worker, "metrics", None)
         self.config = MemoryConfig.from_settings(self.settings)
         self.owned: dict[int, PartitionState] = {}
 
     async def on_assign(self, states: Sequence[PartitionState]) -> None:
-        # The input consumer may fetch while the restore below awaits: hold the new partitions back so
-        # no page is cleaned (and learned) with a memory that is about to be replaced. Paused before the
-        # first await, resumed when the memory is complete.
-        held = [TopicPartition(s.topic, s.partition) for s in states]
-        if self.consumer is not None:
-            self.consumer.pause(*held)
-        try:
-            await self._restore_into(states)
-        finally:
-            if self.consumer is not None:
-                owned = set(self.consumer.assignment())
-                self.consumer.resume(*[tp for tp in held if tp in owned])
+        # The runner holds these partitions paused until this returns (see Worker.adopt).
+        await self._restore_into(states)
 
     async def _restore_into(self, states: Sequence[PartitionState]) -> None:
         memories = {}

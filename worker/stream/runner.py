@@ -91,6 +91,7 @@ class Worker:
         self.health = health or Health()
         self.options = settings.clean_options()
         self.states: dict[TopicPartition, PartitionState] = {}
+        self._held: set[TopicPartition] = set()  # assigned, paused until the hooks have restored them
         self.consumer = AIOKafkaConsumer(**consumer_config(settings))
         self.producer = AIOKafkaProducer(**producer_config(settings))
         self.hooks: PartitionHooks = hooks_factory(self) if hooks_factory else NoHooks()
@@ -186,7 +187,18 @@ class Worker:
                 new.append(state)
         self.metrics.rebalances.inc()
         if new:
-            await self.hooks.on_assign(new)
+            # The fetcher keeps running while the hooks await (a restore reads a whole changelog
+            # partition): hold the new partitions back, paused before the first await, so no page of
+            # theirs is cleaned before their state is complete.
+            held = [TopicPartition(s.topic, s.partition) for s in new]
+            self._held.update(held)
+            self.consumer.pause(*held)
+            try:
+                await self.hooks.on_assign(new)
+            finally:
+                self._held.difference_update(held)
+                owned = self.consumer.assignment()
+                self.consumer.resume(*[tp for tp in held if tp in owned])
         self._set_assigned()
         log.info("assigned %s", sorted(tp.partition for tp in assigned))
 
@@ -328,7 +340,7 @@ class Worker:
                 continue
             self._room.clear()
         if not self._stop.is_set():
-            self.consumer.resume(*self.consumer.assignment())
+            self.consumer.resume(*(self.consumer.assignment() - self._held))
         self.metrics.paused_partitions.set(0)
 
     async def _commit(self, states: Sequence[PartitionState]) -> None:
