@@ -9,7 +9,6 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.integration.conftest import MakeTopic
 from tests.integration.test_worker_pipeline import running
@@ -19,7 +18,9 @@ from tests.integration.workerkit import (
     free_port_pair,
     good_records,
     highwaters,
+    pipeline_topics,
     produce,
+    scrape,
     source_of,
     spawn_worker,
     wait_exit,
@@ -37,21 +38,10 @@ async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
         return 0, ""
 
 
-def _samples(text: str, name: str) -> dict[tuple[tuple[str, str], ...], float]:
-    out = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            if sample.name == name:
-                out[tuple(sorted(sample.labels.items()))] = sample.value
-    return out
-
-
 async def test_two_processes_split_partitions_and_both_produce(
     broker: str, make_topic: MakeTopic, group_id: str, tmp_path: Path
 ) -> None:
-    pages = await make_topic("pages", partitions=4)
-    docs = await make_topic("documents", partitions=2)
-    dead = await make_topic("dead", partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=4)
     port = free_port_pair()  # children serve on port and port + 1
     settings = worker_settings(broker, group_id, pages, docs, dead, metrics_port=port)
     log = tmp_path / "workers.log"
@@ -80,10 +70,11 @@ async def test_two_processes_split_partitions_and_both_produce(
             await asyncio.sleep(1.2)  # one lag refresh
             for url in urls:
                 _, text = await _get(session, url + "/metrics")
+                samples = scrape(text)
                 produced.append(
-                    _samples(text, "cleanstream_pages_total").get((("outcome", "document"),), 0.0)
+                    samples.get("cleanstream_pages_total", {}).get((("outcome", "document"),), 0.0)
                 )
-                owned.append({int(dict(k)["partition"]) for k in _samples(text, "cleanstream_consumer_lag")})
+                owned.append({int(dict(k)["partition"]) for k in samples.get("cleanstream_consumer_lag", {})})
     finally:
         parent.send_signal(signal.SIGTERM)
         rc = await wait_exit(parent, settings.drain_grace_s + 10)
@@ -107,9 +98,7 @@ async def test_member_joining_mid_stream_takes_over_without_losses(
     broker: str, make_topic: MakeTopic, group_id: str
 ) -> None:
     """A rebalance while pages are in flight: the revoke path flushes and commits, the new owner resumes."""
-    pages = await make_topic("pages", partitions=4)
-    docs = await make_topic("documents", partitions=2)
-    dead = await make_topic("dead", partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=4)
 
     async def feed(start: int, n: int) -> int:
         records = good_records(n, start)

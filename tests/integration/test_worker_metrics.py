@@ -8,27 +8,24 @@ from collections import Counter
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from tests.integration.conftest import MakeTopic
 from tests.integration.test_worker_pipeline import running
-from tests.integration.workerkit import collect, free_port, good_records, produce, worker_settings
+from tests.integration.workerkit import (
+    collect,
+    free_port,
+    good_records,
+    pipeline_topics,
+    produce,
+    scrape,
+    worker_settings,
+)
 
 pytestmark = pytest.mark.broker
 
 
-def scrape(text: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
-    out: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
-    for family in text_string_to_metric_families(text):
-        for sample in family.samples:
-            out.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
-    return out
-
-
 async def test_metrics_match_what_was_produced(broker: str, make_topic: MakeTopic, group_id: str) -> None:
-    pages = await make_topic("pages", partitions=2)
-    docs = await make_topic("documents", partitions=2)
-    dead = await make_topic("dead", partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic)
     good = good_records(25)
     bad = [(None, b"{oops", []), (None, b'{"html": "<p>no url</p>"}', []), (None, b"", [])]
     inputs = good + bad

@@ -21,6 +21,7 @@ from tests.integration.workerkit import (
     committed,
     good_records,
     ids_of,
+    pipeline_topics,
     produce,
     worker_settings,
 )
@@ -48,14 +49,6 @@ async def running(settings: Settings, **kwargs: Any) -> AsyncIterator[Worker]:
     assert rc == 0
 
 
-async def topics(make_topic: MakeTopic, partitions: int = 2) -> tuple[str, str, str]:
-    return (
-        await make_topic("pages", partitions=partitions),
-        await make_topic("documents", partitions=2),
-        await make_topic("dead", partitions=1),
-    )
-
-
 def check_schema(records: list[Got], schema: Draft202012Validator) -> None:
     for r in records:
         errors = sorted(schema.iter_errors(r.json()), key=str)
@@ -65,7 +58,7 @@ def check_schema(records: list[Got], schema: Draft202012Validator) -> None:
 async def test_pages_become_documents_keyed_by_site(
     broker: str, make_topic: MakeTopic, group_id: str
 ) -> None:
-    pages, docs, dead = await topics(make_topic)
+    pages, docs, dead = await pipeline_topics(make_topic)
     n = 30
     inputs = good_records(n)  # alternating JSON form and raw-HTML-with-headers form
     await produce(broker, pages, inputs)
@@ -143,7 +136,7 @@ BAD: list[tuple[str, Record, str]] = [
 async def test_every_bad_input_is_dead_lettered_with_its_reason(
     broker: str, make_topic: MakeTopic, group_id: str
 ) -> None:
-    pages, docs, dead = await topics(make_topic, partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=1)
     good_before = good_records(2, start=100)
     good_after = good_records(3, start=200)
     bad = [(k, v, [*h, ("label", label.encode())]) for label, (k, v, h), _ in BAD]
@@ -194,7 +187,7 @@ async def test_every_bad_input_is_dead_lettered_with_its_reason(
 async def test_backpressure_pauses_and_still_delivers_everything(
     broker: str, make_topic: MakeTopic, group_id: str
 ) -> None:
-    pages, docs, dead = await topics(make_topic)
+    pages, docs, dead = await pipeline_topics(make_topic)
     n = 60
     await produce(broker, pages, good_records(n))
     settings = worker_settings(broker, group_id, pages, docs, dead, max_inflight=4, linger_ms=20)

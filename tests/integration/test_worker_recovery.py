@@ -20,6 +20,7 @@ from tests.integration.workerkit import (
     committed,
     good_records,
     highwaters,
+    pipeline_topics,
     produce,
     source_of,
     spawn_worker,
@@ -49,9 +50,7 @@ def expected_ids(topic: str, records: list[Record], metas: list[tuple[int, int]]
 async def test_kill9_mid_batch_then_restart_loses_nothing(
     broker: str, make_topic: MakeTopic, group_id: str, tmp_path: Path
 ) -> None:
-    pages = await make_topic("pages", partitions=4)
-    docs = await make_topic("documents", partitions=2)
-    dead = await make_topic("dead", partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=4)
     first = mixed_records(2000, 0)
     expected = expected_ids(pages, first, await produce(broker, pages, first), 0)
     # Outputs linger unacked in the producer for up to 400 ms while commits run every 100 ms: committing
@@ -86,9 +85,7 @@ async def test_kill9_mid_batch_then_restart_loses_nothing(
 async def test_sigterm_mid_stream_drains_and_commits_exactly_what_was_output(
     broker: str, make_topic: MakeTopic, group_id: str, tmp_path: Path
 ) -> None:
-    pages = await make_topic("pages", partitions=2)
-    docs = await make_topic("documents", partitions=2)
-    dead = await make_topic("dead", partitions=1)
+    pages, docs, dead = await pipeline_topics(make_topic)
     records = mixed_records(3000, 0)
     await produce(broker, pages, records)
     settings = worker_settings(broker, group_id, pages, docs, dead, drain_grace_s=8.0)

@@ -17,7 +17,9 @@ from typing import Any
 import orjson
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
+from prometheus_client.parser import text_string_to_metric_families
 
+from tests.integration.conftest import MakeTopic
 from worker.messages import page_to_record
 from worker.models import Page
 from worker.settings import ENV_PREFIX, Settings
@@ -290,3 +292,21 @@ async def wait_exit(proc: subprocess.Popen[bytes], within: float) -> int | None:
         proc.kill()
         proc.wait()
         return None
+
+
+async def pipeline_topics(make_topic: MakeTopic, partitions: int = 2) -> tuple[str, str, str]:
+    """Fresh (pages, documents, dead letters) topics for one test; `partitions` is the pages topic's."""
+    return (
+        await make_topic("pages", partitions=partitions),
+        await make_topic("documents", partitions=2),
+        await make_topic("dead", partitions=1),
+    )
+
+
+def scrape(text: str) -> dict[str, dict[tuple[tuple[str, str], ...], float]]:
+    """A /metrics page as {sample name: {sorted labels: value}}."""
+    out: dict[str, dict[tuple[tuple[str, str], ...], float]] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            out.setdefault(sample.name, {})[tuple(sorted(sample.labels.items()))] = sample.value
+    return out

@@ -6,20 +6,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from prometheus_client import CollectorRegistry, generate_latest
 
+from tests.unit.test_deploy import CONTRACT_METRICS
 from worker.http import STALE_LOOP_S, Health, make_app
 from worker.metrics import create_metrics
 
+# The deployment's metric contract (test_deploy holds the dashboard to it) and two more exposed names.
 CONTRACT_NAMES = (
-    "cleanstream_pages_total",
-    "cleanstream_page_seconds",
-    "cleanstream_input_bytes_total",
-    "cleanstream_output_bytes_total",
-    "cleanstream_dead_letters_total",
-    "cleanstream_consumer_lag",
-    "cleanstream_event_loop_lag_seconds",
-    "cleanstream_template_pages_total",
-    "cleanstream_sitememory_bytes",
-    "cleanstream_sitememory_budget_bytes",
+    *sorted(CONTRACT_METRICS),
     "cleanstream_sitememory_sites",
     "process_cpu_seconds_total",
 )

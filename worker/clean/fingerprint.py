@@ -21,9 +21,11 @@ in the standard library; xxhash would save ~0.3 us per element, not worth a depe
 from __future__ import annotations
 
 import re
+import sys
+from array import array
 from dataclasses import dataclass
-from functools import lru_cache
 from hashlib import blake2b
+from itertools import accumulate
 
 from selectolax.lexbor import LexborNode
 
@@ -43,6 +45,7 @@ _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", 
 # Digit runs become one "0" ("page 9 of 12" = "page 10 of 120"). A regex, not str.translate, which costs
 # three times more on the hot path.
 _DIGIT = re.compile(r"\d+")
+_LITTLE = sys.byteorder == "little"
 
 
 def stable_token(token: str) -> bool:
@@ -79,8 +82,6 @@ class PageFingerprints:
         return out
 
 
-# A pure function of its arguments, so the bounded cache cannot make output depend on page order.
-@lru_cache(maxsize=16384)
 def _elem_signature(tag: str, ident: str, id_attr: str) -> str:
     classes = ident.split()
     if id_attr and classes:
@@ -117,44 +118,48 @@ def fingerprint_segmentation(
     Paths are hashed incrementally; the readable path strings are built only `with_paths` (tests, debugging).
     """
     elems, blocks = seg.elems, seg.blocks
-    # Block texts are whitespace-folded by the segmentation already: fold case and digits only.
-    sub = _DIGIT.sub
-    norm = [sub("0", b.text.lower()) for b in blocks]
+    norm, encoded = _normalise_blocks([b.text for b in blocks])
     # Rolling hash over the blocks' hashes: the text hash of any element (a range of blocks) is O(1),
     # instead of re-hashing every ancestor's whole text.
+    mask, base, base2 = _MASK, _BASE, _BASE2
     prefix = [0]
-    for t in norm:
-        prefix.append((prefix[-1] * _BASE + hash64(t)) & _MASK)
-    lens = [0]
-    for t in norm:
-        lens.append(lens[-1] + len(t) + 1)
+    acc = 0
+    for h in _block_hashes(encoded):
+        acc = (acc * base + h) & mask
+        prefix.append(acc)
+    lens = [0, *accumulate(len(t) + 1 for t in norm)]
+    powers = _powers(len(blocks))
     n = len(elems)
-    paths = [""] * n
     path_hs = [0] * n  # rolling hash of the path: no string hashing per element
     depths = [0] * n
     sigs = [""] * n
     keep: list[int] = []
     text_fps: list[int] = []
     text_lens: list[int] = []
-    mask, base, base2, power, sig_hash = _MASK, _BASE, _BASE2, _power, _sig_hash
+    sig_of = _SIGNATURES.get
     for i, e in enumerate(elems):
         lo, hi = e.first_block, e.end_block
         if hi <= lo:
             continue  # no text here, so none below either: the path is never needed
         keep.append(i)
-        sig = sigs[i] = _elem_signature(e.tag, e.ident, e.id_attr)
+        key = (e.tag, e.cls, e.id_attr)
+        known = sig_of(key)
+        if known is None:
+            known = _signature_entry(key)
+        sigs[i], sh = known
         p = e.parent
         if p >= 0:
-            ph = path_hs[i] = (path_hs[p] * base + sig_hash(sig)) & mask
+            ph = path_hs[i] = (path_hs[p] * base + sh) & mask
             depths[i] = depths[p] + 1
         else:
-            ph = path_hs[i] = sig_hash(sig)
+            ph = path_hs[i] = sh
         # splitmix64's finaliser over (path hash, rolling text hash): cheaper than hashing bytes again.
-        z = ph ^ ((((prefix[hi] - prefix[lo] * power(hi - lo)) & mask) * base2) & mask)
+        z = ph ^ ((((prefix[hi] - prefix[lo] * powers[hi - lo]) & mask) * base2) & mask)
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
         text_fps.append(z ^ (z >> 31))
         text_lens.append(lens[hi] - lens[lo] - 1)
+    paths = [""] * n
     if with_paths:
         for i in keep:
             p = elems[i].parent
@@ -174,19 +179,72 @@ def fingerprint_segmentation(
 
 _MASK = (1 << 64) - 1
 _BASE = 0x100000001B3  # the 64-bit FNV prime: odd, so multiplication is a bijection mod 2**64
-
-
 _BASE2 = 0x9E3779B97F4A7C15  # golden-ratio constant: keeps path and text parts from cancelling out
+# Block texts are whitespace-folded by the segmentation, so they hold no newline: a page's blocks are
+# normalised and hashed as one newline-joined text, with C-level passes over its UTF-8 instead of a regex
+# per block (the regex scan alone cost more than the rest of fingerprinting). A newline bounds
+# str.lower's one context rule (final sigma) exactly as a block boundary does.
+_SEP = "\n"
+_ASCII_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_ASCII = bytes(range(128))
 
 
-@lru_cache(maxsize=4096)
-def _power(k: int) -> int:
-    return pow(_BASE, k, 1 << 64)
+def _normalise_blocks(texts: list[str]) -> tuple[list[str], list[bytes]]:
+    """normalise() of already whitespace-folded texts, as str and as UTF-8 (what hash64 hashes)."""
+    if not texts:
+        return [], []
+    joined = _SEP.join(texts).lower()
+    data = joined.encode("utf-8", "surrogatepass")
+    if (
+        joined.count(_SEP) != len(texts) - 1  # a text with a newline: not from the segmentation
+        # Digits beyond ASCII (Arabic-Indic, fullwidth...) need the regex: look at the non-ASCII bytes.
+        or (
+            not joined.isascii()
+            and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass"))
+        )
+    ):
+        norm = [_DIGIT.sub("0", t.lower()) for t in texts]
+        return norm, [t.encode("utf-8", "surrogatepass") for t in norm]
+    # Every digit becomes "0", then runs of "0" (all digits now) fold to one: the regex's r"\d+" -> "0".
+    data = data.translate(_ASCII_DIGITS)
+    while b"00" in data:
+        data = data.replace(b"00", b"0")
+    return data.decode("utf-8", "surrogatepass").split(_SEP), data.split(b"\n")
 
 
-@lru_cache(maxsize=16384)
-def _sig_hash(sig: str) -> int:
-    return hash64(sig)
+def _block_hashes(parts: list[bytes]) -> array[int]:
+    """hash64 of every text: the 8-byte digests land in one buffer, read back as little-endian words."""
+    out = array("Q", b"".join([blake2b(p, digest_size=8).digest() for p in parts]))
+    if not _LITTLE:
+        out.byteswap()
+    return out
+
+
+# Powers of _BASE mod 2**64, grown on demand (a pure table: never depends on page order).
+_POWER_TABLE = [1]
+
+
+def _powers(k: int) -> list[int]:
+    table = _POWER_TABLE
+    while len(table) <= k:
+        table.append((table[-1] * _BASE) & _MASK)
+    return table
+
+
+# (tag, class, id) -> (signature, its hash). A pure function's memo, cleared when full, so the output
+# never depends on what was seen before; one dict lookup per element instead of two cached calls.
+_SIGNATURES: dict[tuple[str, str, str], tuple[str, int]] = {}
+_SIGNATURES_MAX = 16384
+
+
+def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
+    tag, cls, id_attr = key
+    ident = f"{cls} {id_attr}".lower() if cls or id_attr else ""  # as blocks.Elem.ident
+    sig = _elem_signature(tag, ident, id_attr)
+    if len(_SIGNATURES) >= _SIGNATURES_MAX:
+        _SIGNATURES.clear()
+    entry = _SIGNATURES[key] = (sig, hash64(sig))
+    return entry
 
 
 def _structure(

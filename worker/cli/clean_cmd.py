@@ -146,6 +146,22 @@ def missing_inputs(paths: Iterable[str]) -> list[str]:
     return [p for p in paths if p != "-" and not Path(p).exists()]
 
 
+def add_pipeline_args(parser: argparse.ArgumentParser, *, limit_help: str, two_pass_help: str) -> None:
+    """--limit, --two-pass and the pipeline settings, which `clean` and `eval` share."""
+    parser.add_argument("--limit", type=int, default=None, help=limit_help)
+    parser.add_argument("--two-pass", action="store_true", help=two_pass_help)
+    settings_mod.add_flags(parser, PIPELINE_FLAGS)
+
+
+def load_settings(args: argparse.Namespace, command: str) -> Settings | None:
+    """The settings, or None once the user has been told why they are invalid (the command exits 2)."""
+    try:
+        return settings_mod.from_args(args, os.environ)
+    except ValueError as exc:
+        print(f"{command}: {exc}", file=sys.stderr)
+        return None
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "clean",
@@ -167,13 +183,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="jsonl (default): one JSON document per line; text, cleaneval, markdown: documents "
         "separated by a form-feed line",
     )
-    parser.add_argument("--limit", type=int, default=None, help="stop after N pages")
-    parser.add_argument(
-        "--two-pass",
-        action="store_true",
-        help="learn every site's template from all its pages first, then clean (reads the input twice)",
+    add_pipeline_args(
+        parser,
+        limit_help="stop after N pages",
+        two_pass_help="learn every site's template from all its pages first, then clean "
+        "(reads the input twice)",
     )
-    settings_mod.add_flags(parser, PIPELINE_FLAGS)
     parser.set_defaults(func=run)
 
 
@@ -182,10 +197,8 @@ def run(args: argparse.Namespace) -> int:
     if missing:
         print(f"clean: no such input: {', '.join(missing)}", file=sys.stderr)
         return 2
-    try:
-        settings = settings_mod.from_args(args, os.environ)
-    except ValueError as exc:
-        print(f"clean: {exc}", file=sys.stderr)
+    settings = load_settings(args, "clean")
+    if settings is None:
         return 2
     memory = build_memory(settings)
     read_stats = ReadStats()

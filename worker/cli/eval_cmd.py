@@ -8,9 +8,8 @@ for with/without datasets. Pages with empty or suspect gold are skipped and coun
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,34 +17,36 @@ import orjson
 
 from worker import settings as settings_mod
 from worker.cli.clean_cmd import (
-    PIPELINE_FLAGS,
     CleanStats,
+    add_pipeline_args,
     build_memory,
     clean_all,
     learn_all,
     limited,
+    load_settings,
     progress,
 )
 from worker.evaluate import Gold, score, summary_lines
-from worker.io import BadRecord, PredictionWriter, ReadStats, iter_jsonl, page_from_record
+from worker.io import PredictionWriter, ReadStats, iter_jsonl, pages_from_records
 from worker.models import Page
 
 
 def dataset_pages(path: Path, golds: list[Gold], stats: ReadStats) -> Iterator[Page]:
     """Pages of the dataset in order; each record's gold is appended to `golds` as it goes by."""
-    for where, record in iter_jsonl(path, stats):
+    return pages_from_records(_with_golds(iter_jsonl(path, stats), golds, stats), stats)
+
+
+def _with_golds(
+    records: Iterable[tuple[str, dict[str, Any]]], golds: list[Gold], stats: ReadStats
+) -> Iterator[tuple[str, dict[str, Any]]]:
+    for where, record in records:
         if "id" not in record:
             stats.problem(where, "no 'id' field")
             continue
+        # Appended before the page is built: a record that is no page still counts in scoring, as a
+        # missing (empty) prediction.
         golds.append(Gold.from_record(record))
-        try:
-            page = page_from_record(record, where)
-        except BadRecord as exc:
-            # The page still counts in scoring, as a missing (empty) prediction.
-            stats.problem(where, str(exc))
-            continue
-        stats.pages += 1
-        yield page
+        yield where, record
 
 
 def evaluate_dataset(
@@ -111,13 +112,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=0,
         help="score only pages whose site has at least N pages in the dataset",
     )
-    parser.add_argument("--limit", type=int, default=None, help="clean and score only the first N pages")
-    parser.add_argument(
-        "--two-pass",
-        action="store_true",
-        help="learn every site's template from all its pages first, then clean and score",
+    add_pipeline_args(
+        parser,
+        limit_help="clean and score only the first N pages",
+        two_pass_help="learn every site's template from all its pages first, then clean and score",
     )
-    settings_mod.add_flags(parser, PIPELINE_FLAGS)
     parser.set_defaults(func=run)
 
 
@@ -125,10 +124,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.dataset.exists():
         print(f"eval: no such dataset: {args.dataset}", file=sys.stderr)
         return 2
-    try:
-        settings = settings_mod.from_args(args, os.environ)
-    except ValueError as exc:
-        print(f"eval: {exc}", file=sys.stderr)
+    settings = load_settings(args, "eval")
+    if settings is None:
         return 2
     result = evaluate_dataset(
         args.dataset,

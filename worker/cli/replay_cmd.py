@@ -11,27 +11,10 @@ from pathlib import Path
 
 from worker import settings as settings_mod
 from worker.io import ReadStats, read_pages
+from worker.stream.config import PRODUCER_SETTINGS
 from worker.stream.replay import BrokerUnreachable, ReplayStats, page_producer, replay_pages
 
 log = logging.getLogger(__name__)
-
-CONNECTION_FLAGS = (
-    "bootstrap_servers",
-    "security_protocol",
-    "sasl_mechanism",
-    "sasl_username",
-    "sasl_password",
-    "ssl_cafile",
-    "ssl_certfile",
-    "ssl_keyfile",
-    "ssl_password",
-    "ssl_check_hostname",
-    "client_id",
-    "compression_type",
-    "max_request_size",
-    "max_batch_size",
-    "linger_ms",
-)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--limit", type=int, default=None, help="stop after N pages")
     parser.add_argument("--rate", type=float, default=None, help="at most R pages per second")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
-    settings_mod.add_flags(parser, CONNECTION_FLAGS)
+    settings_mod.add_flags(parser, PRODUCER_SETTINGS)
     parser.set_defaults(func=run)
 
 

@@ -7,13 +7,14 @@ import logging
 import os
 
 from worker import settings as settings_mod
+from worker.stream.config import CONNECTION_SETTINGS
 from worker.stream.service import run_processes
 
 log = logging.getLogger(__name__)
 
 # Every flag is also the env var CLEANSTREAM_<NAME>; these names are part of the deployment contract.
 FLAGS = (
-    "bootstrap_servers",
+    *CONNECTION_SETTINGS,
     "group_id",
     "client_id",
     "input_topic",
@@ -24,15 +25,6 @@ FLAGS = (
     "metrics_host",
     "no_templates",
     "processes",
-    "security_protocol",
-    "sasl_mechanism",
-    "sasl_username",
-    "sasl_password",
-    "ssl_cafile",
-    "ssl_certfile",
-    "ssl_keyfile",
-    "ssl_password",
-    "ssl_check_hostname",
     "session_timeout_ms",
     "heartbeat_interval_ms",
     "fetch_max_wait_ms",

@@ -208,7 +208,12 @@ def page_from_record(record: dict[str, Any], where: str) -> Page:
 
 
 def read_jsonl(path: Path, stats: ReadStats) -> Iterator[Page]:
-    for where, record in iter_jsonl(path, stats):
+    return pages_from_records(iter_jsonl(path, stats), stats)
+
+
+def pages_from_records(records: Iterable[tuple[str, dict[str, Any]]], stats: ReadStats) -> Iterator[Page]:
+    """A Page per (file:line, record); a record that cannot be one is reported and skipped."""
+    for where, record in records:
         try:
             page = page_from_record(record, where)
         except BadRecord as exc:

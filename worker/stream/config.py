@@ -11,6 +11,29 @@ from typing import Any
 
 from worker.settings import Settings
 
+# The settings security_config reads: every command that talks to Kafka offers these as flags.
+CONNECTION_SETTINGS = (
+    "bootstrap_servers",
+    "security_protocol",
+    "sasl_mechanism",
+    "sasl_username",
+    "sasl_password",
+    "ssl_cafile",
+    "ssl_certfile",
+    "ssl_keyfile",
+    "ssl_password",
+    "ssl_check_hostname",
+)
+# The settings producer_config reads, connection included.
+PRODUCER_SETTINGS = (
+    *CONNECTION_SETTINGS,
+    "client_id",
+    "compression_type",
+    "max_request_size",
+    "max_batch_size",
+    "linger_ms",
+)
+
 
 def security_config(settings: Settings) -> dict[str, Any]:
     """Connection keywords shared by consumer, producer and admin clients."""
