@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from worker.clean.fingerprint import PageFingerprints, fingerprint, hash64, normalise, signature, stable_token
+from worker.clean.fingerprint import (
+    PageFingerprints,
+    _block_hashes,
+    _elem_signature,
+    _fold_zeros,
+    _normalise_blocks,
+    fingerprint,
+    hash64,
+    normalise,
+    signature,
+    signature_of,
+    stable_token,
+)
 
 
 def _fps(html: str, structure: bool = True) -> PageFingerprints:
@@ -124,3 +140,59 @@ def test_records_are_in_document_order_with_depths() -> None:
     assert fps.paths == ["body", "body>div", "body>div>p", "body>div>p", "body>p"]
     assert fps.depths == [0, 1, 2, 2, 1]
     assert fps.total_text == len("a b c")
+
+
+# The page-at-once fast paths must agree exactly with the per-block definitions they replace.
+_TEXT = st.text(alphabet=st.sampled_from([*"aZ0123 9xΣσςΟΔ٣٤１２İK\u212a-é", "\ud800"]), max_size=12).map(
+    lambda t: " ".join(t.split())
+)
+
+
+@given(st.lists(_TEXT, max_size=6))
+def test_page_normalisation_equals_per_block_normalise(texts: list[str]) -> None:
+    norm, encoded = _normalise_blocks(texts)
+    assert norm == [normalise(t) for t in texts]
+    assert encoded == [t.encode("utf-8", "surrogatepass") for t in norm]
+    assert list(_block_hashes(encoded)) == [hash64(t) for t in norm]
+
+
+def test_final_sigma_and_non_ascii_digits_stay_per_block() -> None:
+    texts = ["ΟΔΟΣ", "Σ ΑΣ", "page ٣ of 12", "x 0012 y"]
+    assert (
+        _normalise_blocks(texts)[0]
+        == [normalise(t) for t in texts]
+        == [
+            "οδος",
+            "σ ας",
+            "page 0 of 0",
+            "x 0 y",
+        ]
+    )
+
+
+@given(st.binary(max_size=20).map(lambda b: b.translate(bytes.maketrans(b"123", b"000"))))
+def test_fold_zeros_is_one_zero_per_run(data: bytes) -> None:
+    assert _fold_zeros(data) == re.sub(rb"0+", b"0", data)
+
+
+_TOKEN = st.text(alphabet=st.sampled_from(list("abAB_-1zZé\u212a")), min_size=1, max_size=6)
+
+
+@given(
+    st.sampled_from(["div", "body", "p"]),
+    st.lists(_TOKEN, max_size=5),
+    st.sampled_from(["", "Nav", "x y", " "]),
+)
+def test_signature_short_cut_equals_signature_of(tag: str, classes: list[str], id_attr: str) -> None:
+    cls = " ".join(classes)
+    ident = f"{cls} {id_attr}".lower() if cls or id_attr else ""  # as blocks.Elem.ident
+    expected = ident.split()
+    if id_attr and expected:
+        expected.pop()
+    assert _elem_signature(tag, ident, id_attr) == signature_of(tag, id_attr, expected)
+
+
+def test_fingerprint_values_are_pinned() -> None:
+    # Fingerprints are persisted in snapshots: a change here must bump sitememory's snapshot version.
+    fps = _fps(page("Some text 2024."), structure=False)
+    assert fps.text_fps[fps.paths.index("body>div.content>p")] == 14262864154207298288

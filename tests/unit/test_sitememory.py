@@ -165,3 +165,14 @@ def test_frozen_memory_counts_nothing() -> None:
     assert mem.observe("new", "u", {3}).pages_seen == 0
     assert "new" not in mem
     assert mem.take_dirty() == ["s"]
+
+
+def test_snapshots_of_older_fingerprints_are_rejected() -> None:
+    # Version 1 held fingerprints with a finaliser the fingerprinting no longer applies: never reuse them.
+    mem = SiteMemory(CFG)
+    mem.observe("s", "u", {1, 2})
+    data = mem.dump("s")
+    assert data is not None
+    assert data[0] == 2
+    with pytest.raises(ValueError, match="version"):
+        SiteState.from_bytes(b"\x01" + data[1:])

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import time
-
 from worker.clean import dom, template
 from worker.clean.blocks import Elem, RawBlock, Segmentation
 from worker.clean.fingerprint import PageFingerprints
-from worker.clean.options import CleanOptions
+from worker.clean.options import CleanOptions, budget_clock
 from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.models import Page
 
@@ -50,7 +48,7 @@ def site_page(i: int, body: str | None = None, url: str | None = None) -> Page:
 def run(page: Page, memory: SiteMemory) -> template.TemplateResult:
     tree = dom.parse(page.html or "")
     dom.preclean(tree)
-    return template.extract(tree, page, memory, OPTIONS, time.perf_counter() + 30.0)
+    return template.extract(tree, page, memory, OPTIONS, budget_clock() + 30.0)
 
 
 def text(res: template.TemplateResult) -> str:

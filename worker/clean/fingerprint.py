@@ -50,7 +50,8 @@ _LITTLE = sys.byteorder == "little"
 
 def stable_token(token: str) -> bool:
     """Does a class/id token look hand-written (kept in the path) rather than generated (dropped)?"""
-    return _CAMEL_HUMPS.search(token) is None and _STABLE_TOKEN.match(token.lower()) is not None
+    # The cheap test first: most generated tokens (ids with digits) fail it already.
+    return _STABLE_TOKEN.match(token.lower()) is not None and _CAMEL_HUMPS.search(token) is None
 
 
 def normalise(text: str) -> str:
@@ -77,7 +78,8 @@ class PageFingerprints:
     def observed(self) -> set[int]:
         """Fingerprints this page contributes to its site's statistics (each once per page)."""
         out = set(self.text_fps)
-        out.update(fp for fp in self.struct_fps if fp)
+        if any(self.struct_fps):  # all 0 unless structure fingerprints were asked for
+            out.update(filter(None, self.struct_fps))
         out.discard(0)
         return out
 
@@ -86,7 +88,22 @@ def _elem_signature(tag: str, ident: str, id_attr: str) -> str:
     classes = ident.split()
     if id_attr and classes:
         classes.pop()  # Elem.ident is "class id", lower-cased
-    return signature_of(tag, id_attr, classes)
+    if tag in PAGE_STATE_TAGS or not ident.isascii():
+        return signature_of(tag, id_attr, classes)
+    # signature_of, short-cut for lower-cased ASCII classes (~36 new class lists a page): they hold no
+    # capitals for _CAMEL_HUMPS and lower() leaves them as they are, so one match per token decides.
+    kept: list[str] = []
+    for t in classes:
+        if _STABLE_TOKEN.match(t) is not None:
+            kept.append(t)
+            if len(kept) == MAX_CLASS_TOKENS:
+                break
+    sig = tag
+    if id_attr and stable_token(id_attr):
+        sig += "#" + id_attr.lower()
+    if kept:
+        sig += "." + ".".join(sorted(kept))
+    return sig
 
 
 def signature_of(tag: str, ident: str | None, classes: list[str]) -> str:
@@ -153,11 +170,10 @@ def fingerprint_segmentation(
             depths[i] = depths[p] + 1
         else:
             ph = path_hs[i] = sh
-        # splitmix64's finaliser over (path hash, rolling text hash): cheaper than hashing bytes again.
-        z = ph ^ ((((prefix[hi] - prefix[lo] * powers[hi - lo]) & mask) * base2) & mask)
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        text_fps.append(z ^ (z >> 31))
+        # (path hash) xor (rolling text hash times an odd constant): cheaper than hashing bytes again.
+        # No finaliser (splitmix64 until snapshot version 2): a bijective mix collides exactly where this
+        # does, and it cost a tenth of the fingerprinting. Equality is all the memory needs.
+        text_fps.append(ph ^ ((((prefix[hi] - prefix[lo] * powers[hi - lo]) & mask) * base2) & mask))
         text_lens.append(lens[hi] - lens[lo] - 1)
     paths = [""] * n
     if with_paths:
@@ -206,10 +222,23 @@ def _normalise_blocks(texts: list[str]) -> tuple[list[str], list[bytes]]:
         norm = [_DIGIT.sub("0", t.lower()) for t in texts]
         return norm, [t.encode("utf-8", "surrogatepass") for t in norm]
     # Every digit becomes "0", then runs of "0" (all digits now) fold to one: the regex's r"\d+" -> "0".
-    data = data.translate(_ASCII_DIGITS)
-    while b"00" in data:
-        data = data.replace(b"00", b"0")
+    data = _fold_zeros(data.translate(_ASCII_DIGITS))
     return data.decode("utf-8", "surrogatepass").split(_SEP), data.split(b"\n")
+
+
+def _fold_zeros(data: bytes) -> bytes:
+    """Each run of b"0" to one b"0" (one split and join; repeated replace cost four times more)."""
+    if b"00" not in data:
+        return data
+    parts = data.split(b"0")
+    out = b"0".join([p for p in parts if p])
+    if not out:
+        return b"0"
+    if not parts[0]:
+        out = b"0" + out
+    if not parts[-1]:
+        out += b"0"
+    return out
 
 
 def _block_hashes(parts: list[bytes]) -> array[int]:
@@ -235,6 +264,7 @@ def _powers(k: int) -> list[int]:
 # never depends on what was seen before; one dict lookup per element instead of two cached calls.
 _SIGNATURES: dict[tuple[str, str, str], tuple[str, int]] = {}
 _SIGNATURES_MAX = 16384
+_SIG_HASHES: dict[str, int] = {}
 
 
 def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
@@ -243,7 +273,11 @@ def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
     sig = _elem_signature(tag, ident, id_attr)
     if len(_SIGNATURES) >= _SIGNATURES_MAX:
         _SIGNATURES.clear()
-    entry = _SIGNATURES[key] = (sig, hash64(sig))
+        _SIG_HASHES.clear()
+    sh = _SIG_HASHES.get(sig)
+    if sh is None:  # far fewer signatures than class lists: most new class lists reuse one
+        sh = _SIG_HASHES[sig] = hash64(sig)
+    entry = _SIGNATURES[key] = (sig, sh)
     return entry
 
 

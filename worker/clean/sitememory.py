@@ -37,7 +37,9 @@ CONTENT_PATH_SHARE = 0.5
 MAX_CONTENT_PATHS = 8
 
 _HEADER = struct.Struct("<BIdIHHB")  # version, pages_seen, pages_weight, n_fps, n_urls, url_pos, n_paths
-_VERSION = 1
+# 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint), so version-1 fingerprints
+# would never match again; the changelog restore skips a snapshot it cannot read and the site re-learns.
+_VERSION = 2
 _LITTLE = sys.byteorder == "little"
 
 
@@ -111,18 +113,23 @@ class SiteState:
             self.urls[self.url_pos] = key
             self.url_pos = (self.url_pos + 1) % config.url_window
         d = config.decay
-        table = dict(zip(self.fps, (c * d for c in self.counts), strict=True))
+        table = dict(zip(self.fps, map(d.__mul__, self.counts), strict=True))
         get = table.get
         for fp in fps:
             table[fp] = get(fp, 0.0) + 1.0
-        if len(table) > config.max_fingerprints:
-            keys = list(table)
-            vals = [table[k] for k in keys]
-            # Ascending by count; ties keep insertion order, so older entries go first. Deterministic.
-            order = sorted(range(len(keys)), key=vals.__getitem__)
-            for i in order[: len(keys) - config.max_fingerprints]:
-                del table[keys[i]]
-        keys = sorted(table)
+        drop = len(table) - config.max_fingerprints
+        if drop > 0:
+            # The `drop` lowest counts go; among counts equal to the cut, the earliest inserted (tracked
+            # ones in ascending order, then this page's). Deterministic; a threshold and C-level scans
+            # rather than sorting every entry through a key function.
+            counts = sorted(table.values())
+            cut = counts[drop - 1]
+            dropped_ties = drop - bisect_left(counts, cut)  # everything below the cut goes as well
+            keys = [k for k, v in table.items() if v > cut]
+            keys += [k for k, v in table.items() if v == cut][dropped_ties:]
+            keys.sort()
+        else:
+            keys = sorted(table)
         self.fps = array("Q", keys)
         self.counts = array("f", map(table.__getitem__, keys))
         self.pages_weight = self.pages_weight * d + 1.0
