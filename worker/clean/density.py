@@ -331,21 +331,26 @@ _GOOD_BAD = frozenset({GOOD, BAD})
 _GOOD_BAD_NEAR = frozenset({GOOD, BAD, NEAR})
 
 
+def _good_text_follows(blocks: list[RawBlock], cls: list[str], i: int) -> bool:
+    """A good block comes after block i within MAX_HEADING_DISTANCE characters."""
+    dist = 0
+    for j in range(i + 1, len(cls)):
+        if cls[j] == GOOD:
+            return True
+        dist += blocks[j].chars
+        if dist > h.MAX_HEADING_DISTANCE:
+            return False
+    return False
+
+
 def smooth(blocks: list[RawBlock], classes: list[str]) -> list[str]:
     """jusText context smoothing: headings, then short blocks, then near-good blocks by neighbours."""
     cls = list(classes)
     n = len(cls)
     # Short headings shortly before good text belong to it.
     for i, b in enumerate(blocks):
-        if b.heading and cls[i] == SHORT:
-            dist = 0
-            for j in range(i + 1, n):
-                if cls[j] == GOOD:
-                    cls[i] = NEAR
-                    break
-                dist += blocks[j].chars
-                if dist > h.MAX_HEADING_DISTANCE:
-                    break
+        if b.heading and cls[i] == SHORT and _good_text_follows(blocks, cls, i):
+            cls[i] = NEAR
     prev, nxt = _nearest(cls, _GOOD_BAD)
     prev_n, nxt_n = _nearest(cls, _GOOD_BAD_NEAR)
     revised = list(cls)
@@ -370,15 +375,8 @@ def smooth(blocks: list[RawBlock], classes: list[str]) -> list[str]:
         last = cls[i]
     # Headings that were dropped but introduce good text come back.
     for i, b in enumerate(blocks):
-        if b.heading and cls[i] == BAD and classes[i] != BAD:
-            dist = 0
-            for j in range(i + 1, n):
-                if cls[j] == GOOD:
-                    cls[i] = GOOD
-                    break
-                dist += blocks[j].chars
-                if dist > h.MAX_HEADING_DISTANCE:
-                    break
+        if b.heading and cls[i] == BAD and classes[i] != BAD and _good_text_follows(blocks, cls, i):
+            cls[i] = GOOD
     return cls
 
 
