@@ -8,7 +8,7 @@ Pages are processed in dataset order sorted by id, through `worker.clean.pipelin
 density only (no memory), online memory (one SiteMemory, pages in order) and two-pass (every page of the
 dataset is first cleaned once to learn, outputs discarded, then the memory is frozen and every page is
 cleaned again, as `clean --two-pass` does). Scores come from the shared scorer
-(/work/shared/eval/score.py) with --sites-min. Skips cleanly when the data is absent.
+(../shared/eval/score.py) with --sites-min. Skips cleanly when the data is absent.
 """
 
 from __future__ import annotations
