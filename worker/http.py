@@ -93,9 +93,3 @@ async def start_server(metrics: Metrics, health: Health, host: str, port: int) -
     await site.start()
     log.info("metrics server on %s", ", ".join(str(a) for a in runner.addresses))
     return runner
-
-
-def bound_port(runner: web.AppRunner) -> int:
-    """The port actually bound (useful with port 0)."""
-    addr = runner.addresses[0]
-    return int(addr[1])

@@ -336,7 +336,3 @@ class SiteMemory:
         dirty = sorted(s for s in self._dirty if s in self._sites)
         self._dirty.clear()
         return dirty
-
-    @property
-    def dirty_count(self) -> int:
-        return len(self._dirty)
