@@ -6,7 +6,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from worker.clean.sitememory import SITE_OVERHEAD, MemoryConfig, SiteMemory, SiteState, key_hash
+from worker.clean.sitememory import (
+    PRUNE_TO,
+    SITE_OVERHEAD,
+    MemoryConfig,
+    SiteMemory,
+    SiteState,
+    key_hash,
+)
 
 CFG = MemoryConfig(min_pages=2, theta=0.6, half_life=10.0, max_fingerprints=64, url_window=16)
 
@@ -53,7 +60,7 @@ def test_cap_shares_and_weights_stay_bounded(pages: list[set[int]]) -> None:
     for i, fps in enumerate(pages):
         state = mem.observe("s", f"u{i}", fps)
         assert len(state.fps) == len(state.counts) <= CFG.max_fingerprints
-        assert list(state.fps) == sorted(state.fps)
+        assert len(set(state.fps)) == len(state.fps)
         assert 0.0 < state.pages_weight <= 1.0 / (1.0 - CFG.decay) + 1e-6
         assert all(0.0 <= state.share(fp) <= 1.0 + 1e-5 for fp in fps)
 
@@ -149,12 +156,16 @@ def test_content_path_needs_a_majority() -> None:
 
 def test_default_site_stays_under_32_kb() -> None:
     mem = SiteMemory()
+    cap = mem.config.max_fingerprints
+    sizes, peak = [], 0
     for i in range(200):
-        mem.observe("s", f"u{i}", {i * 1000 + j for j in range(400)} | set(range(1, 200)))
-    state = mem.get("s")
-    assert state is not None
-    assert len(state.fps) == mem.config.max_fingerprints
-    assert state.nbytes() <= 32 * 1024
+        state = mem.observe("s", f"u{i}", {i * 1000 + j for j in range(60)} | set(range(1, 200)))
+        sizes.append(len(state.fps))
+        peak = max(peak, state.nbytes())
+    assert cap - 60 < max(sizes) <= cap  # fills up to the cap, never past it
+    assert min(sizes[20:]) >= int(PRUNE_TO * cap)  # pruned back to the low-water mark, not further
+    assert set(range(1, 200)) <= set(state.fps)  # the fingerprints on every page always survive
+    assert peak <= 32 * 1024
 
 
 def test_frozen_memory_counts_nothing() -> None:
@@ -168,11 +179,33 @@ def test_frozen_memory_counts_nothing() -> None:
 
 
 def test_snapshots_of_older_fingerprints_are_rejected() -> None:
-    # Version 1 held fingerprints with a finaliser the fingerprinting no longer applies: never reuse them.
+    # Versions 1 and 2 held fingerprints the fingerprinting no longer computes: never reuse them.
     mem = SiteMemory(CFG)
     mem.observe("s", "u", {1, 2})
     data = mem.dump("s")
     assert data is not None
-    assert data[0] == 2
-    with pytest.raises(ValueError, match="version"):
-        SiteState.from_bytes(b"\x01" + data[1:])
+    assert data[0] == 3
+    for old in (1, 2):
+        with pytest.raises(ValueError, match="version"):
+            SiteState.from_bytes(bytes([old]) + data[1:])
+
+
+@given(
+    st.lists(st.sets(st.integers(min_value=1, max_value=12), max_size=6), min_size=1, max_size=60),
+    st.sampled_from([0.5, 3.0, 50.0]),
+)
+def test_lazy_decay_gives_the_explicitly_decayed_shares(pages: list[set[int]], half_life: float) -> None:
+    # Half-life 0.5 makes every page weigh 4x the one before: the rescaling runs every 16 pages.
+    cfg = MemoryConfig(half_life=half_life, max_fingerprints=64, url_window=4)
+    mem = SiteMemory(cfg)
+    counts: dict[int, float] = {}
+    weight = 0.0
+    for i, fps in enumerate(pages):
+        state = mem.observe("s", f"u{i}", fps)
+        counts = {fp: c * cfg.decay for fp, c in counts.items()}
+        for fp in fps:
+            counts[fp] = counts.get(fp, 0.0) + 1.0
+        weight = weight * cfg.decay + 1.0
+    assert state.pages_weight == pytest.approx(weight, rel=1e-6)
+    for fp in range(1, 13):
+        assert state.share(fp) == pytest.approx(counts.get(fp, 0.0) / weight, rel=1e-4, abs=1e-9)

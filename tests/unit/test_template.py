@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from worker.clean import dom, template
 from worker.clean.blocks import Elem, RawBlock, Segmentation
 from worker.clean.fingerprint import PageFingerprints
@@ -122,25 +125,12 @@ def test_same_pages_same_order_same_output_and_state() -> None:
     assert go() == go()
 
 
-def _fps(depths: list[int], fps: list[int]) -> PageFingerprints:
-    n = len(depths)
-    return PageFingerprints(
-        elems=list(range(n)),
-        depths=depths,
-        paths=[""] * n,
-        tags=["div"] * n,
-        text_fps=fps,
-        struct_fps=[0] * n,
-        text_lens=[1] * n,
-        total_text=n,
-    )
-
-
 def test_choose_strips_takes_outermost_and_never_the_root() -> None:
-    # root(1) > a(2) > b(3) ; root > c(4) > d(5) ; root > e(6)
-    fps = _fps([0, 1, 2, 1, 2, 1], [1, 2, 3, 4, 5, 6])
-    assert template.choose_strips(fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
-    assert template.choose_strips(fps, frozenset({1})) == []
+    # root(0) > a(1) > b(2) ; root > c(3) > d(4) ; root > e(5), one block each
+    seg = _seg([("body", -1), ("div", 0), ("p", 1), ("div", 0), ("p", 3), ("p", 0)], [1] * 6)
+    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], struct_fps=[], paths=[])
+    assert template.choose_strips(seg, fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
+    assert template.choose_strips(seg, fps, frozenset({1})) == []
 
 
 def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taught() -> None:
@@ -185,6 +175,28 @@ def test_remove_elements_drops_whole_subtrees_and_reindexes_ranges() -> None:
     assert (article.first_block, article.end_block) == (1, 4)
     assert (p.first_block, p.end_block) == (1, 4)
     assert (seg.elems[0].first_block, seg.elems[0].end_block) == (0, 4)
+
+
+@given(st.data())
+def test_remove_elements_equals_dropping_the_blocks_of_removed_subtrees(data: st.DataObject) -> None:
+    n = data.draw(st.integers(min_value=1, max_value=12))
+    spec = [("body", -1)] + [("div", data.draw(st.integers(0, i - 1))) for i in range(1, n)]
+    seg = _seg(spec, data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    remove = sorted(data.draw(st.sets(st.integers(1, n - 1), max_size=4)) if n > 1 else [])
+    gone = set(remove)
+    for i, (_, parent) in enumerate(spec):  # pre-order: parents first
+        if parent in gone:
+            gone.add(i)
+    expected = [b.text for b in seg.blocks if b.elem not in gone]
+    before = [(e.first_block, e.end_block) for e in seg.elems]
+    texts = [b.text for b in seg.blocks]
+    template.remove_elements(seg, remove)
+    assert [b.text for b in seg.blocks] == expected
+    for e, (lo, hi) in zip(seg.elems, before, strict=True):
+        # every element keeps exactly its surviving blocks
+        assert [b.text for b in seg.blocks[e.first_block : e.end_block]] == [
+            t for t in texts[lo:hi] if t in expected
+        ]
 
 
 def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:

@@ -9,27 +9,28 @@ carries text gets two 64-bit fingerprints:
   with stable id/class tokens from <html> down to the element, without positions, so the same navigation
   block on two pages of a site hashes equal even when it moved in the sibling order. Text is case-folded,
   whitespace-folded and every run of digits becomes "0", so counters and years do not break the match.
-  The text part is a rolling hash over the hashes of the element's text blocks: O(1) per element.
+  The text part is the sum of the element's block hashes, a difference of prefix sums: O(1) per element.
 - structure fingerprint: hash of (tag path, child tag sequence). It recognises template blocks whose text
   changes ("Posted by X on <date>"), so it is only offered for short blocks that are unique on the page
   and hold no heading; plain paragraphs of the article share their structure across pages.
 
-Hashing is blake2b with an 8-byte digest: deterministic across processes (Python's own str hash is salted),
-in the standard library; xxhash would save ~0.3 us per element, not worth a dependency.
+Hashes must be deterministic across processes (snapshots outlive them; Python's str hash is salted).
+Block texts (~170 a page) and signatures are hashed with crc32 and adler32 side by side: 64 bits from
+zlib's C loops. blake2b's per-call cost was a sixth of fingerprinting, and the memory only asks for
+equality between a site's own pages, never for resistance to crafted collisions.
 """
 
 from __future__ import annotations
 
 import re
-import sys
-from array import array
 from dataclasses import dataclass
-from hashlib import blake2b
-from itertools import accumulate
+from itertools import accumulate, repeat
+from operator import lshift, or_
+from zlib import adler32, crc32
 
 from selectolax.lexbor import LexborNode
 
-from worker.clean.blocks import Segmentation, segment
+from worker.clean.blocks import Elem, Segmentation, segment
 
 # Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
 PAGE_STATE_TAGS = frozenset({"html", "body"})
@@ -45,7 +46,6 @@ _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", 
 # Digit runs become one "0" ("page 9 of 12" = "page 10 of 120"). A regex, not str.translate, which costs
 # three times more on the hot path.
 _DIGIT = re.compile(r"\d+")
-_LITTLE = sys.byteorder == "little"
 
 
 def stable_token(token: str) -> bool:
@@ -58,40 +58,39 @@ def normalise(text: str) -> str:
     return _DIGIT.sub("0", " ".join(text.lower().split()))
 
 
-def hash64(data: str) -> int:
-    return int.from_bytes(blake2b(data.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+def block_hash(data: bytes) -> int:
+    """64-bit hash of one normalised block text or one element signature (their UTF-8)."""
+    return crc32(data) << 32 | adler32(data)
 
 
 @dataclass(slots=True)
 class PageFingerprints:
-    """Per text-carrying block-level element, in document (pre-)order: parents before descendants."""
+    """Per text-carrying block-level element, in document (pre-)order: parents before descendants.
+
+    Only what every page needs is computed; depths and text lengths follow from the segmentation's
+    block ranges (worker.clean.template reads them there, for the pages it strips)."""
 
     elems: list[int]  # index into Segmentation.elems
-    depths: list[int]
-    paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
-    tags: list[str]
     text_fps: list[int]
-    struct_fps: list[int]  # 0 when the element may not be matched by structure alone
-    text_lens: list[int]  # length of the normalised subtree text
-    total_text: int
+    struct_fps: list[int]  # 0 when the element may not be matched by structure alone; [] when not asked
+    paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
 
     def observed(self) -> set[int]:
         """Fingerprints this page contributes to its site's statistics (each once per page)."""
         out = set(self.text_fps)
-        if any(self.struct_fps):  # all 0 unless structure fingerprints were asked for
+        if any(self.struct_fps):
             out.update(filter(None, self.struct_fps))
         out.discard(0)
         return out
 
 
-def _elem_signature(tag: str, ident: str, id_attr: str) -> str:
-    classes = ident.split()
-    if id_attr and classes:
-        classes.pop()  # Elem.ident is "class id", lower-cased
-    if tag in PAGE_STATE_TAGS or not ident.isascii():
+def _elem_signature(tag: str, cls: str, id_attr: str) -> str:
+    """signature_of(tag, id_attr, lower-cased class tokens), short-cut for ASCII class lists (most): lower
+    case holds no capitals for _CAMEL_HUMPS (camelCase class names are hand-written far more often than
+    generated), so one match per token decides."""
+    classes = cls.lower().split()
+    if tag in PAGE_STATE_TAGS or not cls.isascii():
         return signature_of(tag, id_attr, classes)
-    # signature_of, short-cut for lower-cased ASCII classes (~36 new class lists a page): they hold no
-    # capitals for _CAMEL_HUMPS and lower() leaves them as they are, so one match per token decides.
     kept: list[str] = []
     for t in classes:
         if _STABLE_TOKEN.match(t) is not None:
@@ -134,68 +133,48 @@ def fingerprint_segmentation(
     inline elements (<a>, <span>...) are part of their block, so bylines are matched as whole lines.
     Paths are hashed incrementally; the readable path strings are built only `with_paths` (tests, debugging).
     """
-    elems, blocks = seg.elems, seg.blocks
-    norm, encoded = _normalise_blocks([b.text for b in blocks])
-    # Rolling hash over the blocks' hashes: the text hash of any element (a range of blocks) is O(1),
-    # instead of re-hashing every ancestor's whole text.
-    mask, base, base2 = _MASK, _BASE, _BASE2
-    prefix = [0]
-    acc = 0
-    for h in _block_hashes(encoded):
-        acc = (acc * base + h) & mask
-        prefix.append(acc)
-    lens = [0, *accumulate(len(t) + 1 for t in norm)]
-    powers = _powers(len(blocks))
+    elems = seg.elems
+    if not elems or elems[0].end_block <= elems[0].first_block:
+        return PageFingerprints([], [], [], [])
+    norm = _normalise_blocks([b.text for b in seg.blocks])
+    # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
+    # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
+    # ignores block order, so a reordered menu still matches; it never cancels a block out, as xor would.
+    sums = [0, *accumulate(map(or_, map(lshift, map(crc32, norm), repeat(32)), map(adler32, norm)))]
+    mask, base = _MASK, _BASE
     n = len(elems)
     path_hs = [0] * n  # rolling hash of the path: no string hashing per element
-    depths = [0] * n
-    sigs = [""] * n
-    keep: list[int] = []
-    text_fps: list[int] = []
-    text_lens: list[int] = []
+    root = elems[0]
+    path_hs[0] = ph = _signature(root)[1]
+    keep = [0]
+    text_fps = [ph ^ (sums[root.end_block] - sums[root.first_block]) & mask]
     sig_of = _SIGNATURES.get
-    for i, e in enumerate(elems):
+    for i in range(1, n):
+        e = elems[i]
         lo, hi = e.first_block, e.end_block
         if hi <= lo:
             continue  # no text here, so none below either: the path is never needed
         keep.append(i)
-        key = (e.tag, e.cls, e.id_attr)
-        known = sig_of(key)
+        known = sig_of((e.tag, e.cls, e.id_attr))
         if known is None:
-            known = _signature_entry(key)
-        sigs[i], sh = known
-        p = e.parent
-        if p >= 0:
-            ph = path_hs[i] = (path_hs[p] * base + sh) & mask
-            depths[i] = depths[p] + 1
-        else:
-            ph = path_hs[i] = sh
-        # (path hash) xor (rolling text hash times an odd constant): cheaper than hashing bytes again.
-        # No finaliser (splitmix64 until snapshot version 2): a bijective mix collides exactly where this
-        # does, and it cost a tenth of the fingerprinting. Equality is all the memory needs.
-        text_fps.append(ph ^ ((((prefix[hi] - prefix[lo] * powers[hi - lo]) & mask) * base2) & mask))
-        text_lens.append(lens[hi] - lens[lo] - 1)
-    paths = [""] * n
+            known = _signature(e)
+        ph = path_hs[i] = (path_hs[e.parent] * base + known[1]) & mask
+        # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
+        # equality is all the memory needs, and a bijective mix collides exactly where this does.
+        text_fps.append(ph ^ (sums[hi] - sums[lo]) & mask)
+    paths: list[str] = []
     if with_paths:
+        by_elem = [""] * n
         for i in keep:
-            p = elems[i].parent
-            paths[i] = paths[p] + ">" + sigs[i] if p >= 0 else sigs[i]
-    struct_fps = _structure(seg, keep, path_hs, sigs, norm) if structure else [0] * len(keep)
-    return PageFingerprints(
-        elems=keep,
-        depths=[depths[i] for i in keep],
-        paths=[paths[i] for i in keep] if with_paths else [],
-        tags=[elems[i].tag for i in keep],
-        text_fps=text_fps,
-        struct_fps=struct_fps,
-        text_lens=text_lens,
-        total_text=lens[-1] - 1 if norm else 0,
-    )
+            sig = _signature(elems[i])[0]
+            by_elem[i] = by_elem[elems[i].parent] + ">" + sig if i else sig
+        paths = [by_elem[i] for i in keep]
+    struct_fps = _structure(seg, keep, path_hs, norm) if structure else []
+    return PageFingerprints(keep, text_fps, struct_fps, paths)
 
 
 _MASK = (1 << 64) - 1
 _BASE = 0x100000001B3  # the 64-bit FNV prime: odd, so multiplication is a bijection mod 2**64
-_BASE2 = 0x9E3779B97F4A7C15  # golden-ratio constant: keeps path and text parts from cancelling out
 # Block texts are whitespace-folded by the segmentation, so they hold no newline: a page's blocks are
 # normalised and hashed as one newline-joined text, with C-level passes over its UTF-8 instead of a regex
 # per block (the regex scan alone cost more than the rest of fingerprinting). A newline bounds
@@ -205,10 +184,10 @@ _ASCII_DIGITS = bytes.maketrans(b"123456789", b"000000000")
 _ASCII = bytes(range(128))
 
 
-def _normalise_blocks(texts: list[str]) -> tuple[list[str], list[bytes]]:
-    """normalise() of already whitespace-folded texts, as str and as UTF-8 (what hash64 hashes)."""
+def _normalise_blocks(texts: list[str]) -> list[bytes]:
+    """normalise() of already whitespace-folded texts, as UTF-8 (what the block hashes read)."""
     if not texts:
-        return [], []
+        return []
     joined = _SEP.join(texts).lower()
     data = joined.encode("utf-8", "surrogatepass")
     if (
@@ -219,11 +198,9 @@ def _normalise_blocks(texts: list[str]) -> tuple[list[str], list[bytes]]:
             and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass"))
         )
     ):
-        norm = [_DIGIT.sub("0", t.lower()) for t in texts]
-        return norm, [t.encode("utf-8", "surrogatepass") for t in norm]
+        return [_DIGIT.sub("0", t.lower()).encode("utf-8", "surrogatepass") for t in texts]
     # Every digit becomes "0", then runs of "0" (all digits now) fold to one: the regex's r"\d+" -> "0".
-    data = _fold_zeros(data.translate(_ASCII_DIGITS))
-    return data.decode("utf-8", "surrogatepass").split(_SEP), data.split(b"\n")
+    return _fold_zeros(data.translate(_ASCII_DIGITS)).split(b"\n")
 
 
 def _fold_zeros(data: bytes) -> bytes:
@@ -241,50 +218,46 @@ def _fold_zeros(data: bytes) -> bytes:
     return out
 
 
-def _block_hashes(parts: list[bytes]) -> array[int]:
-    """hash64 of every text: the 8-byte digests land in one buffer, read back as little-endian words."""
-    out = array("Q", b"".join([blake2b(p, digest_size=8).digest() for p in parts]))
-    if not _LITTLE:
-        out.byteswap()
-    return out
-
-
-# Powers of _BASE mod 2**64, grown on demand (a pure table: never depends on page order).
-_POWER_TABLE = [1]
-
-
-def _powers(k: int) -> list[int]:
-    table = _POWER_TABLE
-    while len(table) <= k:
-        table.append((table[-1] * _BASE) & _MASK)
-    return table
-
-
 # (tag, class, id) -> (signature, its hash). A pure function's memo, cleared when full, so the output
 # never depends on what was seen before; one dict lookup per element instead of two cached calls.
 _SIGNATURES: dict[tuple[str, str, str], tuple[str, int]] = {}
 _SIGNATURES_MAX = 16384
-_SIG_HASHES: dict[str, int] = {}
+
+
+def clear_memo() -> None:
+    """Forget the memoised signatures (benchmarks start each run cold, as a worker meets a new site)."""
+    _SIGNATURES.clear()
+
+
+def _signature(e: Elem) -> tuple[str, int]:
+    """An element's signature and its hash, memoised by (tag, class, id)."""
+    key = (e.tag, e.cls, e.id_attr)
+    known = _SIGNATURES.get(key)
+    return known if known is not None else _signature_entry(key)
 
 
 def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
     tag, cls, id_attr = key
-    ident = f"{cls} {id_attr}".lower() if cls or id_attr else ""  # as blocks.Elem.ident
-    sig = _elem_signature(tag, ident, id_attr)
+    if id_attr and not stable_token(id_attr):
+        # A generated id ("post-4711") is left out of the signature. Such ids make most keys unique (on
+        # dragnet, 15k of 21k distinct keys held an id): memoised without it, they reuse one entry.
+        key = (tag, cls, "")
+        known = _SIGNATURES.get(key)
+        if known is not None:
+            return known
+        id_attr = ""
+    sig = _elem_signature(tag, cls, id_attr)
     if len(_SIGNATURES) >= _SIGNATURES_MAX:
         _SIGNATURES.clear()
-        _SIG_HASHES.clear()
-    sh = _SIG_HASHES.get(sig)
-    if sh is None:  # far fewer signatures than class lists: most new class lists reuse one
-        sh = _SIG_HASHES[sig] = hash64(sig)
-    entry = _SIGNATURES[key] = (sig, sh)
+    entry = _SIGNATURES[key] = (sig, block_hash(sig.encode("utf-8", "surrogatepass")))
     return entry
 
 
-def _structure(
-    seg: Segmentation, keep: list[int], path_hs: list[int], sigs: list[str], norm: list[str]
-) -> list[int]:
+def _structure(seg: Segmentation, keep: list[int], path_hs: list[int], norm: list[bytes]) -> list[int]:
     elems = seg.elems
+    sigs = [""] * len(elems)  # textless children count as "": they have no path either
+    for i in keep:
+        sigs[i] = _signature(elems[i])[0]
     heads = [e.tag in HEADINGS for e in elems]
     for i in range(len(elems) - 1, 0, -1):  # pre-order: children come after parents
         if heads[i]:
@@ -293,9 +266,9 @@ def _structure(
     counts: dict[int, int] = {}
     for i in keep:
         e = elems[i]
-        words = sum(t.count(" ") + 1 for t in norm[e.first_block : e.end_block])
+        words = sum(t.count(b" ") + 1 for t in norm[e.first_block : e.end_block])
         if i and not heads[i] and words <= STRUCT_MAX_WORDS:
-            fp = hash64(f"{path_hs[i]:x}\x1e" + ",".join(sigs[c] for c in e.children))
+            fp = block_hash(f"{path_hs[i]:x}\x1e{','.join(sigs[c] for c in e.children)}".encode())
             counts[fp] = counts.get(fp, 0) + 1
         else:
             fp = 0

@@ -2,8 +2,11 @@
 
 Each site keeps, in compact arrays, a decayed count per tracked fingerprint and the decayed number of pages
 (both multiplied by d = 0.5 ** (1 / half_life) per new page), so count / pages is the share of the site's
-recent pages holding that fingerprint and a redesigned site re-learns within a few half-lives. A site tracks
-at most `max_fingerprints` fingerprints: when full, the lowest counts are dropped. Because of the decay, an
+recent pages holding that fingerprint and a redesigned site re-learns within a few half-lives. The decay is
+applied lazily: rather than multiplying every count by d, each new page weighs 1/d times the one before
+(`unit`), and counts are rescaled only when that weight grows large. Shares are ratios, so they are the same.
+A site tracks at most `max_fingerprints` fingerprints: past that, the lowest counts are dropped down to
+PRUNE_TO of the cap (hysteresis: the sort is not paid on every page of a big site). Because of the decay, an
 old one-off fingerprint always ranks below one seen on the current page, so a template block that is new
 survives long enough to be seen again (a frequent-items sketch in the spirit of Space-Saving, with decay as
 the tie-break instead of over-estimated counts, which would make every survivor look frequent).
@@ -26,6 +29,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from hashlib import blake2b
+from itertools import compress
 from typing import Any
 
 # Python objects around the arrays of one site (the SiteState, 5 array headers and their over-allocation,
@@ -36,10 +40,16 @@ SITE_OVERHEAD = 900
 CONTENT_PATH_SHARE = 0.5
 MAX_CONTENT_PATHS = 8
 
-_HEADER = struct.Struct("<BIdIHHB")  # version, pages_seen, pages_weight, n_fps, n_urls, url_pos, n_paths
-# 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint), so version-1 fingerprints
-# would never match again; the changelog restore skips a snapshot it cannot read and the site re-learns.
-_VERSION = 2
+# version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths
+_HEADER = struct.Struct("<BIddIHHB")
+# 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint). 3: block texts hashed with
+# crc32/adler32 and summed; counts scaled by `unit`. Older fingerprints would never match again: the
+# changelog restore skips a snapshot it cannot read and the site re-learns.
+_VERSION = 3
+# When a site passes max_fingerprints, the lowest counts go until this share of the cap is left.
+PRUNE_TO = 0.75
+# Counts are float32 multiples of the newest page's weight: rescale long before they could overflow.
+_RESCALE_AT = 2.0**32
 _LITTLE = sys.byteorder == "little"
 
 
@@ -75,30 +85,40 @@ def key_hash(key: str) -> int:
 
 
 class SiteState:
-    """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint."""
+    """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint.
+
+    Counts, the page weight and the content-path counts are all in units where the newest page weighs
+    `unit`; `pages_weight` and `share` give the decayed values."""
 
     __slots__ = (
         "_template",
         "counts",
         "fps",
         "pages_seen",
-        "pages_weight",
         "path_counts",
         "paths",
+        "unit",
         "url_pos",
         "urls",
+        "weight",
     )
 
     def __init__(self) -> None:
-        self.fps = array("Q")  # tracked fingerprints, ascending
-        self.counts = array("f")  # decayed number of pages holding fps[i]
+        self.fps = array("Q")  # tracked fingerprints, in the order they were first seen
+        self.counts = array("f")  # scaled decayed number of pages holding fps[i]
         self.pages_seen = 0  # distinct pages ever counted (not decayed): the cold-start gate
-        self.pages_weight = 0.0  # decayed number of pages: the denominator of every share
+        self.weight = 0.0  # scaled decayed number of pages: the denominator of every share
+        self.unit = 1.0  # the weight of the newest page
         self.urls = array("Q")  # ring of recent page-key hashes
         self.url_pos = 0
         self.paths = array("Q")  # hashes of content paths density chose
         self.path_counts = array("f")
         self._template: tuple[float, frozenset[int]] | None = None
+
+    @property
+    def pages_weight(self) -> float:
+        """The decayed number of pages seen (1 for the newest page, d for the one before...)."""
+        return self.weight / self.unit
 
     def seen(self, key: int) -> bool:
         return key in self.urls
@@ -112,62 +132,78 @@ class SiteState:
         else:
             self.urls[self.url_pos] = key
             self.url_pos = (self.url_pos + 1) % config.url_window
-        d = config.decay
-        table = dict(zip(self.fps, map(d.__mul__, self.counts), strict=True))
-        get = table.get
-        for fp in fps:
-            table[fp] = get(fp, 0.0) + 1.0
-        drop = len(table) - config.max_fingerprints
-        if drop > 0:
-            # The `drop` lowest counts go; among counts equal to the cut, the earliest inserted (tracked
-            # ones in ascending order, then this page's). Deterministic; a threshold and C-level scans
-            # rather than sorting every entry through a key function.
-            counts = sorted(table.values())
-            cut = counts[drop - 1]
-            dropped_ties = drop - bisect_left(counts, cut)  # everything below the cut goes as well
-            keys = [k for k, v in table.items() if v > cut]
-            keys += [k for k, v in table.items() if v == cut][dropped_ties:]
-            keys.sort()
-        else:
-            keys = sorted(table)
-        self.fps = array("Q", keys)
-        self.counts = array("f", map(table.__getitem__, keys))
-        self.pages_weight = self.pages_weight * d + 1.0
+        unit = self.unit / config.decay if self.pages_seen else 1.0
+        if unit > _RESCALE_AT:
+            self._rescale(1.0 / self.unit)
+            unit = 1.0 / config.decay
+        page = fps if isinstance(fps, (set, frozenset)) else set(fps)
+        counts = self.counts
+        index = dict(zip(self.fps, range(len(counts)), strict=True))
+        for i in map(index.__getitem__, page.intersection(index)):
+            counts[i] += unit
+        new = sorted(page.difference(index))  # sorted: the state must not depend on set order
+        self.fps.extend(new)
+        counts.extend([unit] * len(new))
+        if len(counts) > config.max_fingerprints:
+            self._prune(int(PRUNE_TO * config.max_fingerprints))
+        self.unit = unit
+        self.weight += unit
         self.pages_seen += 1
-        for i in range(len(self.path_counts)):
-            self.path_counts[i] *= d
         self._template = None
         return True
+
+    def _rescale(self, factor: float) -> None:
+        self.counts = array("f", map(factor.__mul__, self.counts))
+        self.path_counts = array("f", map(factor.__mul__, self.path_counts))
+        self.weight *= factor
+        self.unit *= factor
+
+    def _prune(self, keep: int) -> None:
+        """Keep the `keep` highest counts; among counts equal to the cut, the earliest tracked go first."""
+        values = self.counts.tolist()
+        drop = len(values) - keep
+        ranked = sorted(values)
+        cut = ranked[drop - 1]
+        # Everything below the cut goes, and the first `ties` entries equal to it: C-level scans.
+        ties = drop - bisect_left(ranked, cut)
+        j = -1
+        for _ in range(ties):
+            j = values.index(cut, j + 1)
+            values[j] = -1.0
+        mask = list(map(cut.__le__, values))
+        self.fps = array("Q", compress(self.fps, mask))
+        self.counts = array("f", compress(self.counts, mask))
 
     def observe_content_path(self, path: str) -> None:
         """Count where density found the main content on the page just observed."""
         h = key_hash(path)
         for i, p in enumerate(self.paths):
             if p == h:
-                self.path_counts[i] += 1.0
+                self.path_counts[i] += self.unit
                 return
         if len(self.paths) >= MAX_CONTENT_PATHS:
             low = min(range(len(self.paths)), key=self.path_counts.__getitem__)
             self.paths[low] = h
-            self.path_counts[low] = 1.0
+            self.path_counts[low] = self.unit
         else:
             self.paths.append(h)
-            self.path_counts.append(1.0)
+            self.path_counts.append(self.unit)
 
     def content_path(self) -> int | None:
         """Hash of the content path density chose on most recent pages, if one dominates."""
-        if not self.paths or self.pages_weight <= 0:
+        if not self.paths or self.weight <= 0:
             return None
         best = max(range(len(self.paths)), key=self.path_counts.__getitem__)
-        if self.path_counts[best] >= CONTENT_PATH_SHARE * self.pages_weight:
+        if self.path_counts[best] >= CONTENT_PATH_SHARE * self.weight:
             return int(self.paths[best])
         return None
 
     def share(self, fp: int) -> float:
-        i = bisect_left(self.fps, fp)
-        if i < len(self.fps) and self.fps[i] == fp and self.pages_weight > 0:
-            return float(self.counts[i]) / self.pages_weight
-        return 0.0
+        try:
+            i = self.fps.index(fp)
+        except ValueError:
+            return 0.0
+        return float(self.counts[i]) / self.weight if self.weight > 0 else 0.0
 
     def template(self, theta: float) -> frozenset[int]:
         """Fingerprints on at least `theta` of the site's recent pages (cached until the next page)."""
@@ -175,8 +211,8 @@ class SiteState:
         if cached is not None and cached[0] == theta:
             return cached[1]
         # float32 counts: allow for rounding so a block on every page is never just under the bar.
-        bar = theta * self.pages_weight * (1.0 - 1e-6)
-        result = frozenset(fp for fp, c in zip(self.fps, self.counts, strict=True) if c >= bar)
+        bar = theta * self.weight * (1.0 - 1e-5)
+        result = frozenset(compress(self.fps, map(bar.__le__, self.counts)))
         self._template = (theta, result)
         return result
 
@@ -193,7 +229,8 @@ class SiteState:
         header = _HEADER.pack(
             _VERSION,
             self.pages_seen,
-            self.pages_weight,
+            self.weight,
+            self.unit,
             len(self.fps),
             len(self.urls),
             self.url_pos,
@@ -211,14 +248,14 @@ class SiteState:
     def from_bytes(cls, data: bytes) -> SiteState:
         if len(data) < _HEADER.size:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes")
-        version, pages_seen, weight, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
+        version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
         if version != _VERSION:
             raise ValueError(f"unknown site snapshot version {version}")
         expected = _HEADER.size + 12 * n_fps + 8 * n_urls + 12 * n_paths
         if len(data) != expected:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes, expected {expected}")
         state = cls()
-        state.pages_seen, state.pages_weight, state.url_pos = pages_seen, weight, url_pos
+        state.pages_seen, state.weight, state.unit, state.url_pos = pages_seen, weight, unit, url_pos
         offset = _HEADER.size
         for name, code, n in (
             ("fps", "Q", n_fps),

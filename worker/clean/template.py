@@ -24,13 +24,13 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, repeat
 from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean import density
-from worker.clean.blocks import Segmentation, stable_path
+from worker.clean.blocks import RawBlock, Segmentation, stable_path
 from worker.clean.density import Extraction
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.options import CleanOptions
@@ -98,20 +98,21 @@ def page_key(page: Page) -> str:
     return page.url or page.id
 
 
-def choose_strips(fps: PageFingerprints, template: frozenset[int]) -> list[int]:
+def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:
     """Indices (into fps) of the outermost template subtrees, never the root itself."""
+    elems = seg.elems
+    structs = fps.struct_fps
     chosen: list[int] = []
-    inside = -1  # depth of the last chosen subtree; deeper records that follow it are its descendants
-    for i, depth in enumerate(fps.depths):
-        if inside >= 0:
-            if depth > inside:
-                continue
-            inside = -1
-        if depth == 0:
+    end = -1  # end block of the last chosen subtree: records starting before it are its descendants
+    for k, i in enumerate(fps.elems):
+        if not i:
             continue
-        if fps.text_fps[i] in template or (fps.struct_fps[i] and fps.struct_fps[i] in template):
-            chosen.append(i)
-            inside = depth
+        e = elems[i]
+        if e.first_block < end:
+            continue
+        if fps.text_fps[k] in template or (structs and structs[k] and structs[k] in template):
+            chosen.append(k)
+            end = e.end_block
     return chosen
 
 
@@ -204,13 +205,16 @@ class _Stripper:
         self.cold = state.pages_seen < self.memory.config.min_pages
         if self.cold:
             return
-        chosen = choose_strips(fps, state.template(self.memory.config.theta))
-        self.stripped_chars = sum(fps.text_lens[i] for i in chosen)
-        if chosen and self.stripped_chars >= fps.total_text:
+        remove = [fps.elems[k] for k in choose_strips(seg, fps, state.template(self.memory.config.theta))]
+        blocks, elems = seg.blocks, seg.elems
+        self.stripped_chars = sum(
+            b.chars for i in remove for b in blocks[elems[i].first_block : elems[i].end_block]
+        )
+        if remove and sum(elems[i].end_block - elems[i].first_block for i in remove) >= len(blocks):
             # Every visible word is template (a duplicate page or an error page): nothing to strip to.
             self.all_template = True
             return
-        self.remove = [fps.elems[i] for i in chosen]
+        self.remove = remove
 
     def target(self, seg: Segmentation, weights: list[float], target: int) -> int:
         if not self.remove or self.state is None or not self.widen:
@@ -222,20 +226,25 @@ class _Stripper:
 
 
 def remove_elements(seg: Segmentation, remove: list[int]) -> None:
-    """Drop the text blocks of these elements' subtrees; elements stay, as empty ranges."""
-    elems = seg.elems
-    gone = [False] * len(elems)
-    for i in remove:
-        gone[i] = True
-    for i, e in enumerate(elems):  # pre-order: a parent is decided before its children
-        if e.parent >= 0 and gone[e.parent]:
-            gone[i] = True
-    kept = [b for b in seg.blocks if not gone[b.elem]]
-    if len(kept) == len(seg.blocks):
+    """Drop the text blocks of these elements' subtrees; elements stay, as empty ranges.
+
+    A subtree's blocks are one range and subtrees nest or are disjoint: the kept blocks are the slices
+    between the removed ranges, and every element's range is mapped through one table of new positions."""
+    elems, blocks = seg.elems, seg.blocks
+    kept: list[RawBlock] = []
+    pos: list[int] = []  # old block index (up to and including len(blocks)) -> new index
+    prev = 0
+    for lo, hi in sorted((elems[i].first_block, elems[i].end_block) for i in remove):
+        if lo < prev:
+            continue  # inside a subtree already removed
+        pos += range(len(kept), len(kept) + lo - prev)
+        kept += blocks[prev:lo]
+        pos += repeat(len(kept), hi - lo)  # a removed block maps to where its range was cut out
+        prev = hi
+    if prev == 0 and not pos:
         return
-    pos = [0]
-    for b in seg.blocks:
-        pos.append(pos[-1] + (0 if gone[b.elem] else 1))
+    pos += range(len(kept), len(kept) + len(blocks) - prev + 1)
+    kept += blocks[prev:]
     for e in elems:
         e.first_block = pos[e.first_block]
         e.end_block = pos[e.end_block]
