@@ -85,24 +85,24 @@ class PageFingerprints:
 
 
 def _elem_signature(tag: str, cls: str, id_attr: str) -> str:
-    """signature_of(tag, id_attr, lower-cased class tokens), short-cut for ASCII class lists (most): lower
-    case holds no capitals for _CAMEL_HUMPS (camelCase class names are hand-written far more often than
-    generated), so one match per token decides."""
-    classes = cls.lower().split()
-    if tag in PAGE_STATE_TAGS or not cls.isascii():
-        return signature_of(tag, id_attr, classes)
-    kept: list[str] = []
-    for t in classes:
-        if _STABLE_TOKEN.match(t) is not None:
-            kept.append(t)
-            if len(kept) == MAX_CLASS_TOKENS:
-                break
-    sig = tag
+    """signature_of(tag, id_attr, lower-cased class tokens), the class part memoised by class attribute.
+
+    Lower case holds no capitals for _CAMEL_HUMPS: camelCase class names are hand-written far more often
+    than generated, so for class tokens one match decides."""
+    if tag in PAGE_STATE_TAGS:
+        return tag
+    part = _CLASS_PARTS.get(cls)
+    if part is None:
+        kept: list[str] = []
+        for t in cls.lower().split():
+            if _STABLE_TOKEN.match(t) is not None:
+                kept.append(t)
+                if len(kept) == MAX_CLASS_TOKENS:
+                    break
+        part = _CLASS_PARTS[cls] = "".join("." + t for t in sorted(kept))
     if id_attr and stable_token(id_attr):
-        sig += "#" + id_attr.lower()
-    if kept:
-        sig += "." + ".".join(sorted(kept))
-    return sig
+        return f"{tag}#{id_attr.lower()}{part}"
+    return tag + part
 
 
 def signature_of(tag: str, ident: str | None, classes: list[str]) -> str:
@@ -222,11 +222,14 @@ def _fold_zeros(data: bytes) -> bytes:
 # never depends on what was seen before; one dict lookup per element instead of two cached calls.
 _SIGNATURES: dict[tuple[str, str, str], tuple[str, int]] = {}
 _SIGNATURES_MAX = 16384
+# class attribute -> its part of the signature (".a.b"): a site's class lists recur under many tags and ids.
+_CLASS_PARTS: dict[str, str] = {}
 
 
 def clear_memo() -> None:
     """Forget the memoised signatures (benchmarks start each run cold, as a worker meets a new site)."""
     _SIGNATURES.clear()
+    _CLASS_PARTS.clear()
 
 
 def _signature(e: Elem) -> tuple[str, int]:
@@ -246,9 +249,9 @@ def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
         if known is not None:
             return known
         id_attr = ""
-    sig = _elem_signature(tag, cls, id_attr)
     if len(_SIGNATURES) >= _SIGNATURES_MAX:
-        _SIGNATURES.clear()
+        clear_memo()
+    sig = _elem_signature(tag, cls, id_attr)
     entry = _SIGNATURES[key] = (sig, block_hash(sig.encode("utf-8", "surrogatepass")))
     return entry
 

@@ -136,12 +136,19 @@ class SiteState:
         if unit > _RESCALE_AT:
             self._rescale(1.0 / self.unit)
             unit = 1.0 / config.decay
-        page = fps if isinstance(fps, (set, frozenset)) else set(fps)
         counts = self.counts
-        index = dict(zip(self.fps, range(len(counts)), strict=True))
-        for i in map(index.__getitem__, page.intersection(index)):
-            counts[i] += unit
-        new = sorted(page.difference(index))  # sorted: the state must not depend on set order
+        if counts:
+            index = dict(zip(self.fps, range(len(counts)), strict=True)).get
+            new: list[int] = []
+            for fp in fps if isinstance(fps, (set, frozenset)) else set(fps):
+                i = index(fp)
+                if i is None:
+                    new.append(fp)
+                else:
+                    counts[i] += unit
+        else:
+            new = list(set(fps))
+        new.sort()  # the state must not depend on set order
         self.fps.extend(new)
         counts.extend([unit] * len(new))
         if len(counts) > config.max_fingerprints:

@@ -233,15 +233,18 @@ def remove_elements(seg: Segmentation, remove: list[int]) -> None:
     elems, blocks = seg.elems, seg.blocks
     kept: list[RawBlock] = []
     pos: list[int] = []  # old block index (up to and including len(blocks)) -> new index
-    prev = 0
-    for lo, hi in sorted((elems[i].first_block, elems[i].end_block) for i in remove):
+    prev = removed = 0
+    # Outer subtrees first where two start at one block: then an inner one is skipped as already gone.
+    spans = [(elems[i].first_block, elems[i].end_block) for i in remove]
+    for lo, hi in sorted(spans, key=_outer_first):
         if lo < prev:
             continue  # inside a subtree already removed
         pos += range(len(kept), len(kept) + lo - prev)
         kept += blocks[prev:lo]
         pos += repeat(len(kept), hi - lo)  # a removed block maps to where its range was cut out
+        removed += hi - lo
         prev = hi
-    if prev == 0 and not pos:
+    if not removed:
         return
     pos += range(len(kept), len(kept) + len(blocks) - prev + 1)
     kept += blocks[prev:]
@@ -249,6 +252,10 @@ def remove_elements(seg: Segmentation, remove: list[int]) -> None:
         e.first_block = pos[e.first_block]
         e.end_block = pos[e.end_block]
     seg.blocks = kept
+
+
+def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
+    return span[0], -span[1]
 
 
 def extract(
