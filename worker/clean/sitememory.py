@@ -225,12 +225,7 @@ class SiteState:
 
     def nbytes(self) -> int:
         """Honest size: the array payloads (as serialized) plus the measured per-object overhead."""
-        return _HEADER.size + self._payload_bytes() + SITE_OVERHEAD
-
-    def _payload_bytes(self) -> int:
-        return sum(
-            a.itemsize * len(a) for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts)
-        )
+        return _HEADER.size + _payload(len(self.fps), len(self.urls), len(self.paths)) + SITE_OVERHEAD
 
     def to_bytes(self) -> bytes:
         header = _HEADER.pack(
@@ -258,7 +253,7 @@ class SiteState:
         version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
         if version != _VERSION:
             raise ValueError(f"unknown site snapshot version {version}")
-        expected = _HEADER.size + 12 * n_fps + 8 * n_urls + 12 * n_paths
+        expected = _HEADER.size + _payload(n_fps, n_urls, n_paths)
         if len(data) != expected:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes, expected {expected}")
         state = cls()
@@ -279,6 +274,11 @@ class SiteState:
             setattr(state, name, a)
             offset += size
         return state
+
+
+def _payload(n_fps: int, n_urls: int, n_paths: int) -> int:
+    """Serialized bytes of the arrays: a fingerprint or a path is 8 + 4 (count), a page key 8."""
+    return 12 * n_fps + 8 * n_urls + 12 * n_paths
 
 
 class SiteMemory:
