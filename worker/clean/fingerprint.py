@@ -42,6 +42,8 @@ MAX_CLASS_TOKENS = 2
 STRUCT_MAX_WORDS = 16
 
 _STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
+# Every whitespace-separated token of a (lower-cased) class list that _STABLE_TOKEN would accept, in one scan.
+_STABLE_TOKENS = re.compile(r"(?<!\S)[a-z][a-z_-]{0,39}(?!\S)")
 _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", "sc-AxjAm": generated names
 # Digit runs become one "0" ("page 9 of 12" = "page 10 of 120"). A regex, not str.translate, which costs
 # three times more on the hot path.
@@ -89,20 +91,17 @@ def _elem_signature(tag: str, cls: str, id_attr: str) -> str:
 
     Lower case holds no capitals for _CAMEL_HUMPS: camelCase class names are hand-written far more often
     than generated, so for class tokens one match decides."""
+    return _compose(tag, cls, id_attr if id_attr and stable_token(id_attr) else "")
+
+
+def _compose(tag: str, cls: str, stable_id: str) -> str:
     if tag in PAGE_STATE_TAGS:
         return tag
     part = _CLASS_PARTS.get(cls)
     if part is None:
-        kept: list[str] = []
-        for t in cls.lower().split():
-            if _STABLE_TOKEN.match(t) is not None:
-                kept.append(t)
-                if len(kept) == MAX_CLASS_TOKENS:
-                    break
-        part = _CLASS_PARTS[cls] = "".join("." + t for t in sorted(kept))
-    if id_attr and stable_token(id_attr):
-        return f"{tag}#{id_attr.lower()}{part}"
-    return tag + part
+        kept = _STABLE_TOKENS.findall(cls.lower())[:MAX_CLASS_TOKENS]
+        part = _CLASS_PARTS[cls] = "." + ".".join(sorted(kept)) if kept else ""
+    return f"{tag}#{stable_id.lower()}{part}" if stable_id else tag + part
 
 
 def signature_of(tag: str, ident: str | None, classes: list[str]) -> str:
@@ -155,9 +154,10 @@ def fingerprint_segmentation(
         if hi <= lo:
             continue  # no text here, so none below either: the path is never needed
         keep.append(i)
-        known = sig_of((e.tag, e.cls, e.id_attr))
+        key = (e.tag, e.cls, e.id_attr)
+        known = sig_of(key)
         if known is None:
-            known = _signature(e)
+            known = _signature_entry(key)
         ph = path_hs[i] = (path_hs[e.parent] * base + known[1]) & mask
         # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
         # equality is all the memory needs, and a bijective mix collides exactly where this does.
@@ -251,7 +251,7 @@ def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
         id_attr = ""
     if len(_SIGNATURES) >= _SIGNATURES_MAX:
         clear_memo()
-    sig = _elem_signature(tag, cls, id_attr)
+    sig = _compose(tag, cls, id_attr)
     entry = _SIGNATURES[key] = (sig, block_hash(sig.encode("utf-8", "surrogatepass")))
     return entry
 
