@@ -121,6 +121,8 @@ class Settings:
             problems.append("template_theta must be in (0, 1]")
         if self.template_min_pages < 1:
             problems.append("template_min_pages must be >= 1")
+        if self.template_max_fingerprints < 16:
+            problems.append("template_max_fingerprints must be >= 16")
         if self.max_bytes <= 0 or self.max_nodes <= 0 or self.time_budget_ms <= 0:
             problems.append("max_bytes, max_nodes and time_budget_ms must be positive")
         if self.security_protocol not in {"PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"}:

@@ -72,3 +72,8 @@ def test_child_processes_get_their_own_port_and_client_id() -> None:
 def test_unknown_security_protocol_is_refused() -> None:
     with pytest.raises(ValueError, match="security_protocol"):
         from_args(build_parser().parse_args(["run", "--security-protocol", "KERBEROS"]), {})
+
+
+def test_a_fingerprint_cap_too_small_to_learn_anything_is_refused() -> None:
+    with pytest.raises(ValueError, match="template_max_fingerprints"):
+        from_args(build_parser().parse_args(["run"]), {"CLEANSTREAM_TEMPLATE_MAX_FINGERPRINTS": "4"})

@@ -152,7 +152,7 @@ class SiteState:
         self.fps.extend(new)
         counts.extend([unit] * len(new))
         if len(counts) > config.max_fingerprints:
-            self._prune(int(PRUNE_TO * config.max_fingerprints))
+            self._prune(max(1, int(PRUNE_TO * config.max_fingerprints)))
         self.unit = unit
         self.weight += unit
         self.pages_seen += 1
