@@ -193,3 +193,12 @@ def test_fingerprint_values_are_pinned() -> None:
     # Fingerprints are persisted in snapshots: a change here must bump sitememory's snapshot version.
     fps = _fps(page("Some text 2024."), structure=False)
     assert fps.text_fps[fps.paths.index("body>div.content>p")] == 11963553022317687735
+
+
+def test_a_one_block_element_hashes_its_block_with_block_hash() -> None:
+    # fingerprint_segmentation spells block_hash as C-level maps: the two must stay one definition.
+    a = _fps("<body><p>Hello World 42</p></body>")
+    b = _fps("<body><p>hello   world 7</p></body>")
+    assert a.text_fps == b.text_fps
+    sig_part = a.text_fps[1] ^ block_hash(b"hello world 0")
+    assert sig_part == _fps("<body><p>other</p></body>").text_fps[1] ^ block_hash(b"other")

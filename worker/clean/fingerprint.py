@@ -139,6 +139,7 @@ def fingerprint_segmentation(
     # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
     # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
     # ignores block order, so a reordered menu still matches; it never cancels a block out, as xor would.
+    # block_hash of every block, spelled as maps so that no Python-level call is made per block.
     sums = [0, *accumulate(map(or_, map(lshift, map(crc32, norm), repeat(32)), map(adler32, norm)))]
     mask, base = _MASK, _BASE
     n = len(elems)

@@ -120,9 +120,6 @@ class SiteState:
         """The decayed number of pages seen (1 for the newest page, d for the one before...)."""
         return self.weight / self.unit
 
-    def seen(self, key: int) -> bool:
-        return key in self.urls
-
     def observe(self, key: int, fps: Iterable[int], config: MemoryConfig) -> bool:
         """Count one page's fingerprints; False (nothing counted) when the page key was seen recently."""
         if key in self.urls:

@@ -200,16 +200,18 @@ class _Stripper:
     def _learn(self, seg: Segmentation) -> None:
         fps = fingerprint_segmentation(seg, structure=STRIP_BY_STRUCTURE)
         existing = self.memory.get(self.site)
-        self.fresh = existing is None or not existing.seen(key_hash(self.key))
+        before = existing.pages_seen if existing is not None else 0
         state = self.state = self.memory.observe(self.site, self.key, fps.observed())
+        self.fresh = state.pages_seen > before  # counted: not a page key seen recently
         self.cold = state.pages_seen < self.memory.config.min_pages
         if self.cold:
             return
         remove = [fps.elems[k] for k in choose_strips(seg, fps, state.template(self.memory.config.theta))]
         blocks, elems = seg.blocks, seg.elems
-        self.stripped_chars = sum(
-            b.chars for i in remove for b in blocks[elems[i].first_block : elems[i].end_block]
-        )
+        if SUSPICIOUS_SHARE:
+            self.stripped_chars = sum(
+                b.chars for i in remove for b in blocks[elems[i].first_block : elems[i].end_block]
+            )
         if remove and sum(elems[i].end_block - elems[i].first_block for i in remove) >= len(blocks):
             # Every visible word is template (a duplicate page or an error page): nothing to strip to.
             self.all_template = True
