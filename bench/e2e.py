@@ -42,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from worker.gc_policy import tune_gc  # noqa: E402
 from worker.models import Page  # noqa: E402
 from worker.settings import Settings  # noqa: E402
 from worker.stream.broker import create_topics, free_port, start_broker  # noqa: E402
@@ -53,7 +54,6 @@ from worker.stream.local import (  # noqa: E402
     process_cpu_seconds,
 )
 from worker.stream.replay import page_producer, replay_pages  # noqa: E402
-from worker.stream.runner import tune_gc  # noqa: E402
 
 log = logging.getLogger("bench.e2e")
 
@@ -249,7 +249,7 @@ def run_e2e(
     offline_settings = local_settings("127.0.0.1:9", {}, overrides)
     _offline(pages[: min(50, len(pages))], offline_settings)  # warm-up: imports, first-call caches
     default_gc = _offline(pages, offline_settings)
-    # The worker tunes the garbage collector (worker.stream.runner.tune_gc); offline gets the same
+    # The worker tunes the garbage collector (worker.gc_policy.tune_gc); offline gets the same
     # settings so the ratio measures the streaming overhead, not a GC difference.
     tune_gc()
     before = _offline(pages, offline_settings)

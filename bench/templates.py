@@ -9,7 +9,7 @@ Method:
   SiteMemory, back to back, which of the two goes first alternating from page to page; CPU time
   (process_time) of each call. Interleaving page by page puts both sides under the same machine load
   (on a shared machine, whole-run ratios moved by +-0.05 between runs). The garbage collector is tuned as
-  in the worker (worker.stream.runner.tune_gc): with the default thresholds a full collection lands in
+  in the worker (worker.gc_policy.tune_gc): with the default thresholds a full collection lands in
   one side's timing or the other's at random (+-0.05 again). After a warm-up over the first WARMUP pages,
   REPEATS runs, each with a fresh memory and cold signature memo; overhead_ratio is the median of the
   runs' total-time ratios (templates / density).
@@ -40,8 +40,8 @@ from bench.sections import register  # noqa: E402
 from worker.clean import fingerprint  # noqa: E402
 from worker.clean.pipeline import clean_page  # noqa: E402
 from worker.clean.sitememory import MemoryConfig, SiteMemory  # noqa: E402
+from worker.gc_policy import tune_gc  # noqa: E402
 from worker.models import Page  # noqa: E402
-from worker.stream.runner import tune_gc  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "dragnet" / "pages.jsonl.gz"
 REPEATS = 3

@@ -24,6 +24,7 @@ from worker import settings as settings_mod
 from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
 from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.gc_policy import tune_gc
 from worker.io import FORMATS, DocumentWriter, ReadStats, read_pages
 from worker.models import Document, Page
 from worker.settings import Settings
@@ -200,6 +201,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args, "clean")
     if settings is None:
         return 2
+    tune_gc()
     memory = build_memory(settings)
     read_stats = ReadStats()
     stats = CleanStats()

@@ -29,7 +29,6 @@ from worker.sample import sample_dir
 from worker.settings import Settings
 from worker.stream.broker import BrokerError, create_topics, free_port, start_broker
 from worker.stream.local import OutputWatcher, WorkerProcess, local_settings, pipeline_topics
-from worker.stream.replay import page_producer, replay_pages
 
 log = logging.getLogger(__name__)
 
@@ -127,6 +126,8 @@ class Progress:
 
 
 async def demo(args: argparse.Namespace, settings: Settings, bootstrap: str, log_dir: Path) -> int:
+    from worker.stream.replay import page_producer, replay_pages  # aiokafka: not for `--help`
+
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

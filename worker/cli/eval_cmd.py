@@ -27,6 +27,7 @@ from worker.cli.clean_cmd import (
     progress,
 )
 from worker.evaluate import Gold, score, summary_lines
+from worker.gc_policy import tune_gc
 from worker.io import PredictionWriter, ReadStats, iter_jsonl, pages_from_records
 from worker.models import Page
 
@@ -127,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings(args, "eval")
     if settings is None:
         return 2
+    tune_gc()
     result = evaluate_dataset(
         args.dataset,
         settings,

@@ -8,11 +8,14 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from worker import settings as settings_mod
 from worker.io import ReadStats, read_pages
 from worker.stream.config import PRODUCER_SETTINGS
-from worker.stream.replay import BrokerUnreachable, ReplayStats, page_producer, replay_pages
+
+if TYPE_CHECKING:
+    from worker.stream.replay import ReplayStats
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +47,9 @@ def _progress(stats: ReplayStats) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: `--help` and the offline commands must not pay for aiokafka.
+    from worker.stream.replay import BrokerUnreachable, page_producer, replay_pages
+
     settings = settings_mod.from_args(args, os.environ)
     topic = args.topic or settings.input_topic
     if str(args.source) != "-" and not args.source.exists():

@@ -8,7 +8,6 @@ import os
 
 from worker import settings as settings_mod
 from worker.stream.config import CONNECTION_SETTINGS
-from worker.stream.service import run_processes
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: `--help` and the offline commands must not pay for aiokafka, aiohttp and prometheus.
+    from worker.stream.service import run_processes
+
     settings = settings_mod.from_args(args, os.environ)
     log.info("settings: %s", settings.redacted())
     return run_processes(settings)

@@ -11,7 +11,6 @@ budget) and the loop yields between pages, so heartbeats and the health server k
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import time
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from typing import Any
 from aiokafka import AIOKafkaConsumer, AIOKafkaProducer, ConsumerRebalanceListener, TopicPartition
 from aiokafka.errors import KafkaConnectionError, KafkaError
 
+from worker.gc_policy import tune_gc
 from worker.http import Health
 from worker.messages import Rejection
 from worker.metrics import Metrics
@@ -45,24 +45,6 @@ YIELD_EVERY_S = 0.02
 YIELD_ROUNDS = 3
 
 HooksFactory = Callable[["Worker"], PartitionHooks]
-
-# Cleaning allocates containers fast, so with Python's default gen-0 threshold (700) the collector
-# ran ~1000 times per 1000 pages and took ~15% of the worker's CPU (0.64 s of 4.2 s, measured); at
-# 10k allocations it took 0.27-0.42 s. Freezing what start-up allocated (modules, clients) keeps older
-# generations' scans small. Costs a little memory: cyclic garbage lives a little longer.
-GC_THRESHOLDS = (10_000, 10, 10)
-_gc_tuned = False
-
-
-def tune_gc() -> None:
-    """Once per process: freeze start-up objects and raise the gen-0 threshold (see GC_THRESHOLDS)."""
-    global _gc_tuned
-    if _gc_tuned:
-        return
-    _gc_tuned = True
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]

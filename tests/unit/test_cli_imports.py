@@ -1,0 +1,61 @@
+"""The offline commands stay light: `clean`, `eval` and `--help` import no Kafka, HTTP or metrics library.
+
+Each case runs in a fresh interpreter, since this test process may already have imported them.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from worker.sample import sample_dir
+
+HEAVY = ("aiokafka", "aiohttp", "prometheus_client")
+
+PROBE = """
+import sys
+from worker.__main__ import main
+HEAVY = ("aiokafka", "aiohttp", "prometheus_client")
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:  # --help exits
+    code = exc.code
+heavy = sorted({m.split('.')[0] for m in sys.modules} & set(HEAVY))
+print("HEAVY=" + ",".join(heavy))
+"""
+
+
+def heavy_imports(argv: list[str]) -> list[str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120, check=False
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("HEAVY=")]
+    assert lines, proc.stderr[-2000:]
+    found = lines[-1].removeprefix("HEAVY=")
+    return found.split(",") if found else []
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["clean", "--help"], ["eval", "--help"], ["run", "--help"]])
+def test_help_imports_no_heavy_library(argv: list[str]) -> None:
+    assert heavy_imports(argv) == []
+
+
+def test_clean_imports_no_heavy_library(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    assert heavy_imports(["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]) == []
+    assert out.read_bytes().count(b"\n") == 6  # the run really cleaned the sample site
+
+
+def test_the_probe_sees_heavy_imports() -> None:
+    # Guards the test itself: `run --help` must stay light, but importing the runner must be caught.
+    proc = subprocess.run(
+        [sys.executable, "-c", "import worker.stream.runner, sys; print('aiokafka' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert proc.stdout.strip() == "True"
