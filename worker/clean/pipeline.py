@@ -6,7 +6,7 @@ import time
 
 from selectolax.lexbor import LexborNode
 
-from worker.clean import decode, density, dom, template
+from worker.clean import decode, density, dom, guard, template
 from worker.clean.options import CleanOptions, budget_clock
 from worker.clean.sitememory import SiteMemory
 from worker.models import Block, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
@@ -69,6 +69,12 @@ def clean_page(
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
         text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+    # Guards before the parser (worker.clean.guard): lexbor's time is superlinear on some markup.
+    verdict = guard.check(text, options.max_nodes)
+    if verdict.action == "reject":
+        return _empty(page, started, size, "too_many_nodes", verdict.reason)
+    if verdict.action == "flatten":  # structure gone: density only, and the site learns nothing from it
+        text, encoded, memory = verdict.markup, None, None
     try:
         tree = dom.parse(text if encoded is None else encoded)
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
@@ -111,4 +117,5 @@ def clean_page(
         encoding=encoding,
         encoding_rule=rule,
         template=info,
+        extra={"flattened": verdict.reason} if verdict.action == "flatten" else {},
     )
