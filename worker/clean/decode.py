@@ -1,8 +1,12 @@
 """Bytes to text the way a browser would, and which rule decided.
 
-Order: byte-order mark, the caller's declared charset (HTTP Content-Type), a <meta>/XML declaration in
-the first bytes, strict UTF-8, charset-normalizer detection, then UTF-8 with replacement characters.
-The BOM comes first because browsers (WHATWG "decode") let it override everything, HTTP included.
+Order: byte-order mark, the NUL-byte pattern of UTF-16/32 without a BOM, the caller's declared charset
+(HTTP Content-Type), a <meta>/XML declaration in the first bytes, strict UTF-8, charset-normalizer
+detection, then UTF-8 with replacement characters. The BOM comes first because browsers (WHATWG "decode")
+let it override everything, HTTP included. The NUL pattern comes next because no declaration can be true
+of such bytes: markup in UTF-16 has a NUL in every other byte, which no 8-bit or UTF-8 page has, and a
+`<meta charset=utf-8>` that is itself written in UTF-16 is a lie (strict UTF-8 accepts NULs, so the
+markup would come out as text).
 Labels go through a WHATWG-style table: ISO-8859-1, ASCII and friends mean windows-1252, GB2312 means
 GB18030, and so on. Unknown or non-text labels are skipped. Nothing here raises on any input.
 """
@@ -30,9 +34,19 @@ DETECT_SAMPLE_BYTES = 64 * 1024
 
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF8, "utf-8"),
+    (codecs.BOM_UTF32_LE, "utf-32-le"),  # before UTF-16 LE, whose BOM is its first two bytes
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
     (codecs.BOM_UTF16_LE, "utf-16-le"),
     (codecs.BOM_UTF16_BE, "utf-16-be"),
 )
+# How much of the body the NUL-pattern sniff reads: markup opens every page, and 512 code units of it
+# leave no doubt.
+NUL_SNIFF_BYTES = 2048
+# The share of code units whose high byte(s) are NUL for the sniff to call it UTF-16/32 (ASCII markup
+# has them all NUL; a CJK page's first KB is still mostly tags), and the most of the other positions that
+# may be NUL (U+xx00 characters are rare; real 8-bit and UTF-8 pages have no NUL at all).
+NUL_SHARE_MIN = 0.4
+NUL_SHARE_OTHER_MAX = 0.05
 
 # WHATWG label -> Python codec, for labels Python maps differently (browsers decode ISO-8859-1 and
 # ASCII as windows-1252, GB2312/GBK as GB18030, Shift_JIS as Microsoft's cp932, EUC-KR as cp949).
@@ -84,9 +98,11 @@ _LATIN_SINGLE_BYTE = frozenset(
     }
 )  # fmt: skip
 
-_CT_CHARSET = re.compile(rb"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
-_META = re.compile(rb"<meta\b[^>]*?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
-_XML_DECL = re.compile(rb"^\s*<\?xml[^>]*?encoding\s*=\s*[\"']([A-Za-z0-9_.:\-]+)", re.IGNORECASE)
+# Every repetition is possessive, and a <meta> scan stops at the next `<`: no input makes these backtrack,
+# so each runs in time linear in what it reads (`charset=` followed by 64 KB of spaces was quadratic).
+_CT_CHARSET = re.compile(rb"charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
+_META = re.compile(rb"<meta\b[^<>]*?charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
+_XML_DECL = re.compile(rb"\s*+<\?xml[^<>]*?encoding\s*+=\s*+[\"']([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"})
 
@@ -150,7 +166,7 @@ def charset_from_content_type(declared: str | None) -> str | None:
 
 def sniff_meta(head: bytes) -> str | None:
     """Charset label from an XML declaration or <meta> in the document head, if any."""
-    m = _XML_DECL.search(head) or _META.search(head)
+    m = _XML_DECL.match(head) or _META.search(head)
     return m.group(1).decode("ascii") if m else None
 
 
@@ -172,8 +188,8 @@ def _try(body: bytes, codec: str, lossy: bool) -> str | None:
     except (UnicodeDecodeError, LookupError):
         text = None
     if text is not None:
-        # UTF-16 decodes almost any even-length bytes; a misdeclared ASCII page shows no markup.
-        return text if not codec.startswith("utf-16") or "<" in text else None
+        # UTF-16/32 decode almost any bytes of the right length; a misdeclared ASCII page shows no markup.
+        return text if not codec.startswith(("utf-16", "utf-32")) or "<" in text else None
     if not lossy:
         return None
     try:
@@ -181,7 +197,7 @@ def _try(body: bytes, codec: str, lossy: bool) -> str | None:
     except LookupError:
         return None
     allowed = max(LOSSY_MIN_ALLOWED, int(len(text) * LOSSY_MAX_SHARE))
-    if codec.startswith("utf-16") and "<" not in text:
+    if codec.startswith(("utf-16", "utf-32")) and "<" not in text:
         return None
     return text if text.count("\ufffd") <= allowed else None
 
@@ -212,11 +228,38 @@ def _detect(body: bytes) -> str | None:
     return codec
 
 
+def sniff_wide(body: bytes) -> str | None:
+    """UTF-16 or UTF-32 (and which byte order) from where the NUL bytes are, or None.
+
+    Markup is ASCII, so in UTF-32 three bytes of four are NUL (two for other BMP characters) and in
+    UTF-16 one of two; the position of the non-NUL byte gives the byte order."""
+    sample = body[: NUL_SNIFF_BYTES - NUL_SNIFF_BYTES % 4]
+    if sample.count(0) < len(sample) * NUL_SHARE_MIN / 2 or len(sample) < 8:
+        return None
+    quads = len(sample) // 4
+    z = [sample[i::4].count(0) / quads for i in range(4)]
+    if z[2] >= 1 - NUL_SHARE_OTHER_MAX and z[3] >= 1 - NUL_SHARE_OTHER_MAX and z[0] <= NUL_SHARE_OTHER_MAX:
+        return "utf-32-le"
+    if z[0] >= 1 - NUL_SHARE_OTHER_MAX and z[1] >= 1 - NUL_SHARE_OTHER_MAX and z[3] <= NUL_SHARE_OTHER_MAX:
+        return "utf-32-be"
+    even, odd = (z[0] + z[2]) / 2, (z[1] + z[3]) / 2
+    if odd >= NUL_SHARE_MIN and even <= NUL_SHARE_OTHER_MAX:
+        return "utf-16-le"
+    if even >= NUL_SHARE_MIN and odd <= NUL_SHARE_OTHER_MAX:
+        return "utf-16-be"
+    return None
+
+
 def decode_html(body: bytes, declared: str | None = None) -> Decoded:
     """Decode a fetched HTML body. Never raises; `text` is always set for bytes input."""
     for bom, codec in _BOMS:
         if body.startswith(bom):
             return Decoded(body[len(bom) :].decode(codec, "replace"), codec, "bom")
+    wide = sniff_wide(body)
+    if wide is not None:
+        text = _try(body, wide, lossy=True)
+        if text is not None:
+            return Decoded(text, wide, "nul-pattern")
 
     candidates: list[tuple[str, str]] = []
     for rule, maybe in (
