@@ -7,6 +7,11 @@ the repository's top-level schemas/ links there) and are the reference for every
 Page id: the message's "id" (JSON field, or the `id` Kafka header in the raw form) if given, else
 "<topic>:<partition>:<offset>" of the input record. That fallback is stable across redeliveries, so a
 page processed twice after a crash carries the same id both times and every input stays traceable.
+
+Both input forms obey one set of field limits (FIELD_LIMITS, also written into schemas/page.json): a
+longer url, id, content type, fetch time or status is a `schema_violation` dead letter naming the field
+and its length. A site (from the `site` field or header, or the Kafka key) is never refused: one longer
+than the longest DNS name becomes a bounded identifier (worker.sites.bounded_site).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import orjson
 from worker import __version__
 from worker.clean.decode import is_html_content_type
 from worker.models import Document, Page
-from worker.sites import site_of
+from worker.sites import bounded_site, site_of
 
 SCHEMA_VERSION = 1
 Stage = Literal["decode", "validate", "extract"]
@@ -41,6 +46,10 @@ BINARY_MAGIC = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b
 # A JSON envelope inflates the body (base64 by 4/3, escapes); allow for it before parsing.
 ENVELOPE_FACTOR = 1.4
 ENVELOPE_SLACK = 64 * 1024
+# Longest value of each page field, in characters, in both input forms (schemas/page.json says the
+# same; a test keeps them equal). Browsers and servers cap URLs at 8 KB; a Content-Type or an id past
+# 1 KB, or a timestamp past 64 characters, is not one. Every one of them is copied into the output.
+FIELD_LIMITS = {"url": 8192, "id": 1024, "content_type": 1024, "fetched_at": 64}
 # Kafka header names of the raw-HTML input form.
 H_URL, H_CONTENT_TYPE, H_FETCHED_AT, H_ID, H_SITE, H_STATUS = (
     "url",
@@ -137,8 +146,13 @@ def _decode_raw(
     page_id = headers.get(H_ID) or fallback_id
     url = headers[H_URL]
     status: int | None = None
-    if headers.get(H_STATUS, "").isdigit():
-        status = int(headers[H_STATUS])
+    if headers.get(H_STATUS):
+        raw = headers[H_STATUS]
+        if not (len(raw) <= 3 and raw.isascii() and raw.isdigit()):  # what page.json allows: 0..999
+            detail = f"status: {_quote(raw)} is not an HTTP status (0..999)"
+            return Rejection("schema_violation", detail, "validate", "ValidationError",
+                             page_id=_bounded_id(page_id, fallback_id))  # fmt: skip
+        status = int(raw)
     content_type = headers.get(H_CONTENT_TYPE) or None
     fields: dict[str, Any] = {
         "url": url,
@@ -166,6 +180,11 @@ def _decode_json(record: InputRecord, value: bytes, fallback_id: str) -> Page | 
         else fallback_id
     )
     url = msg.get("url") if isinstance(msg.get("url"), str) else None
+    content_type = msg.get("content_type") or _http_header(msg.get("headers"), "content-type")
+    too_long = over_limit(page_id, url, content_type, msg.get("fetched_at"))
+    if too_long is not None:
+        return Rejection("schema_violation", too_long, "validate", "ValidationError",
+                         page_id=_bounded_id(page_id, fallback_id))  # fmt: skip
     # The hand-written check is stricter than the schema and ~50x faster; the schema runs only to
     # explain (or overrule) a failure, so it stays the single definition of a valid page.
     error = (
@@ -185,7 +204,6 @@ def _decode_json(record: InputRecord, value: bytes, fallback_id: str) -> Page | 
             return Rejection("schema_violation", f"body: not base64 ({exc})", "validate", "ValidationError",
                              page_id=page_id, url=url)  # fmt: skip
     html = msg.get("html")
-    content_type = msg.get("content_type") or _http_header(msg.get("headers"), "content-type")
     return _finish(record, page_id, msg, content_type, msg.get("status"), html=html, body=body)
 
 
@@ -199,13 +217,16 @@ def quick_valid_page(msg: Mapping[str, Any]) -> bool:
     url, page_id, status, headers = msg.get("url"), msg.get("id", "x"), msg.get("status"), msg.get("headers")
     return (
         isinstance(url, str)
-        and 0 < len(url) <= 8192
-        and ((isinstance(page_id, str) and page_id != "") or type(page_id) is int)
+        and 0 < len(url) <= FIELD_LIMITS["url"]
+        and ((isinstance(page_id, str) and 0 < len(page_id) <= FIELD_LIMITS["id"]) or type(page_id) is int)
         and _opt(msg, "site", str)
-        and len(msg.get("site") or "") <= 512
         and _opt(msg, "fetched_at", str, int, float)
         and (status is None or (type(status) is int and 0 <= status <= 999))
         and _opt(msg, "content_type", str)
+        and len(msg.get("content_type") or "") <= FIELD_LIMITS["content_type"]
+        and not (
+            isinstance(msg.get("fetched_at"), str) and len(msg["fetched_at"]) > FIELD_LIMITS["fetched_at"]
+        )
         and (
             headers is None
             or (isinstance(headers, dict) and all(isinstance(v, str) for v in headers.values()))
@@ -244,11 +265,18 @@ def _finish(
     body: bytes | None,
 ) -> Page | Rejection:
     url: str = fields["url"]
-    host = urlsplit(url).hostname if "//" in url else None
+    too_long = over_limit(page_id, url, content_type, fields.get("fetched_at"))
+    if too_long is not None:
+        return Rejection("schema_violation", too_long, "validate", "ValidationError",
+                         page_id=_bounded_id(page_id, default_page_id(record)))  # fmt: skip
+    try:
+        host = urlsplit(url).hostname if "//" in url else None
+    except ValueError:  # an invalid IPv6 literal or port
+        host = None
     if not host:
         return Rejection("schema_violation", "url: not an absolute URL with a host", "validate",
                          "ValidationError", page_id=page_id, url=url)  # fmt: skip
-    site = fields.get("site") or _key_site(record.key) or site_of(url) or host.lower()
+    site = bounded_site(fields.get("site") or _key_site(record.key) or site_of(url) or host.lower())
     if html is None and body is None:
         return Rejection("empty_input", "page has neither html nor body", "validate", page_id=page_id,
                          url=url, site=site)  # fmt: skip
@@ -265,6 +293,29 @@ def _finish(
         fetched_at=_timestamp(fields.get("fetched_at")),
         status=status,
     )
+
+
+def over_limit(page_id: str, url: str | None, content_type: Any, fetched_at: Any) -> str | None:
+    """Which field is longer than FIELD_LIMITS allows, and by how much; None when all fit."""
+    for name, value in (
+        ("url", url),
+        ("id", page_id),
+        ("content_type", content_type),
+        ("fetched_at", fetched_at),
+    ):
+        if isinstance(value, str) and len(value) > FIELD_LIMITS[name]:
+            return f"{name}: {len(value)} characters, the limit is {FIELD_LIMITS[name]}"
+    return None
+
+
+def _bounded_id(page_id: str, fallback_id: str) -> str:
+    """The id a dead letter can carry: the page's own when it fits the limit, else the record's."""
+    return page_id if len(page_id) <= FIELD_LIMITS["id"] else fallback_id
+
+
+def _quote(value: str, most: int = 40) -> str:
+    """A header value for an error message: repr'd, and cut when long."""
+    return repr(value) if len(value) <= most else repr(value[:most]) + f"... ({len(value)} characters)"
 
 
 def _key_site(key: bytes | None) -> str | None:

@@ -8,8 +8,16 @@ alice.blogspot.com and bob.blogspot.com are different sites with different templ
 from __future__ import annotations
 
 import functools
+from hashlib import blake2b
 
 import tldextract
+
+# Longest site identifier kept as it is: the longest DNS name. A site is a key of the template memory,
+# of output records and of changelog snapshots, and it can come from an unbounded Kafka key or header;
+# a longer one becomes its first SITE_PREFIX_CHARS characters, `~` and a hash of the whole.
+SITE_MAX_CHARS = 253
+SITE_PREFIX_CHARS = 64
+SITE_HASH_BYTES = 12
 
 
 @functools.cache
@@ -19,7 +27,8 @@ def _extractor() -> tldextract.TLDExtract:
 
 
 def site_of(url: str | None) -> str | None:
-    """Registered domain of `url`, lower-cased; the bare host for IPs and suffix-less hosts; else None."""
+    """Registered domain of `url`, lower-cased; the bare host for IPs and suffix-less hosts; else None.
+    Bounded like every site (`bounded_site`): a URL can be long and its host made up."""
     if not url or not url.strip():
         return None
     try:
@@ -27,9 +36,18 @@ def site_of(url: str | None) -> str | None:
     except Exception:  # a malformed URL must cost the page its site, not the run
         return None
     if ext.suffix and ext.domain:
-        return f"{ext.domain}.{ext.suffix}".lower()
+        return bounded_site(f"{ext.domain}.{ext.suffix}".lower())
     # IPs, intranet names and reserved TLDs (.example, .test, .local) have no public suffix: the
     # whole host, less a leading "www.", is the site.
     host = ".".join(p for p in (ext.subdomain, ext.domain) if p).strip("[]").lower()
     host = host.removeprefix("www.")
-    return host if host and not any(c.isspace() for c in host) else None
+    return bounded_site(host) if host and not any(c.isspace() for c in host) else None
+
+
+def bounded_site(site: str) -> str:
+    """`site` itself when it is at most SITE_MAX_CHARS long, else a bounded identifier for it: readable
+    prefix, `~`, 24 hex digits of BLAKE2b (distinct long keys stay distinct sites)."""
+    if len(site) <= SITE_MAX_CHARS:
+        return site
+    digest = blake2b(site.encode("utf-8", "surrogatepass"), digest_size=SITE_HASH_BYTES).hexdigest()
+    return f"{site[:SITE_PREFIX_CHARS]}~{digest}"

@@ -337,3 +337,94 @@ def test_quick_page_check_accepts_the_common_forms() -> None:
         page_json(site=None),
     ):
         assert messages.quick_valid_page(orjson.loads(value))
+
+
+# --- field limits: one rule for both forms ------------------------------------------------------
+
+LONG = "x" * 100_000
+
+
+def both_forms(url: str = "https://a.example.com/p", **fields: str) -> list[Any]:
+    """The same page sent as a JSON envelope and as raw HTML with Kafka headers."""
+    header_names = {"content_type": "content-type", "fetched_at": "fetched-at"}
+    headers = [("url", url.encode())] + [(header_names.get(k, k), v.encode()) for k, v in fields.items()]
+    return [
+        decode(page_json(url=url, **fields), max_bytes=1_000_000),
+        decode(b"<p>hello</p>", headers=headers, max_bytes=1_000_000),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("field_name", "fields"),
+    [
+        ("url", {"url": "https://a.example.com/" + LONG}),
+        ("id", {"id": LONG}),
+        ("content_type", {"content_type": "text/html; charset=" + LONG}),
+        ("fetched_at", {"fetched_at": LONG}),
+    ],
+)
+def test_an_over_long_field_is_a_dead_letter_naming_it_in_both_forms(
+    field_name: str, fields: dict[str, str]
+) -> None:
+    for result in both_forms(**fields):
+        assert isinstance(result, Rejection), result
+        assert result.reason == "schema_violation"
+        limit = messages.FIELD_LIMITS[field_name]
+        assert result.detail.startswith(f"{field_name}: ")
+        assert f"the limit is {limit}" in result.detail
+        assert LONG[:1000] not in result.detail  # the value itself is not echoed
+        assert result.page_id == "pages:3:42" or len(result.page_id or "") <= messages.FIELD_LIMITS["id"]
+
+
+def test_fields_at_their_limit_are_accepted_in_both_forms() -> None:
+    url = "https://a.example.com/" + "p" * (messages.FIELD_LIMITS["url"] - 22)
+    fields = {
+        "id": "i" * messages.FIELD_LIMITS["id"],
+        "content_type": "text/html; charset=utf-8" + " " * (messages.FIELD_LIMITS["content_type"] - 24),
+        "fetched_at": "2024-01-01T00:00:00Z".ljust(messages.FIELD_LIMITS["fetched_at"]),
+    }
+    for result in both_forms(url, **fields):
+        assert isinstance(result, Page), result
+
+
+def test_a_content_type_from_the_http_headers_map_obeys_the_same_limit() -> None:
+    result = decode(page_json(headers={"Content-Type": "text/html; " + LONG}), max_bytes=1_000_000)
+    assert isinstance(result, Rejection)
+    assert result.detail.startswith("content_type: ")
+
+
+def test_a_bad_status_header_is_refused_like_a_bad_status_field() -> None:
+    for status in ("9" * 5000, "abc", "-1", "1000", "２００"):
+        json_form = decode(page_json(status=status))
+        raw_form = decode(
+            b"<p>x</p>", headers=[("url", b"https://a.example.com/"), ("status", status.encode())]
+        )
+        assert isinstance(json_form, Rejection)
+        assert isinstance(raw_form, Rejection)
+        assert raw_form.reason == json_form.reason == "schema_violation"
+    assert decode(b"<p>x</p>", headers=[("url", b"https://a.example.com/"), ("status", b"")]).status is None
+
+
+def test_schema_and_code_share_the_field_limits() -> None:
+    props = messages.load_schema("page")["properties"]
+    assert {name: props[name]["maxLength"] for name in messages.FIELD_LIMITS} == messages.FIELD_LIMITS
+    assert "maxLength" not in props["site"]  # sites are bounded by hashing, not refused
+
+
+@pytest.mark.parametrize("source", ["site field", "site header", "key"])
+def test_a_long_site_becomes_a_bounded_identifier(source: str) -> None:
+    long_site = "s" * 64 + "-" + LONG
+    if source == "site field":
+        page = decode(page_json(site=long_site), max_bytes=1_000_000)
+    elif source == "site header":
+        page = decode(b"<p>x</p>", headers=[("url", b"https://a.example.com/"), ("site", long_site.encode())])
+    else:
+        page = decode(page_json(), key=long_site.encode(), max_bytes=1_000_000)
+    assert isinstance(page, Page)
+    assert page.site == messages.bounded_site(long_site)
+    assert len(page.site) <= 253
+    assert page.site.startswith("s" * 64 + "~")
+    other = messages.bounded_site(long_site + "!")
+    assert other != page.site  # distinct long keys stay distinct sites
+    assert messages.bounded_site("example.com") == "example.com"
+    assert messages.bounded_site("k" * 253) == "k" * 253

@@ -21,7 +21,7 @@ from typing import IO, Any, cast
 import orjson
 
 from worker.models import Page
-from worker.sites import site_of
+from worker.sites import bounded_site, site_of
 
 log = logging.getLogger(__name__)
 
@@ -32,9 +32,12 @@ WARC_SUFFIXES = (".warc", ".warc.gz")
 MAX_PROBLEMS_KEPT = 20
 # A saved page often says where it came from; that URL gives it a site for the template memory.
 _HEAD_BYTES = 16_384
+# Linear: a scan stops at the next `<`, each attribute is found once (atomic groups: no retrying another
+# `rel` when the `href` after the first is missing), and repetitions are possessive.
 _CANONICAL = re.compile(
-    rb"<link\b[^>]*\brel\s*=\s*[\"']?canonical\b[^>]*\bhref\s*=\s*[\"']([^\"'<>\s]+)"
-    rb"|<meta\b[^>]*\bproperty\s*=\s*[\"']og:url[\"'][^>]*\bcontent\s*=\s*[\"']([^\"'<>\s]+)",
+    rb"<link\b(?>[^<>]*?\brel\s*+=\s*+[\"']?+canonical\b)(?>[^<>]*?\bhref\s*+=\s*+[\"'])([^\"'<>\s]++)"
+    rb"|<meta\b(?>[^<>]*?\bproperty\s*+=\s*+[\"']og:url[\"'])(?>[^<>]*?\bcontent\s*+=\s*+[\"'])"
+    rb"([^\"'<>\s]++)",
     re.IGNORECASE,
 )
 
@@ -181,7 +184,8 @@ def page_from_record(record: dict[str, Any], where: str) -> Page:
     """A Page from {"id", "url"?, "site"?, "html"} or {"id", "body": base64, "content_type"?}."""
     page_id = _opt_str(record, "id") or where
     url = _opt_str(record, "url")
-    site = _opt_str(record, "site") or site_of(url)
+    site = _opt_str(record, "site")
+    site = bounded_site(site) if site else site_of(url)
     content_type = _opt_str(record, "content_type")
     status = record.get("status")
     common: dict[str, Any] = {
