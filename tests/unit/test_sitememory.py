@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import struct
+from dataclasses import replace
+
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from worker.clean.pipeline import clean_page
 from worker.clean.sitememory import (
     PRUNE_TO,
     SITE_OVERHEAD,
@@ -13,7 +17,11 @@ from worker.clean.sitememory import (
     SiteMemory,
     SiteState,
     key_hash,
+    name_bytes,
 )
+from worker.models import Page
+from worker.sample import SITE as SAMPLE_SITE
+from worker.sample import sample_pages
 
 CFG = MemoryConfig(min_pages=2, theta=0.6, half_life=10.0, max_fingerprints=64, url_window=16)
 
@@ -130,7 +138,10 @@ def test_lru_evicts_least_recent_site_under_the_budget() -> None:
     assert mem.sites() == ["c", "a", "d"]
     assert mem.evictions == 1
     assert mem.bytes_in_use <= mem.budget_bytes
-    assert mem.bytes_in_use == sum(mem.get(s).nbytes() for s in mem.sites())  # type: ignore[union-attr]
+    assert mem.bytes_in_use == sum(
+        mem.get(s).nbytes() + name_bytes(s)  # type: ignore[union-attr]
+        for s in mem.sites()
+    )
 
 
 def test_dirty_sites_are_reported_once() -> None:
@@ -209,3 +220,120 @@ def test_lazy_decay_gives_the_explicitly_decayed_shares(pages: list[set[int]], h
     assert state.pages_weight == pytest.approx(weight, rel=1e-6)
     for fp in range(1, 13):
         assert state.share(fp) == pytest.approx(counts.get(fp, 0.0) / weight, rel=1e-4, abs=1e-9)
+
+
+# --- snapshots read back are checked (a bad changelog record must not poison a site) -----------
+
+
+# Small enough that the sample site fills the page-key ring and prunes fingerprints: every field is used.
+SMALL = MemoryConfig(min_pages=2, max_fingerprints=16, url_window=4)
+
+
+def _sample_snapshot() -> tuple[bytes, list[Page]]:
+    pages = [
+        Page(id=p.name, body=p.read_bytes(), url=f"https://{SAMPLE_SITE}/{p.name}", site=SAMPLE_SITE)
+        for p in sample_pages()
+    ]
+    memory = SiteMemory(SMALL)
+    for page in pages:
+        clean_page(page, memory)
+    data = memory.dump(SAMPLE_SITE)
+    assert data is not None
+    return data, pages
+
+
+SNAPSHOT, SAMPLE = _sample_snapshot()
+# Header fields (offset, struct format) of a version-3 snapshot: pages_seen, weight, unit, n_fps, n_urls,
+# url_pos, n_paths.
+HEADER_FIELDS = [(1, "<I"), (5, "<d"), (13, "<d"), (21, "<I"), (25, "<H"), (27, "<H"), (29, "<B")]
+ODD_VALUES = [0, 1, 2, 7, 255, 65535, 2**31, -1.0, 0.0, 0.5, 1e300, float("nan"), float("inf"), -float("inf")]
+
+
+def _cleans_without_error(state: SiteState) -> None:
+    memory = SiteMemory(SMALL)
+    memory.load(SAMPLE_SITE, state.to_bytes())
+    for page in SAMPLE:
+        doc = clean_page(replace(page, id=page.id + "-again"), memory)  # a new page key: counted
+        assert doc.error is None, (doc.error, doc.error_detail)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(max_size=400))
+def test_random_bytes_load_into_a_usable_state_or_raise_value_error(data: bytes) -> None:
+    for candidate in (data, SNAPSHOT[:1] + data, SNAPSHOT[:31] + data):
+        try:
+            state = SiteState.from_bytes(candidate)
+        except ValueError:
+            continue
+        _cleans_without_error(state)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, len(SNAPSHOT) - 1), st.integers(0, 255)), max_size=6),
+    st.lists(st.tuples(st.sampled_from(HEADER_FIELDS), st.sampled_from(ODD_VALUES)), max_size=3),
+)
+def test_mutated_snapshots_load_into_a_usable_state_or_raise_value_error(
+    flips: list[tuple[int, int]], fields: list[tuple[tuple[int, str], float]]
+) -> None:
+    data = bytearray(SNAPSHOT)
+    for where, byte in flips:
+        data[where] = byte
+    for (offset, fmt), value in fields:
+        try:
+            struct.pack_into(fmt, data, offset, int(value) if fmt[1] in "IHB" else value)
+        except (struct.error, ValueError, OverflowError):
+            continue  # not representable in that field
+    try:
+        state = SiteState.from_bytes(bytes(data))
+    except ValueError:
+        return
+    _cleans_without_error(state)
+
+
+@pytest.mark.parametrize(
+    ("offset", "fmt", "value", "complaint"),
+    [
+        (5, "<d", float("nan"), "weight"),
+        (5, "<d", -1.0, "weight"),
+        (13, "<d", 0.0, "unit"),
+        (13, "<d", float("inf"), "unit"),
+        (27, "<H", 60000, "ring position"),
+        (29, "<B", 9, "content paths"),  # also makes the length wrong: either complaint will do
+    ],
+)
+def test_each_field_is_checked(offset: int, fmt: str, value: float, complaint: str) -> None:
+    data = bytearray(SNAPSHOT)
+    struct.pack_into(fmt, data, offset, value)
+    with pytest.raises(ValueError, match=f"{complaint}|truncated"):
+        SiteState.from_bytes(bytes(data))
+
+
+def test_nan_and_negative_counts_and_repeated_fingerprints_are_refused() -> None:
+    state = SiteState.from_bytes(SNAPSHOT)
+    for poison in (float("nan"), -1.0, float("inf")):
+        bad = SiteState.from_bytes(SNAPSHOT)
+        bad.counts[0] = poison
+        with pytest.raises(ValueError, match="count"):
+            SiteState.from_bytes(bad.to_bytes())
+    twice = SiteState.from_bytes(SNAPSHOT)
+    twice.fps[1] = twice.fps[0]
+    with pytest.raises(ValueError, match="twice"):
+        SiteState.from_bytes(twice.to_bytes())
+    assert SiteState.from_bytes(state.to_bytes()).to_bytes() == SNAPSHOT
+
+
+def test_the_budget_counts_site_names() -> None:
+    mem = SiteMemory(MemoryConfig(budget_mb=1.0))
+    names = [f"{i}-" + "k" * 65_536 for i in range(40)]  # 40 sites with 64 KB names: 2.6 MB of names
+    for name in names:
+        mem.observe(name, "u", {1, 2, 3})
+    assert mem.bytes_in_use <= mem.budget_bytes
+    assert len(mem) < 16  # names alone overflow the budget: old sites were evicted
+    assert mem.bytes_in_use == sum(
+        mem.get(s).nbytes() + name_bytes(s)  # type: ignore[union-attr]
+        for s in mem.sites()
+    )
+    for site in mem.sites():
+        mem.drop(site)
+    assert mem.bytes_in_use == 0

@@ -16,11 +16,17 @@ and re-fetched pages must not inflate a block's frequency.
 
 `SiteMemory` holds the sites in LRU order under a byte budget. Bytes are accounted per site as the size of
 its serialized snapshot plus a fixed per-object overhead (SITE_OVERHEAD, measured with tracemalloc: see
-bench/templates.py), which is what the arrays really hold; nothing here is a module global.
+bench/templates.py), which is what the arrays really hold, plus the site's name (`name_bytes`: a name can
+come from an unbounded Kafka key, and the memory keeps it); nothing here is a module global.
+
+A snapshot read back (`SiteState.from_bytes`, from the changelog) is checked field by field and refused
+with ValueError unless every count, position and weight is one this module could have written: a bad
+record must cost its site a relearn, not poison every later page of the site.
 """
 
 from __future__ import annotations
 
+import math
 import struct
 import sys
 from array import array
@@ -50,6 +56,10 @@ _VERSION = 3
 PRUNE_TO = 0.75
 # Counts are float32 multiples of the newest page's weight: rescale long before they could overflow.
 _RESCALE_AT = 2.0**32
+# The newest page's weight starts at 1 and only grows (by 1/decay a page) until it passes _RESCALE_AT and
+# is set back to 1/decay: a snapshot outside [1, _UNIT_MAX] was not written here (2^64 leaves room for a
+# half-life down to 1/32 of a page).
+_UNIT_MAX = 2.0**64
 _LITTLE = sys.byteorder == "little"
 
 
@@ -78,6 +88,11 @@ class MemoryConfig:
     @property
     def decay(self) -> float:
         return float(0.5 ** (1.0 / self.half_life)) if self.half_life > 0 else 1.0
+
+
+def name_bytes(site: str) -> int:
+    """What a site's name costs the memory that keeps it (the str object)."""
+    return sys.getsizeof(site)
 
 
 def key_hash(key: str) -> int:
@@ -245,6 +260,7 @@ class SiteState:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> SiteState:
+        """Read a snapshot back; ValueError, naming the field, unless it is one `to_bytes` could write."""
         if len(data) < _HEADER.size:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes")
         version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
@@ -253,6 +269,14 @@ class SiteState:
         expected = _HEADER.size + _payload(n_fps, n_urls, n_paths)
         if len(data) != expected:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes, expected {expected}")
+        if not (math.isfinite(weight) and weight >= 0.0):
+            raise ValueError(f"site snapshot weight {weight!r} is not a finite non-negative number")
+        if not (math.isfinite(unit) and 1.0 <= unit <= _UNIT_MAX):
+            raise ValueError(f"site snapshot unit {unit!r} is outside [1, 2^64]")
+        if url_pos >= max(n_urls, 1):
+            raise ValueError(f"site snapshot ring position {url_pos} is past its {n_urls} page keys")
+        if n_paths > MAX_CONTENT_PATHS:
+            raise ValueError(f"site snapshot has {n_paths} content paths, at most {MAX_CONTENT_PATHS}")
         state = cls()
         state.pages_seen, state.weight, state.unit, state.url_pos = pages_seen, weight, unit, url_pos
         offset = _HEADER.size
@@ -270,6 +294,11 @@ class SiteState:
                 a.byteswap()
             setattr(state, name, a)
             offset += size
+        for name, counts in (("count", state.counts), ("content path count", state.path_counts)):
+            if counts and not (all(map(math.isfinite, counts)) and min(counts) >= 0.0):
+                raise ValueError(f"site snapshot has a {name} that is not a finite non-negative number")
+        if len(set(state.fps)) != n_fps:
+            raise ValueError("site snapshot tracks a fingerprint twice")
         return state
 
 
@@ -321,7 +350,7 @@ class SiteMemory:
             return state if state is not None else SiteState()
         if state is None:
             state = self._sites[site] = SiteState()
-            self._bytes += state.nbytes()
+            self._bytes += state.nbytes() + name_bytes(site)
         else:
             self._sites.move_to_end(site)
         before = state.nbytes()
@@ -363,13 +392,13 @@ class SiteMemory:
             return
         state = SiteState.from_bytes(data)
         self._sites[site] = state
-        self._bytes += state.nbytes()
+        self._bytes += state.nbytes() + name_bytes(site)
         self._evict(keep=site)
 
     def drop(self, site: str) -> None:
         state = self._sites.pop(site, None)
         if state is not None:
-            self._bytes -= state.nbytes()
+            self._bytes -= state.nbytes() + name_bytes(site)
         self._dirty.discard(site)
 
     def take_dirty(self) -> list[str]:
