@@ -33,10 +33,16 @@ import orjson
 
 from worker import __version__
 from worker.clean.decode import is_html_content_type
+from worker.clean.render import block_spans
 from worker.models import Document, Page
 from worker.sites import bounded_site, site_of
 
-SCHEMA_VERSION = 1
+# Version of the document schema (schemas/document.json). 2: the text is carried once; blocks are
+# {kind, start, end} slices of it instead of copies, and `truncated` says whether it was cut to fit.
+SCHEMA_VERSION = 2
+DEAD_LETTER_SCHEMA_VERSION = 1
+# A title longer than this is cut (a <title> or og:title can be as long as the page).
+TITLE_MAX_CHARS = 2048
 Stage = Literal["decode", "validate", "extract"]
 Headers = list[tuple[str, bytes]]
 Encoded = tuple[bytes | None, bytes, Headers]
@@ -368,11 +374,22 @@ class Source:
 
 
 def document_message(
-    doc: Document, page: Page, *, processed_at: str, source: Source | None = None
+    doc: Document,
+    page: Page,
+    *,
+    processed_at: str,
+    source: Source | None = None,
+    max_bytes: int | None = None,
 ) -> dict[str, Any]:
-    """The output message (see schemas/document.json) for a document that has text."""
+    """The output message (see schemas/document.json) for a document that has text.
+
+    With `max_bytes`, a message that would encode to more is cut to fit: trailing blocks go, then the
+    end of the last one kept, and `truncated` says so. The page's size was already within the input
+    limit; its document must not be refused for being larger (JSON escapes and 3-byte UTF-8 characters
+    decoded from 1-byte code pages can make it up to ~3x the page)."""
     site = doc.site or page.site or ""
-    return {
+    text, spans = block_spans(doc)
+    msg: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "id": doc.id,
         "url": doc.url or page.url or "",
@@ -380,9 +397,10 @@ def document_message(
         "fetched_at": page.fetched_at,
         "processed_at": processed_at,
         "status": page.status,
-        "title": doc.title,
-        "text": doc.text,
-        "blocks": [{"kind": b.kind, "text": b.text} for b in doc.blocks],
+        "title": doc.title[:TITLE_MAX_CHARS],
+        "text": text,
+        "blocks": spans,
+        "truncated": False,
         "method": doc.method,
         "template": None
         if doc.template is None
@@ -396,8 +414,8 @@ def document_message(
         "encoding_rule": doc.encoding_rule,
         "stats": {
             "input_bytes": doc.stats.input_bytes,
-            "output_chars": doc.stats.output_chars,
-            "blocks_kept": doc.stats.blocks_kept,
+            "output_chars": len(text),
+            "blocks_kept": len(spans),
             "blocks_dropped": doc.stats.blocks_dropped,
             "elapsed_ms": round(doc.stats.elapsed_ms, 3),
         },
@@ -407,17 +425,64 @@ def document_message(
         else {"topic": source.topic, "partition": source.partition, "offset": source.offset},
         "worker_version": __version__,
     }
+    if max_bytes is not None and len(orjson.dumps(msg)) > max_bytes:
+        _cut_to_fit(msg, max_bytes)
+    return msg
+
+
+def _cut_to_fit(msg: dict[str, Any], max_bytes: int) -> None:
+    """Keep the most whole blocks, then the longest prefix of the next one, that fit in `max_bytes`."""
+    text: str = msg["text"]
+    spans: list[dict[str, Any]] = msg["blocks"]
+    msg.update(text="", blocks=[], truncated=True)
+    room = max_bytes - len(orjson.dumps(msg))
+
+    def fits(end: int, kept: list[dict[str, Any]]) -> bool:
+        """Do text[:end] and these blocks fit in the room left by the message without them?"""
+        return len(orjson.dumps(text[:end])) - 2 + len(orjson.dumps(kept)) - 2 <= room
+
+    # Whole blocks: the encoded size grows with their number, so binary search for the most that fit.
+    low, high = 0, len(spans)
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if fits(spans[mid - 1]["end"], spans[:mid]) else (low, mid - 1)
+    kept = spans[:low]
+    end = kept[-1]["end"] if kept else 0
+    # Then as much of the next block (or of a text without blocks) as still fits.
+    start, stop = (spans[low]["start"], spans[low]["end"]) if low < len(spans) else (0, len(text))
+    if not spans or low < len(spans):
+        cut = {**spans[low]} if spans else None
+        lo, hi = start, stop
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if cut is not None:
+                cut["end"] = mid
+            lo, hi = (mid, hi) if fits(mid, [*kept, cut] if cut else kept) else (lo, mid - 1)
+        if lo > start:
+            if cut is not None:
+                kept = [*kept, {**cut, "end": lo}]
+            end = lo
+    msg.update(text=text[:end], blocks=kept)
+    msg["stats"] = {**msg["stats"], "output_chars": end, "blocks_kept": len(kept)}
 
 
 def encode_document(
-    doc: Document, page: Page, *, processed_at: str | None = None, source: Source | None = None
+    doc: Document,
+    page: Page,
+    *,
+    processed_at: str | None = None,
+    source: Source | None = None,
+    max_bytes: int | None = None,
 ) -> Encoded:
-    """(key, value, headers) of the output record: keyed by site so a site's documents stay ordered."""
-    msg = document_message(doc, page, processed_at=processed_at or now_iso(), source=source)
+    """(key, value, headers) of the output record: keyed by site so a site's documents stay ordered.
+    With `max_bytes`, the value is cut to at most that many bytes (see `document_message`)."""
+    msg = document_message(
+        doc, page, processed_at=processed_at or now_iso(), source=source, max_bytes=max_bytes
+    )
     headers: Headers = [
         ("id", doc.id.encode("utf-8")),
         ("content-type", b"application/json"),
-        ("schema", b"cleanstream.document.v1"),
+        ("schema", f"cleanstream.document.v{SCHEMA_VERSION}".encode()),
     ]
     return msg["site"].encode("utf-8"), orjson.dumps(msg), headers
 
@@ -438,7 +503,7 @@ def dead_letter_message(
     value = record.value
     inline = value is not None and len(value) <= max_value_bytes
     return {
-        "schema_version": SCHEMA_VERSION,
+        "schema_version": DEAD_LETTER_SCHEMA_VERSION,
         "reason": rejection.reason,
         "detail": rejection.detail,
         "stage": rejection.stage,

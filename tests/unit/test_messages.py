@@ -228,10 +228,16 @@ def test_document_message_is_valid_and_keyed_by_site() -> None:
     validator("document").validate(msg)
     assert key == b"example.com"
     assert dict(headers)["id"] == b"d1"
-    assert msg["blocks"] == [{"kind": "heading", "text": "Hello"}, {"kind": "paragraph", "text": "World"}]
+    assert msg["text"] == "Hello\n\nWorld"
+    assert msg["blocks"] == [
+        {"kind": "heading", "start": 0, "end": 5},
+        {"kind": "paragraph", "start": 7, "end": 12},
+    ]
+    assert msg["truncated"] is False
     assert msg["source"] == {"topic": "pages", "partition": 1, "offset": 7}
     assert msg["template"] is None
-    assert msg["schema_version"] == 1
+    assert msg["schema_version"] == 2
+    assert dict(headers)["schema"] == b"cleanstream.document.v2"
     assert msg["fetched_at"] == "2024-01-01"
     templated = make_doc(method="template", template=TemplateInfo(pages_seen=9, blocks_stripped=4))
     msg = orjson.loads(encode_document(templated, PAGE)[1])
@@ -244,9 +250,11 @@ def test_document_message_is_valid_and_keyed_by_site() -> None:
     [
         lambda m: m.pop("text"),
         lambda m: m.update(method="magic"),
-        lambda m: m.update(schema_version=2),
+        lambda m: m.update(schema_version=1),
         lambda m: m.update(unexpected_field=1),
-        lambda m: m["blocks"].append({"kind": "footer", "text": "x"}),
+        lambda m: m["blocks"].append({"kind": "footer", "start": 0, "end": 1}),
+        lambda m: m["blocks"].append({"kind": "heading", "text": "x"}),  # version 1's copy of the text
+        lambda m: m.pop("truncated"),
         lambda m: m["stats"].update(input_bytes=-1),
         lambda m: m.update(template={"pages_seen": 1}),
     ],
@@ -428,3 +436,47 @@ def test_a_long_site_becomes_a_bounded_identifier(source: str) -> None:
     assert other != page.site  # distinct long keys stay distinct sites
     assert messages.bounded_site("example.com") == "example.com"
     assert messages.bounded_site("k" * 253) == "k" * 253
+
+
+# --- the document carries its text once, and always fits the produce limit ----------------------
+
+BIG_BLOCKS = tuple(Block("paragraph", f"Paragraph {i}: " + "word " * 200) for i in range(600))
+
+
+def test_the_text_is_carried_once() -> None:
+    doc = make_doc(blocks=BIG_BLOCKS, text="\n\n".join(b.text for b in BIG_BLOCKS))
+    value = encode_document(doc, PAGE)[1]
+    text_bytes = len(orjson.dumps(doc.text))
+    assert text_bytes < len(value) < text_bytes * 1.1  # version 1 carried it twice: > 2x
+    msg = orjson.loads(value)
+    assert [msg["text"][b["start"] : b["end"]] for b in msg["blocks"]] == [b.text for b in BIG_BLOCKS]
+
+
+@pytest.mark.parametrize("limit", [1_000, 20_000, 300_000])
+def test_a_document_over_the_produce_limit_is_cut_to_fit(limit: int) -> None:
+    doc = make_doc(blocks=BIG_BLOCKS, text="")
+    value = encode_document(doc, PAGE, max_bytes=limit)[1]
+    assert len(value) <= limit
+    msg = orjson.loads(value)
+    validator("document").validate(msg)
+    assert msg["truncated"] is True
+    assert msg["stats"]["output_chars"] == len(msg["text"]) > limit // 3
+    kept = [msg["text"][b["start"] : b["end"]] for b in msg["blocks"]]
+    assert kept[:-1] == [b.text for b in BIG_BLOCKS[: len(kept) - 1]]
+    assert BIG_BLOCKS[len(kept) - 1].text.startswith(kept[-1])
+    assert msg["text"].endswith(kept[-1])
+
+
+def test_escapes_and_wide_characters_are_counted_when_cutting() -> None:
+    hostile = tuple(Block("paragraph", '€"\\\x01' * 3000) for _ in range(20))  # 3-byte, escaped, control
+    value = encode_document(make_doc(blocks=hostile, text=""), PAGE, max_bytes=50_000)[1]
+    assert len(value) <= 50_000
+    msg = orjson.loads(value)
+    assert "\x01" not in msg["text"]  # controls are written as spaces: one character each
+    assert all(msg["text"][b["start"] : b["end"]] for b in msg["blocks"])
+
+
+def test_a_document_that_fits_is_not_marked() -> None:
+    msg = orjson.loads(encode_document(make_doc(), PAGE, max_bytes=1_000_000)[1])
+    assert msg["truncated"] is False
+    assert msg["text"] == "Hello\n\nWorld"

@@ -36,7 +36,9 @@ def doc(**kw: object) -> Document:
 def test_json_dict_core_fields_and_optional_ones_only_when_set() -> None:
     d = render.to_json_dict(doc(text="t"))
     assert list(d)[:6] == ["id", "url", "title", "text", "blocks", "method"]
-    assert d["blocks"][2] == {"kind": "list_item", "text": "new bearings"}
+    assert d["blocks"][2] == {"kind": "list_item", "start": 37, "end": 49}
+    assert d["text"][37:49] == "new bearings"  # the text once; blocks are slices of it
+    assert [d["text"][b["start"] : b["end"]] for b in d["blocks"]] == [b.text for b in doc().blocks]
     assert d["site"] == "example.com"
     assert d["stats"]["elapsed_ms"] == 1.235
     for absent in ("lang", "template", "error", "error_detail", "encoding", "extra"):

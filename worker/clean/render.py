@@ -22,16 +22,39 @@ _SPACE = re.compile(r"\s+")
 # A paragraph that starts like Markdown syntax would change meaning; its first character is escaped.
 _MD_LEADING = re.compile(r"^(#{1,6}\s|[-+*]\s|>|\d+[.)]\s|`{3}|~{3}|={3,}|-{3,})")
 _FENCE = re.compile(r"`{3,}")
+# Characters a JSON document must not carry as they are: C0 controls other than tab, newline and carriage
+# return (orjson would write each as a 6-byte escape) become spaces, and lone surrogates (which orjson
+# refuses) become U+FFFD. One character for one, so block offsets stay true.
+_JSON_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
+BLOCK_SEPARATOR = "\n\n"
+
+
+def _json_safe(text: str) -> str:
+    return _JSON_UNSAFE.sub(lambda m: " " if m.group() < " " else "\ufffd", text)
+
+
+def block_spans(doc: Document) -> tuple[str, list[dict[str, Any]]]:
+    """The document's text (its blocks joined by a blank line) and each block as its kind and the
+    [start, end) slice of that text, in Unicode code points: the text is carried once, not twice."""
+    if not doc.blocks:
+        return _json_safe(doc.text), []
+    spans: list[dict[str, Any]] = []
+    start = 0
+    for b in doc.blocks:
+        spans.append({"kind": b.kind, "start": start, "end": start + len(b.text)})
+        start += len(b.text) + len(BLOCK_SEPARATOR)
+    return _json_safe(BLOCK_SEPARATOR.join(b.text for b in doc.blocks)), spans
 
 
 def to_json_dict(doc: Document) -> dict[str, Any]:
     """The JSONL record of a document: the core fields always, the optional ones when set."""
+    text, spans = block_spans(doc)
     out: dict[str, Any] = {
         "id": doc.id,
         "url": doc.url,
         "title": doc.title,
-        "text": doc.text,
-        "blocks": [{"kind": b.kind, "text": b.text} for b in doc.blocks],
+        "text": text,
+        "blocks": spans,
         "method": doc.method,
     }
     if doc.site is not None:

@@ -52,7 +52,9 @@ def handle_record(
     if rejection is not None:
         return dead_output(record, rejection, settings), document
     source = messages.Source(record.topic, record.partition, record.offset)
-    key, value, headers = messages.encode_document(document, page, source=source)
+    key, value, headers = messages.encode_document(
+        document, page, source=source, max_bytes=settings.max_request_size - REQUEST_OVERHEAD
+    )
     if len(value) > settings.max_request_size - REQUEST_OVERHEAD:
         detail = f"document of {len(value)} bytes exceeds the produce limit"
         why = Rejection("too_large", detail, "extract", "DocumentTooLarge", page.id, page.url, page.site)
