@@ -16,15 +16,15 @@ from 1,000 to 16,000; `.venv/bin/python scripts/parser_costs.py` prints the curv
 
 100,000 nested divs take 32 s; a 128 KB page of the last kind builds 4.1 million elements in 3.1 s.
 
-The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 8% of cleaning it. So `check`
+The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 7% of cleaning it. So `check`
 works in tiers, each C-speed until the page looks dangerous:
 1. Tags are counted (`<`). Every quadratic row above needs many tags; with at most `SAFE_TAGS` no
-   arrangement of them reaches MAX_WORK_NS (88% of real pages stop here).
+   arrangement of them reaches MAX_WORK_NS (97% of the 2,610 benchmark pages stop here).
 2. A tag with many attributes is the one danger that needs few tags; it needs a long run of markup
    without `>`, which a probe every ATTRIBUTE_PROBE_CHARS characters finds (C-speed `find`s). A run
    that holds a tag long enough to carry MAX_ATTRIBUTES attributes is counted exactly.
 3. Pages with more tags get an upper bound on their nesting from `<` and `</` counts per chunk, and
-   from it on the parser's work; only when that bound is over a limit (1% of real pages) is the page
+   from it on the parser's work; only when that bound is over a limit (0.15% of them) is the page
    replayed (`shape`): a simplified HTML5 tree builder (open elements and their scopes, implied table
    rows, the active formatting list with Noah's Ark and reconstruction, foreign content) over a regex
    tokenizer, which estimates the elements, the deepest nesting and the superlinear work in ns.
@@ -52,8 +52,9 @@ from typing import Literal
 
 # --- limits, each from the measurements above -----------------------------------------------------
 
-# Superlinear parser work a page may cause, in ns of the table above: the whole cleaning of six median
-# pages, and 25x the most any of the 2,610 benchmark pages is estimated at (0.8 ms).
+# Superlinear parser work a page may cause, in ns of the table above: the whole cleaning of about 20
+# median pages (a 2 s time budget is 40x that), and 60x the most any of the 2,610 benchmark pages is
+# estimated at (0.82 ms).
 MAX_WORK_NS = 50_000_000
 # Cost per unit of each mechanism (ns on the reference machine, from the table).
 NS_PER_SCOPE_STEP = 1.6  # one open element walked by a scope check or an end tag (0.82 ns * n^2 / (n^2/2))
