@@ -16,11 +16,15 @@ from worker.clean.pipeline import clean_page
 from worker.messages import InputRecord, Rejection
 from worker.models import Document
 from worker.settings import Settings
+from worker.stream.errors import describe
 
 log = logging.getLogger(__name__)
 
 # Room left in a produce request for the record's key, headers and batch framing.
 REQUEST_OVERHEAD = 64 * 1024
+# Header values copied into the identity of an unread dead letter are cut here (the page schema's
+# longest field, a URL, is at most 8192 characters).
+MAX_HEADER_BYTES = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +48,9 @@ def handle_record(
     try:
         document = clean_page(page, memory, options)
     except Exception as exc:  # clean_page promises not to raise; a broken promise costs one page
-        log.exception("clean_page raised on %s", page.id)
+        # type and place only: the message may quote the page, and page content stays out of logs
+        log.error("clean_page raised on %s:%s:%s: %s", record.topic, record.partition, record.offset,
+                  describe(exc))  # fmt: skip
         why = Rejection("extraction_error", f"{type(exc).__name__}: {exc}"[:300], "extract",
                         type(exc).__name__, page.id, page.url, page.site)  # fmt: skip
         return dead_output(record, why, settings), None
@@ -59,6 +65,25 @@ def handle_record(
         return dead_output(record, why, settings), document
     out = Output(settings.output_topic, key, value, headers, "document", method=document.method)
     return out, document
+
+
+def unread_dead_output(
+    record: InputRecord, reason: str, detail: str, error_class: str, settings: Settings
+) -> Output:
+    """A dead letter for a record whose value was never read here: the cleaning pool's verdict on a page
+    that ran past its deadline or killed its cleaning process (the worker does not parse pages).
+
+    Identified by the record's Kafka headers (raw-HTML form) or, failing those, topic:partition:offset;
+    the original value is in the dead letter either way.
+    """
+    headers: dict[str, str] = {}
+    for name, raw in record.headers:
+        if raw is not None:
+            headers[name.lower()] = raw[:MAX_HEADER_BYTES].decode("utf-8", "replace").strip()
+    page_id = headers.get(messages.H_ID) or messages.default_page_id(record)
+    why = Rejection(reason, detail, "extract", error_class, page_id, headers.get(messages.H_URL) or None,
+                    headers.get(messages.H_SITE) or None)  # fmt: skip
+    return dead_output(record, why, settings)
 
 
 def dead_output(record: InputRecord, rejection: Rejection, settings: Settings) -> Output:
