@@ -145,6 +145,7 @@ class Got:
     key: bytes | None
     value: bytes
     headers: list[tuple[str, bytes]]
+    timestamp: int = -1  # CreateTime (ms) set by the worker's producer
 
     def json(self) -> Any:
         return orjson.loads(self.value)
@@ -172,11 +173,17 @@ async def collect(broker: str, topics: Sequence[str], expected: int, within: flo
         while len(got) < expected and time.monotonic() < deadline:
             batch = await consumer.getmany(timeout_ms=200)
             for recs in batch.values():
-                got += [Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers)) for r in recs]
+                got += [
+                    Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
+                    for r in recs
+                ]
         # A short grace read catches outputs beyond `expected` (duplicates or strays) that a test may check.
         batch = await consumer.getmany(timeout_ms=300)
         for recs in batch.values():
-            got += [Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers)) for r in recs]
+            got += [
+                Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
+                for r in recs
+            ]
     finally:
         await consumer.stop()
     return got
@@ -261,7 +268,7 @@ class Tail:
             batch = await self._consumer.getmany(timeout_ms=100)
             for recs in batch.values():
                 for r in recs:
-                    got = Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers))
+                    got = Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
                     self.got.append(got)
                     self.ids.append(ids_of([got])[0])
 

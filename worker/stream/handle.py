@@ -10,6 +10,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from worker import messages
 from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
@@ -22,9 +24,9 @@ log = logging.getLogger(__name__)
 
 # Room left in a produce request for the record's key, headers and batch framing.
 REQUEST_OVERHEAD = 64 * 1024
-# Header values copied into the identity of an unread dead letter are cut here (the page schema's
-# longest field, a URL, is at most 8192 characters).
-MAX_HEADER_BYTES = 8192
+# Identity fields copied into an unread page's dead letter are cut here (the page schema's longest
+# field, a URL, is at most 8192 characters).
+MAX_IDENTITY_BYTES = 8192
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,19 +72,31 @@ def handle_record(
 def unread_dead_output(
     record: InputRecord, reason: str, detail: str, error_class: str, settings: Settings
 ) -> Output:
-    """A dead letter for a record whose value was never read here: the cleaning pool's verdict on a page
-    that ran past its deadline or killed its cleaning process (the worker does not parse pages).
+    """A dead letter for a record that was never cleaned here: the cleaning pool's verdict on a page
+    that ran past its deadline or killed its cleaning process (the worker's event loop cleans nothing).
 
-    Identified by the record's Kafka headers (raw-HTML form) or, failing those, topic:partition:offset;
-    the original value is in the dead letter either way.
+    Identified like any other page: the `id`/`url`/`site` Kafka headers of the raw form, or the fields of
+    the JSON envelope (one orjson parse, linear in the value and bounded by the input size cap, done only
+    for such verdicts), or else topic:partition:offset. The original value is in the dead letter too.
     """
-    headers: dict[str, str] = {}
+    fields: dict[str, str] = {}
     for name, raw in record.headers:
-        if raw is not None:
-            headers[name.lower()] = raw[:MAX_HEADER_BYTES].decode("utf-8", "replace").strip()
-    page_id = headers.get(messages.H_ID) or messages.default_page_id(record)
-    why = Rejection(reason, detail, "extract", error_class, page_id, headers.get(messages.H_URL) or None,
-                    headers.get(messages.H_SITE) or None)  # fmt: skip
+        if raw is not None and name.lower() in (messages.H_ID, messages.H_URL, messages.H_SITE):
+            fields[name.lower()] = raw[:MAX_IDENTITY_BYTES].decode("utf-8", "replace").strip()
+    value = record.value
+    if messages.H_URL not in fields and value and value[:64].lstrip()[:1] == b"{":
+        try:
+            envelope = orjson.loads(value)
+        except orjson.JSONDecodeError:
+            envelope = None
+        if isinstance(envelope, dict):
+            for name in (messages.H_ID, messages.H_URL, messages.H_SITE):
+                field = envelope.get(name)
+                if isinstance(field, str | int) and not isinstance(field, bool) and field != "":
+                    fields[name] = str(field)[:MAX_IDENTITY_BYTES]
+    page_id = fields.get(messages.H_ID) or messages.default_page_id(record)
+    why = Rejection(reason, detail, "extract", error_class, page_id, fields.get(messages.H_URL) or None,
+                    fields.get(messages.H_SITE) or None)  # fmt: skip
     return dead_output(record, why, settings)
 
 
