@@ -167,15 +167,17 @@ class Worker:
             except Exception as exc:
                 if route(exc, "connect").action is not Action.RETRY:
                     raise
-                if time.monotonic() + delay > deadline:
+                left = deadline - time.monotonic()
+                if left <= 0:
                     s = self.settings
                     why = f"brokers {s.bootstrap_servers} unreachable for {s.broker_wait_s:g}s"
                     log.error("%s: %s", why, exc)
                     self._fail(why)
                     return False
+                wait = min(delay, left)
                 log.warning("brokers %s unreachable (%s); retrying in %.1fs",
-                            self.settings.bootstrap_servers, type(exc).__name__, delay)  # fmt: skip
-                await self._sleep(delay)
+                            self.settings.bootstrap_servers, type(exc).__name__, wait)  # fmt: skip
+                await self._sleep(wait)
                 delay = min(delay * 2, CONNECT_BACKOFF_MAX_S)
                 continue
             self._set_connected(True)
