@@ -45,6 +45,9 @@ BACKLOG_BYTES = 16 * 1024 * 1024
 COMMIT_TIMEOUT_S = 10.0
 FLUSH_TIMEOUT_S = 10.0
 POSITION_TIMEOUT_S = 0.5
+# Restoring a partition's site memory holds the partition; past this it starts with no snapshots (the
+# changelog reader gives up on its own at 60 s with what it has; this bounds any reader).
+RESTORE_TIMEOUT_S = 70.0
 # Unreachable brokers: retried after 0.5, 1, 2, 4, 8, 10, 10 ... s until broker_wait_s has passed.
 CONNECT_BACKOFF_S = 0.5
 CONNECT_BACKOFF_MAX_S = 10.0
@@ -291,7 +294,7 @@ class Worker:
         # Snapshots this worker sent a moment ago must be in the log before it is read.
         await self._flush()
         try:
-            sites = await self.snapshots.read(partitions)
+            sites = await asyncio.wait_for(self.snapshots.read(partitions), RESTORE_TIMEOUT_S)
         except Exception as exc:
             if route(exc, "restore").action is not Action.RETRY:
                 raise
