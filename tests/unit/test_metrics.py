@@ -74,3 +74,14 @@ async def test_http_endpoints() -> None:
         assert (await client.get("/readyz")).status == 503
         health.assigned = 1
         assert (await client.get("/readyz")).status == 200
+
+
+async def test_responses_name_no_versions() -> None:
+    m = create_metrics(CollectorRegistry())
+    async with TestClient(TestServer(make_app(m, Health()))) as client:
+        for path in ("/metrics", "/healthz", "/readyz", "/nowhere"):
+            resp = await client.get(path)
+            server = resp.headers.get("Server", "")
+            assert server == "cleanstream", (path, server)
+            assert "Python" not in str(resp.headers)
+            assert "aiohttp" not in str(resp.headers)
