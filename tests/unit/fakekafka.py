@@ -113,7 +113,8 @@ class FakeConsumer:
     ) -> dict[TopicPartition, list[Any]]:
         out: dict[TopicPartition, list[Any]] = {}
         budget = max_records or 10**9
-        for tp in sorted(self.assigned - self.paused):
+        asked = set(partitions) if partitions else self.assigned
+        for tp in sorted((self.assigned & asked) - self.paused):
             log = self.broker.logs[tp.partition]
             take = log[self.positions[tp] : self.positions[tp] + budget]
             if take:

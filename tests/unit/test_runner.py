@@ -111,8 +111,10 @@ async def test_backpressure_pauses_every_partition_until_half_the_outputs_are_ac
     worker = make(f, max_inflight=6)
     task = asyncio.create_task(worker.run())
     await wait_until(lambda: value(worker.metrics.backpressure_pauses) == 1)
+    taken = dict(f.consumer.positions)
     await asyncio.sleep(0.05)
-    assert f.consumer.paused == f.consumer.assigned  # fetching stopped for every partition
+    assert f.consumer.positions == taken  # nothing more taken from any partition
+    assert value(worker.metrics.paused_partitions) == 2
     # handing pages out stopped too: what the process held when it began still comes out
     assert 6 <= len(f.broker.output_ids("docs")) <= 6 + pool_mod.QUEUE_PAGES
     f.producer.hold = False
@@ -131,7 +133,7 @@ async def test_partitions_are_held_until_their_site_memory_is_restored() -> None
     await wait_until(lambda: f.snapshots.reads == [[0]])
     await asyncio.sleep(0.05)
     assert f.broker.produced == []  # nothing cleaned while the restore runs
-    assert f.consumer.paused == f.consumer.assigned
+    assert set(f.consumer.positions.values()) == {0}  # nor taken from the consumer
     f.snapshots.block.set()
     await wait_until(lambda: f.broker.committed == {0: 4})
     assert await stop(worker, task) == 0

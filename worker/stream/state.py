@@ -90,8 +90,7 @@ class PartitionState:
     # Fetched, not yet handed to a cleaning process, in offset order.
     backlog: deque[Job] = field(default_factory=deque)
     backlog_bytes: int = 0
-    held: bool = True  # assigned but not yet restored: nothing of it is cleaned
-    paused: bool = False  # fetching paused for this partition (held, full backlog or backpressure)
+    held: bool = True  # assigned but not yet restored: nothing of it is taken or cleaned
     closed: bool = False  # revoked: nothing more of it is handed out, what comes back is still output
     dropped: bool = False  # gone: late results are discarded (never committed, so redone by the next owner)
 
