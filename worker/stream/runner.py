@@ -394,7 +394,7 @@ class Worker:
         """Partitions to take records from now: not held, not revoked, with room in their backlog.
 
         Flow control never pauses the consumer: aiokafka drops a paused partition's prefetched records
-        and fetches them again on resume (measured: the broker's CPU per page quadrupled). Records of a
+        and fetches them again on resume (aiokafka/consumer/fetcher.py, check_assignment). Records of a
         partition we do not ask for simply wait in aiokafka's buffer, which stops fetching it meanwhile.
         """
         if self._backpressure:
