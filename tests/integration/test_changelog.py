@@ -93,6 +93,19 @@ async def write(
         await producer.stop()
 
 
+async def learning_pipeline(broker: str, make_topic: MakeTopic, group_id: str, partitions: int) -> Settings:
+    """Worker settings with template memory on, over fresh topics (the changelog included)."""
+    pages = await make_topic("pages", partitions=partitions)
+    docs = await make_topic("documents", partitions=1)
+    dead = await make_topic("dead", partitions=1)
+    changelog = await make_topic("sitememory", partitions=partitions, compacted=True)
+    settings = worker_settings(
+        broker, group_id, pages, docs, dead, no_templates=False, changelog_topic=changelog,
+        template_min_pages=3, snapshot_every_pages=1000,
+    )  # fmt: skip
+    return settings
+
+
 async def test_site_learned_by_a_is_restored_by_b_after_rebalance(broker: str, make_topic: MakeTopic) -> None:
     """Cleaning process A learns a site on partition 1 and gives it up; its snapshots go through the
     changelog; process B adopts partition 1 with what the worker reads back and strips at once."""
@@ -153,21 +166,8 @@ async def test_worker_b_restores_what_worker_a_learned_after_a_rebalance(
 ) -> None:
     """The real runner: worker A cleans a site's pages and leaves; worker B takes the partitions over,
     restores the site from the changelog and strips the template on its first page of that site."""
-    pages = await make_topic("pages", partitions=2)
-    docs = await make_topic("documents", partitions=1)
-    dead = await make_topic("dead", partitions=1)
-    changelog = await make_topic("sitememory", partitions=2, compacted=True)
-    settings = worker_settings(
-        broker,
-        group_id,
-        pages,
-        docs,
-        dead,
-        no_templates=False,
-        changelog_topic=changelog,
-        template_min_pages=3,
-        snapshot_every_pages=1000,
-    )
+    settings = await learning_pipeline(broker, make_topic, group_id, partitions=2)
+    pages, docs = settings.input_topic, settings.output_topic
     await produce(broker, pages, [page_to_record(page(i)) for i in range(5)])
     async with running(settings):
         first = await collect(broker, [docs], 5, within=30)
@@ -188,24 +188,12 @@ async def test_worker_b_restores_what_worker_a_learned_after_a_rebalance(
 async def test_an_invalid_snapshot_is_skipped_counted_and_its_site_relearned(
     broker: str, make_topic: MakeTopic, group_id: str
 ) -> None:
-    pages = await make_topic("pages", partitions=1)
-    docs = await make_topic("documents", partitions=1)
-    dead = await make_topic("dead", partitions=1)
-    changelog = await make_topic("sitememory", partitions=1, compacted=True)
+    settings = await learning_pipeline(broker, make_topic, group_id, partitions=1)
+    pages, docs, changelog = settings.input_topic, settings.output_topic, settings.changelog_topic
     good = SiteMemory(MemoryConfig())
     good.observe("other.example", "u1", {1, 2})
     await write(
         broker, changelog, 0, [(SITE, b"\x00not a snapshot"), ("other.example", good.dump("other.example"))]
-    )
-    settings = worker_settings(
-        broker,
-        group_id,
-        pages,
-        docs,
-        dead,
-        no_templates=False,
-        changelog_topic=changelog,
-        template_min_pages=3,
     )
     await produce(broker, pages, [page_to_record(page(i)) for i in range(4)])
     async with running(settings) as worker:

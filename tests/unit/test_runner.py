@@ -49,6 +49,15 @@ async def stop(worker: Worker, task: asyncio.Task[int]) -> int:
     return await asyncio.wait_for(task, 5)
 
 
+async def run_until_committed(f: Fakes, committed: dict[int, int], **overrides: Any) -> Worker:
+    """Run a worker until `committed` is what the broker holds, then stop it (it must drain cleanly)."""
+    worker = make(f, **overrides)
+    task = asyncio.create_task(worker.run())
+    await wait_until(lambda: f.broker.committed == committed)
+    assert await stop(worker, task) == 0
+    return worker
+
+
 def value(metric: Any, *labels: str) -> float:
     child = metric.labels(*labels) if labels else metric
     return float(child._value.get())
@@ -62,10 +71,7 @@ async def test_every_page_comes_out_once_in_order_and_is_committed() -> None:
     f = fakes()
     f.broker.add_pages(0, range(10))
     f.broker.add_pages(1, range(10, 20))
-    worker = make(f, processes=2)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 10, 1: 10})
-    assert await stop(worker, task) == 0
+    worker = await run_until_committed(f, {0: 10, 1: 10}, processes=2)
     ids = f.broker.output_ids("docs")
     assert sorted(ids) == sorted(f"p{i}" for i in range(20))
     assert [i for i in ids if int(i[1:]) < 10] == [f"p{i}" for i in range(10)]  # partition order kept
@@ -95,10 +101,7 @@ async def test_failed_commits_are_retried_and_lose_nothing() -> None:
     f = fakes(partitions=1)
     f.broker.add_pages(0, range(8))
     f.consumer.commit_failures = 3
-    worker = make(f)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 8})
-    assert await stop(worker, task) == 0
+    await run_until_committed(f, {0: 8})
     assert f.consumer.commit_failures == 0
     assert sorted(f.broker.output_ids("docs")) == sorted(f"p{i}" for i in range(8))
 
@@ -146,20 +149,14 @@ async def test_a_restore_that_times_out_starts_the_partition_without_snapshots(
     f = fakes(partitions=1)
     f.broker.add_pages(0, range(3))
     f.snapshots.block = asyncio.Event()  # never set: the reader hangs
-    worker = make(f)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 3})
-    assert await stop(worker, task) == 0
+    await run_until_committed(f, {0: 3})
 
 
 async def test_a_page_that_kills_its_process_once_is_cleaned_by_the_next_one() -> None:
     f = fakes(partitions=1)
     f.broker.add_pages(0, range(5))
     f.behaviour.die[(0, 2)] = 1
-    worker = make(f)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 5})
-    assert await stop(worker, task) == 0
+    worker = await run_until_committed(f, {0: 5})
     assert f.broker.output_ids("docs") == [f"p{i}" for i in range(5)]  # once each, in order
     assert value(worker.metrics.cleaner_restarts, "crash") == 1
     assert f.behaviour.launched == 2
@@ -170,10 +167,7 @@ async def test_a_page_that_kills_two_processes_is_dead_lettered_once() -> None:
     f = fakes(partitions=1)
     f.broker.add_pages(0, range(5))
     f.behaviour.die[(0, 2)] = 5
-    worker = make(f)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 5})
-    assert await stop(worker, task) == 0
+    worker = await run_until_committed(f, {0: 5})
     assert f.broker.output_ids("docs") == ["p0", "p1", "p3", "p4"]
     assert dead_reasons(f) == {"internal_error": 1}
     assert f.broker.output_ids("dead") == ["p2"]  # identified from the JSON envelope
@@ -221,10 +215,7 @@ async def test_an_unreachable_broker_is_retried_with_backoff_then_given_up(
     f = fakes(partitions=1)
     f.broker.add_pages(0, range(2))
     f.producer.start_failures = 3
-    worker = make(f)
-    task = asyncio.create_task(worker.run())
-    await wait_until(lambda: f.broker.committed == {0: 2})
-    assert await stop(worker, task) == 0
+    await run_until_committed(f, {0: 2})
 
     g = fakes(partitions=1)
     g.producer.start_failures = 10**6
