@@ -101,7 +101,9 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
             "cleanstream_inflight_outputs", "outputs sent but not yet acked by the broker", registry=reg
         ),
         paused_partitions=Gauge(
-            "cleanstream_paused_partitions", "partitions paused by backpressure", registry=reg
+            "cleanstream_paused_partitions",
+            "partitions not taken from now (backpressure, a full backlog, or restoring)",
+            registry=reg,
         ),
         backpressure_pauses=Counter(
             "cleanstream_backpressure_pauses",

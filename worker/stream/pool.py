@@ -285,10 +285,19 @@ class CleaningPool:
         except ipc.FrameError as exc:
             log.error("cleaning process %s broke the protocol (%s); replacing it", proc.pid, exc)
             proc.kill()
+        except Exception:  # a defect here would silently stop this slot: stop the worker instead
+            log.exception("handling a reply of cleaning process %s failed", proc.pid)
+            proc.kill()
+            self.events.on_fatal("the cleaning pool failed")
+            return
         code = await proc.wait()
         if self.closing:
             return
-        await self._replace(slot, code)
+        try:
+            await self._replace(slot, code)
+        except Exception:
+            log.exception("replacing cleaning process %s failed", proc.pid)
+            self.events.on_fatal("the cleaning pool failed")
 
     async def _on_reply(self, slot: Slot, reply: tuple[Any, ...]) -> None:
         if not slot.queue:
@@ -323,17 +332,24 @@ class CleaningPool:
     async def _watch(self) -> None:
         while True:
             await asyncio.sleep(WATCHDOG_TICK_S)
-            now = time.monotonic()
-            for slot in self.slots:
-                if not slot.queue or slot.proc is None or slot.killed_for is not None or not slot.ready:
-                    continue
-                head = slot.queue[0]
-                limit = self.settings.page_deadline_s if head.kind == ipc.PAGE else CONTROL_DEADLINE_S
-                if now - head.started > limit:
-                    slot.killed_for = head
-                    what = _describe(head)
-                    log.warning("%s ran past %.1fs; killing cleaning process %s", what, limit, slot.proc.pid)
-                    slot.proc.kill()
+            try:
+                self._kill_overdue(time.monotonic())
+            except Exception:
+                log.exception("the cleaning watchdog failed")
+                self.events.on_fatal("the cleaning watchdog failed")
+                return
+
+    def _kill_overdue(self, now: float) -> None:
+        for slot in self.slots:
+            if not slot.queue or slot.proc is None or slot.killed_for is not None or not slot.ready:
+                continue
+            head = slot.queue[0]
+            limit = self.settings.page_deadline_s if head.kind == ipc.PAGE else CONTROL_DEADLINE_S
+            if now - head.started > limit:
+                slot.killed_for = head
+                what = _describe(head)
+                log.warning("%s ran past %.1fs; killing cleaning process %s", what, limit, slot.proc.pid)
+                slot.proc.kill()
 
     async def _replace(self, slot: Slot, code: int | None) -> None:
         """The slot's process is gone: answer for its head request, hand the rest back, restart it."""

@@ -66,7 +66,11 @@ class _Listener(ConsumerRebalanceListener):  # type: ignore[misc]
         self._worker = worker
 
     async def on_partitions_revoked(self, revoked: Sequence[TopicPartition]) -> None:
-        await self._worker.release(revoked)
+        try:
+            await self._worker.release(revoked)
+        except Exception as exc:  # aiokafka would log it and go on: stop instead, nothing is committed
+            log.exception("giving partitions up failed")
+            self._worker.on_fatal(f"giving partitions up failed: {describe(exc)}")
 
     async def on_partitions_assigned(self, assigned: Sequence[TopicPartition]) -> None:
         await self._worker.adopt(assigned)
@@ -263,6 +267,13 @@ class Worker:
 
     async def adopt(self, assigned: Sequence[TopicPartition]) -> None:
         """New partitions: held (not taken from the consumer) until their site memory is restored."""
+        try:
+            await self._adopt(assigned)
+        except Exception as exc:  # aiokafka would log it and go on with the partitions held forever
+            log.exception("taking partitions %s over failed", sorted(tp.partition for tp in assigned))
+            self._fail(f"taking partitions over failed: {describe(exc)}")
+
+    async def _adopt(self, assigned: Sequence[TopicPartition]) -> None:
         self.metrics.rebalances.inc()
         new = []
         for tp in assigned:
