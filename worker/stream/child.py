@@ -11,6 +11,8 @@ paragraph) fails with a parse error here instead of starving the pod.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import os
 import resource
@@ -33,6 +35,10 @@ log = logging.getLogger(__name__)
 
 Snapshots = list[tuple[str, bytes]]
 EXIT_BROKEN = 70  # EX_SOFTWARE: a request this process could not answer; the pool replaces it
+# Pipe buffers: Linux's default ceiling for unprivileged processes (/proc/sys/fs/pipe-max-size), up
+# from 64 KB. Measured on the benchmark's pages: the worker's CPU per page handed over and answered went
+# from ~300 to ~245 us.
+PIPE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +177,13 @@ def _claim_stdio() -> tuple[int, int]:
     os.dup2(devnull, 0)
     os.close(devnull)
     os.dup2(2, 1)
+    setpipe = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    for fd in (fd_in, fd_out):
+        # A page or a document then usually crosses in one write and one read instead of several
+        # 64 KB rounds, each a wake-up of the worker's event loop.
+        if setpipe is not None:
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(fd, setpipe, PIPE_BYTES)
     return fd_in, fd_out
 
 
