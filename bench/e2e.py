@@ -1,7 +1,7 @@
 """End-to-end benchmark: pages through the embedded broker and one worker, against offline cleaning.
 
     .venv/bin/python bench/e2e.py [--data ../shared/data/dragnet/pages.jsonl.gz] [--limit 2000]
-                                  [--repeats 3] [--processes 1,2]
+                                  [--repeats 3] [--processes 1,2] [--mix] [--set NAME=VALUE]
 
 The worker is `python -m worker run`: one group member that cleans in `--processes` cleaning
 processes of its own. Each repeat runs it once per process count, each time on a fresh broker:
