@@ -274,3 +274,12 @@ async def test_a_rebalance_hands_the_site_memory_over_through_the_changelog() ->
     await wait_until(lambda: f.broker.committed.get(1) == 7)
     assert await stop(worker, task) == 0
     assert f.snapshots.reads[-1] == [1]
+
+
+async def test_partitions_sharing_a_process_take_turns() -> None:
+    f = fakes()
+    f.broker.add_pages(0, range(100))
+    f.broker.add_pages(1, range(100, 200))
+    await run_until_committed(f, {0: 100, 1: 100}, processes=1)
+    first = [int(i[1:]) < 100 for i in f.broker.output_ids("docs")[:60]]
+    assert min(first.count(True), first.count(False)) >= 20, first  # neither waits for the other to drain
