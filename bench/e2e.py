@@ -126,7 +126,8 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     from worker.messages import page_to_record
     from worker.metrics import create_metrics
     from worker.stream.local import child_pids
-    from worker.stream.pool import CleaningPool, subprocess_launcher
+    from worker.stream.pool import CleaningPool
+    from worker.stream.spawn import subprocess_launcher
     from worker.stream.state import Job, PartitionState
 
     events = _Collect()

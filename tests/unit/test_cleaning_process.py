@@ -32,7 +32,8 @@ from worker.stream import handle as handle_mod
 from worker.stream import ipc
 from worker.stream.child import Cleaner
 from worker.stream.handle import Output
-from worker.stream.pool import CleaningPool, subprocess_launcher
+from worker.stream.pool import CleaningPool
+from worker.stream.spawn import subprocess_launcher
 from worker.stream.state import Job, PartitionState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -230,7 +231,7 @@ def test_a_cleaning_process_does_not_outlive_a_worker_killed_outright(tmp_path: 
     script.write_text(
         "import asyncio, sys, time\n"
         "from worker.settings import Settings\n"
-        "from worker.stream.pool import subprocess_launcher\n"
+        "from worker.stream.spawn import subprocess_launcher\n"
         "async def main():\n"
         "    child = await subprocess_launcher(Settings())()\n"
         "    print(child.pid, flush=True)\n"

@@ -15,21 +15,18 @@ hands each record to the cleaning process that owns its partition and gets the e
   way; its page is tried once more on the new process, then dead-lettered `internal_error`.
 
 The wire format is worker/stream/ipc.py; the child side is worker/stream/child.py. Processes are
-started by a Launcher, so tests can run the same protocol against in-process fakes.
+started by a Launcher (worker/stream/spawn.py for real ones), so tests can run the same protocol
+against in-process fakes.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
-import sys
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from worker.metrics import Metrics
@@ -56,14 +53,9 @@ WATCHDOG_TICK_S = 0.1
 # Adopting a partition (loading its snapshots) or giving one up is bounded too, but not by the page
 # deadline: a partition's snapshots can take a few seconds to load.
 CONTROL_DEADLINE_S = 60.0
-# Starting a process takes ~0.2 s (interpreter and imports, measured); give a loaded machine room.
-START_TIMEOUT_S = 30.0
+# A process that cannot be started is tried again a few times before the worker gives up.
 START_ATTEMPTS = 5
 START_BACKOFF_S = 0.5
-# Pipe reads are buffered up to this before the transport pauses (asyncio's 64 KB default would
-# pause and resume dozens of times for one large page).
-PIPE_LIMIT = 4 * 1024 * 1024
-CHILD_MODULE = "worker.stream.child"
 
 
 class ChildProcess(Protocol):
@@ -459,68 +451,3 @@ def _describe(request: _Request) -> str:
         return f"{request.kind} of partition {request.partition}"
     r = request.job.record
     return f"page {r.topic}:{r.partition}:{r.offset}"
-
-
-# --- real processes ----------------------------------------------------------------------------
-
-
-class SubprocessChild:
-    """A cleaning process started with asyncio: non-blocking pipes, read by the event loop."""
-
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.pid = proc.pid
-        assert proc.stdin is not None
-        assert proc.stdout is not None
-        self._stdin = proc.stdin
-        self._stdout = proc.stdout
-
-    def send(self, frame: bytes) -> None:
-        if self._stdin.is_closing():
-            raise RuntimeError("the pipe is closed")
-        self._stdin.write(frame)
-
-    async def receive(self) -> bytes | None:
-        try:
-            header = await self._stdout.readexactly(ipc.LENGTH.size)
-            return await self._stdout.readexactly(ipc.frame_length(header))
-        except (asyncio.IncompleteReadError, ConnectionError):
-            return None
-
-    def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            self.proc.kill()
-
-    async def wait(self) -> int | None:
-        code = await self.proc.wait()
-        self._stdin.close()
-        return code
-
-
-def subprocess_launcher(settings: Settings) -> Launcher:
-    """Starts `python -m worker.stream.child` with this checkout on its path, settings over the pipe."""
-    root = str(Path(__file__).resolve().parents[2])
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
-    level = logging.getLogger().getEffectiveLevel()
-
-    async def launch() -> ChildProcess:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", CHILD_MODULE, str(os.getpid()),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=None,
-            env=env, limit=PIPE_LIMIT,
-        )  # fmt: skip
-        child = SubprocessChild(proc)
-        child.send(ipc.encode((ipc.INIT, settings, level)))
-        try:
-            body = await asyncio.wait_for(child.receive(), START_TIMEOUT_S)
-            reply = ipc.decode_reply(body) if body is not None else None
-        except (TimeoutError, ipc.FrameError):
-            reply = None
-        if reply is None or reply[0] != ipc.READY:
-            child.kill()
-            code = await child.wait()
-            raise RuntimeError(f"cleaning process {proc.pid} did not start (exit code {code})")
-        return child
-
-    return launch

@@ -29,8 +29,9 @@ from worker.metrics import Metrics
 from worker.settings import Settings
 from worker.stream.errors import Action, describe, route
 from worker.stream.handle import Output
-from worker.stream.pool import CleaningPool, Launcher, Snapshots, subprocess_launcher
+from worker.stream.pool import CleaningPool, Launcher, Snapshots
 from worker.stream.ports import KafkaClients
+from worker.stream.spawn import subprocess_launcher
 from worker.stream.state import Job, PartitionState, Pending
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ RESTORE_TIMEOUT_S = 70.0
 # Unreachable brokers: retried after 0.5, 1, 2, 4, 8, 10, 10 ... s until broker_wait_s has passed.
 CONNECT_BACKOFF_S = 0.5
 CONNECT_BACKOFF_MAX_S = 10.0
+# /readyz follows a metadata request sent this often over the producer's connections.
 PROBE_INTERVAL_S = 2.0
 # Of the drain grace, the last share (at most DRAIN_RESERVE_MAX_S) is kept for flushing, committing
 # and leaving the group; pages still running when it starts are abandoned (redelivered later).
