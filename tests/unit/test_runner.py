@@ -203,7 +203,7 @@ async def test_stop_during_a_stuck_page_ends_within_the_grace_without_committing
     loop = asyncio.get_running_loop()
     asked = loop.time()
     assert await stop(worker, task) == 0
-    assert loop.time() - asked < 0.5 + 0.3
+    assert loop.time() - asked < 0.5 + 0.5  # the grace, and room for a loaded machine
     assert f.broker.committed == {0: 2}  # the stuck page and those after it are redelivered later
     assert dead_reasons(f) == {}
 
