@@ -1,12 +1,12 @@
-"""End-to-end benchmark: pages through the embedded broker and one worker process, against offline.
+"""End-to-end benchmark: pages through the embedded broker and one worker, against offline cleaning.
 
     .venv/bin/python bench/e2e.py [--data ../shared/data/dragnet/pages.jsonl.gz] [--limit 2000]
-                                  [--repeats 3]
+                                  [--repeats 3] [--processes 1,2] [--mix] [--set NAME=VALUE]
 
-Phases of one repeat, all on one machine (a fresh broker and worker each time):
-1. throughput: every page is produced into the input topic first, then one worker (`python -m worker
-   run`, its own process) drains it; pages/s = pages / (last output - worker ready). Producing
-   first keeps the producer's CPU out of the worker's measurement.
+The worker is `python -m worker run`: one group member that cleans in `--processes` cleaning
+processes of its own. Each repeat runs it once per process count, each time on a fresh broker:
+1. throughput: every page is produced into the input topic first, then the worker drains it; pages/s
+   = pages / (last output - worker ready). Producing first keeps the producer's CPU out of it.
 2. latency: a subset is produced again (new ids) at half the measured throughput; per-page latency is
    output record timestamp minus produce timestamp (both CreateTime, same clock).
 Offline: the same pages through clean_page in this process with a fresh template memory and the
@@ -14,13 +14,19 @@ worker's GC settings, measured before the first repeat and after every repeat, s
 compared with the offline runs right around it (the machine's load drifts). offline_default_gc is
 one offline run with Python's default GC settings, for reference.
 
-ratio = e2e pages/s / offline pages/s (goal >= 0.8). Wall-clock ratios move with the machine's load:
-the worker shares the cores with the broker and anything else. So CPU is reported too: cpu_ratio =
-offline CPU / worker CPU for the same pages (the worker's own per-page overhead), worker_cpu_util =
-worker CPU / drain wall time (below ~0.95 the worker waited for a core or for the broker), and the
-broker's and this process's CPU during the drain. Outputs are read after each phase, not while the
-worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs" has each one.
-bench/run.py calls run_e2e(pages).
+Goals (issue 9): ratio = e2e pages/s with one cleaning process / offline pages/s >= 0.85, and
+scaling = e2e pages/s with two processes / with one >= 1.6 on a 2-core machine. Here the broker shares
+those two cores (~1.3 ms of Tansu CPU per page, more than the worker's own overhead), so
+scaling_without_broker gives the same ratio from CPU per page as if the broker ran elsewhere.
+
+Wall-clock numbers move with the machine's load (the worker shares the cores with the broker and
+anything else), so CPU is reported too, per page: the member's (Kafka clients, IPC, producing:
+`member_cpu_ms_per_page`), the cleaning processes' (`cleaner_cpu_ms_per_page`, against
+`offline_cpu_ms_per_page` for the same pages: the difference is what a cleaning process spends on the
+pipe and the message codec), the broker's, and worker_cpu_util = all worker CPU / drain wall time /
+processes. "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after each phase,
+not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs" has each.
+bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
 """
 
 from __future__ import annotations
@@ -61,6 +67,8 @@ DEFAULT_DATA = ROOT.parent / "shared" / "data" / "dragnet" / "pages.jsonl.gz"
 LATENCY_PAGES = 300
 MAX_PAGES = 3000  # ~1 minute of draining on a 2-core machine
 LATENCY_LOAD = 0.5  # share of measured throughput used for the paced latency phase
+GOAL_RATIO = 0.85  # one cleaning process against offline cleaning (issue 9)
+GOAL_SCALING = 1.6  # two cleaning processes against one, on a 2-core machine (issue 9)
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -83,8 +91,110 @@ def _offline(pages: list[Page], settings: Settings) -> dict[str, float]:
     return {"pages_per_s": len(pages) / wall, "wall_s": wall, "cpu_s": time.process_time() - cpu0}
 
 
+class _Collect:
+    """PoolEvents that only count: the pool's cost without Kafka (see ipc_cost)."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.seconds = 0.0
+        self.room = asyncio.Event()
+
+    async def on_output(self, job: Any, output: Any, seconds: float, snapshots: Any) -> None:
+        self.done += 1
+        self.seconds += seconds
+
+    def on_requeue(self, jobs: list[Any]) -> None:
+        raise AssertionError("no process is replaced in this measurement")
+
+    async def restore(self, partitions: list[int]) -> dict[int, Any]:
+        return {}
+
+    def on_room(self) -> None:
+        self.room.set()
+
+    def on_adopted(self, partition: int, loaded: int, invalid: int) -> None:
+        pass
+
+    def on_fatal(self, why: str) -> None:
+        raise RuntimeError(why)
+
+
+async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
+    from aiokafka.structs import ConsumerRecord
+    from prometheus_client import CollectorRegistry
+
+    from worker.messages import page_to_record
+    from worker.metrics import create_metrics
+    from worker.stream.local import child_pids
+    from worker.stream.pool import CleaningPool
+    from worker.stream.spawn import subprocess_launcher
+    from worker.stream.state import Job, PartitionState
+
+    events = _Collect()
+    pool = CleaningPool(
+        settings,
+        events,
+        subprocess_launcher(settings),
+        create_metrics(CollectorRegistry(), process_info=False),
+    )
+    await pool.start()
+    state = PartitionState(settings.input_topic, 0)
+    pool.adopt(0, [], settings.memory_budget_mb)
+    jobs = []
+    for offset, page in enumerate(pages):
+        key, value, headers = page_to_record(page)
+        record = ConsumerRecord(
+            state.topic, 0, offset, 0, 0, key, value, None, len(key or b""), len(value), headers
+        )
+        jobs.append(Job(state, record))
+    child = child_pids(os.getpid())
+    child_before = sum(process_cpu_seconds(pid) or 0.0 for pid in child)
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    for job in jobs:
+        while not pool.has_room(0):
+            events.room.clear()
+            await events.room.wait()
+        job.entry = state.tracker.track(job.record.offset)
+        pool.submit(job)
+    while events.done < len(jobs):
+        events.room.clear()
+        await events.room.wait()
+    member = time.process_time() - cpu0
+    wall = time.perf_counter() - wall0
+    child_cpu = sum(process_cpu_seconds(pid) or 0.0 for pid in child) - child_before
+    await pool.close()
+    n = len(jobs)
+    return {
+        "pages": n,
+        "pages_per_s": round(n / wall, 1),
+        # the member's whole cost of handing a page over and taking its output back (no Kafka here)
+        "member_cpu_us_per_page": round(1e6 * member / n, 1),
+        # the cleaning process's CPU beyond the time it reports for handle_record: pipe and pickle
+        "cleaner_overhead_us_per_page": round(1e6 * (child_cpu - events.seconds) / n, 1),
+    }
+
+
+def ipc_cost(pages: list[Page], overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the pipe to one cleaning process costs per page, without Kafka (pages cleaned for real)."""
+    settings = local_settings("127.0.0.1:9", {}, dict(overrides or {}))
+    return asyncio.run(_ipc_cost(pages, settings))
+
+
 def _cpu_delta(before: float | None, after: float | None) -> float | None:
     return None if before is None or after is None else round(after - before, 2)
+
+
+def _cpu_scaling(one: dict[str, Any], two: dict[str, Any]) -> float | None:
+    c1, c2 = one.get("cleaner_cpu_ms_per_page"), two.get("cleaner_cpu_ms_per_page")
+    m2 = two.get("member_cpu_ms_per_page")
+    if not c1 or not c2 or m2 is None:
+        return None
+    cores = min(2, os.cpu_count() or 1)
+    return round((cores / (c2 + m2)) / (1 / c1), 3)
+
+
+def _per_page(cpu_s: float | None, pages: int) -> float | None:
+    return None if cpu_s is None or not pages else round(1000.0 * cpu_s / pages, 3)
 
 
 async def _read_outputs(settings: Settings, total: int, timeout_s: float) -> OutputWatcher:
@@ -121,11 +231,11 @@ async def _e2e(
             t_start = time.time()
             await worker.wait_ready(timeout_s=60)
             t_ready = time.time()
-            cpu_ready = worker.cpu_seconds()
+            cpu_ready, cleaners_ready = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
             broker_ready, bench_ready = process_cpu_seconds(broker_pid), time.process_time()
             if not await worker.wait_acked(produced.sent, timeout_s):
                 raise RuntimeError(f"the worker did not finish {produced.sent} pages in {timeout_s:.0f}s")
-            cpu_drained = worker.cpu_seconds()
+            cpu_drained, cleaners_drained = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
             broker_drained, bench_drained = process_cpu_seconds(broker_pid), time.process_time()
             seen = (await _read_outputs(settings, produced.sent, timeout_s)).seen
             out_ts = list(seen.doc_timestamps.values())
@@ -150,15 +260,23 @@ async def _e2e(
             for i, t in timed.produced_at_ms.items()
             if i in after.doc_timestamps
         ]
-        worker_cpu = _cpu_delta(cpu_ready, cpu_drained)
+        member_cpu = _cpu_delta(cpu_ready, cpu_drained)
+        cleaner_cpu = _cpu_delta(cleaners_ready, cleaners_drained)
+        worker_cpu = None if member_cpu is None or cleaner_cpu is None else member_cpu + cleaner_cpu
         return {
+            "processes": settings.processes,
             "pages": produced.sent,
             "produce_pages_per_s": round(produced.rate, 1),
             "worker_start_to_ready_s": round(t_ready - t_start, 2),
             "e2e_pages_per_s": round(throughput, 1),
             "e2e_drain_s": round(drain_s, 2),
-            "worker_cpu_s": worker_cpu,
-            "worker_cpu_util": None if worker_cpu is None else round(worker_cpu / drain_s, 3),
+            "member_cpu_s": member_cpu,
+            "cleaner_cpu_s": cleaner_cpu,
+            "member_cpu_ms_per_page": _per_page(member_cpu, produced.sent),
+            "cleaner_cpu_ms_per_page": _per_page(cleaner_cpu, produced.sent),
+            "worker_cpu_util": None
+            if worker_cpu is None
+            else round(worker_cpu / drain_s / settings.processes, 3),
             "broker_cpu_s": _cpu_delta(broker_ready, broker_drained),
             "bench_cpu_s": round(bench_drained - bench_ready, 2),
             "latency_ms": {
@@ -227,6 +345,37 @@ def _median(values: list[Any]) -> float | None:
     return round(statistics.median(present), 3) if present else None
 
 
+SUMMARY_KEYS = (
+    "ratio",
+    "cpu_ratio",
+    "cleaner_cpu_ratio",
+    "e2e_pages_per_s",
+    "offline_pages_per_s",
+    "member_cpu_s",
+    "cleaner_cpu_s",
+    "offline_cpu_s",
+    "member_cpu_ms_per_page",
+    "cleaner_cpu_ms_per_page",
+    "offline_cpu_ms_per_page",
+    "worker_cpu_util",
+    "broker_cpu_s",
+    "bench_cpu_s",
+    "e2e_drain_s",
+    "produce_pages_per_s",
+    "worker_start_to_ready_s",
+)
+
+
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {key: _median([r.get(key) for r in runs]) for key in SUMMARY_KEYS}
+    out["latency_ms"] = {
+        key: _median([r["latency_ms"].get(key) for r in runs])
+        for key in ("pages", "offered_pages_per_s", "p50", "p99", "mean")
+    }
+    out["duplicates"] = max(r["duplicates"] for r in runs)
+    return out
+
+
 def run_e2e(
     pages: list[Page],
     timeout_s: float = 600.0,
@@ -235,11 +384,12 @@ def run_e2e(
     keep_logs: bool = False,
     max_pages: int | None = MAX_PAGES,
     repeats: int = 1,
+    processes: tuple[int, ...] = (1, 2),
 ) -> dict[str, Any]:
-    """Throughput and latency through broker + one worker process, and the offline ratio.
+    """Throughput and latency through broker + worker at each process count, and the goals' ratios.
 
     `latency_rate` paces the latency phase (pages/s); default half the measured throughput.
-    With `repeats` > 1 the top-level numbers are medians and "runs" holds every repeat.
+    With `repeats` > 1 the numbers are medians and "runs" holds every run.
     """
     if not pages:
         return {"skipped": "no pages"}
@@ -255,62 +405,82 @@ def run_e2e(
     before = _offline(pages, offline_settings)
     runs: list[dict[str, Any]] = []
     for index in range(max(1, repeats)):
-        run = _one_run(pages, overrides, timeout_s, latency_rate, keep_logs)
+        batch = [
+            _one_run(pages, {**overrides, "processes": n}, timeout_s, latency_rate, keep_logs)
+            for n in processes
+        ]
         after = _offline(pages, offline_settings)
         # the offline runs right before and after this repeat, so load drift hits both sides alike
         offline_rate = statistics.fmean([before["pages_per_s"], after["pages_per_s"]])
         offline_cpu = statistics.fmean([before["cpu_s"], after["cpu_s"]])
-        run["offline_pages_per_s"] = round(offline_rate, 1)
-        run["offline_cpu_s"] = round(offline_cpu, 2)
-        run["ratio"] = round(run["e2e_pages_per_s"] / offline_rate, 3)
-        # CPU per page is what the worker's overhead really costs; wall-clock ratios move with the
-        # machine's load (the broker, the watcher and anything else share the cores).
-        if run.get("worker_cpu_s"):
-            run["cpu_ratio"] = round(offline_cpu / run["worker_cpu_s"], 3)
-        run["load_avg_1m"] = round(os.getloadavg()[0], 2)
-        log.info(
-            "repeat %d/%d: e2e %.1f pages/s, offline %.1f pages/s, ratio %.3f, cpu_ratio %s",
-            index + 1, max(1, repeats), run["e2e_pages_per_s"], offline_rate, run["ratio"],
-            run.get("cpu_ratio"),
-        )  # fmt: skip
-        runs.append(run)
+        for run in batch:
+            run["repeat"] = index + 1
+            run["offline_pages_per_s"] = round(offline_rate, 1)
+            run["offline_cpu_s"] = round(offline_cpu, 2)
+            run["offline_cpu_ms_per_page"] = _per_page(offline_cpu, len(pages))
+            run["ratio"] = round(run["e2e_pages_per_s"] / offline_rate, 3)
+            # CPU per page is what the worker's overhead really costs; wall-clock ratios move with
+            # the machine's load (the broker, the watcher and anything else share the cores).
+            if run.get("member_cpu_s") is not None and run.get("cleaner_cpu_s"):
+                run["cpu_ratio"] = round(offline_cpu / (run["member_cpu_s"] + run["cleaner_cpu_s"]), 3)
+                # one process with a core to itself (the member and the broker on the other) runs at
+                # this share of offline speed: what `ratio` approaches on an otherwise quiet machine
+                run["cleaner_cpu_ratio"] = round(offline_cpu / run["cleaner_cpu_s"], 3)
+            run["load_avg_1m"] = round(os.getloadavg()[0], 2)
+            log.info(
+                "repeat %d/%d, %d process(es): e2e %.1f pages/s, offline %.1f pages/s, ratio %.3f",
+                index + 1, max(1, repeats), run["processes"], run["e2e_pages_per_s"], offline_rate,
+                run["ratio"],
+            )  # fmt: skip
+        runs += batch
         before = after
-    first = runs[0]
+    by_count = {n: [r for r in runs if r["processes"] == n] for n in processes}
     result: dict[str, Any] = {
-        "pages": first["pages"],
-        "repeats": len(runs),
-        "goal_ratio": 0.8,
+        "pages": runs[0]["pages"],
+        "repeats": max(1, repeats),
+        "goal_ratio": GOAL_RATIO,
+        "goal_scaling": GOAL_SCALING,
     }
-    for key in (
-        "ratio",
-        "cpu_ratio",
-        "e2e_pages_per_s",
-        "offline_pages_per_s",
-        "worker_cpu_s",
-        "offline_cpu_s",
-        "worker_cpu_util",
-        "broker_cpu_s",
-        "bench_cpu_s",
-        "e2e_drain_s",
-        "produce_pages_per_s",
-        "worker_start_to_ready_s",
-    ):
-        result[key] = _median([r.get(key) for r in runs])
-    result["latency_ms"] = {
-        key: _median([r["latency_ms"].get(key) for r in runs])
-        for key in ("pages", "offered_pages_per_s", "p50", "p99", "mean")
-    }
+    first = by_count[processes[0]]
+    result["ratio"] = _median([r["ratio"] for r in first])
+    result["cleaner_cpu_ratio"] = _median([r.get("cleaner_cpu_ratio") for r in first])
+    if 1 in by_count and 2 in by_count:
+        # per repeat, so both counts saw the same load
+        pairs = list(zip(by_count[1], by_count[2], strict=True))
+        result["scaling"] = _median([b["e2e_pages_per_s"] / a["e2e_pages_per_s"] for a, b in pairs])
+        # The same from CPU per page, as if the broker ran elsewhere (as it does in production): one
+        # process is bound by its own CPU per page, two by the machine's two cores shared with the member.
+        result["scaling_without_broker"] = _median([_cpu_scaling(a, b) for a, b in pairs])
+    result["processes"] = {str(n): _summary(rs) for n, rs in by_count.items()}
     result["offline_default_gc"] = {
         "pages_per_s": round(default_gc["pages_per_s"], 1),
         "cpu_s": round(default_gc["cpu_s"], 2),
     }
-    result["documents"] = first["documents"]
-    result["dead_letters"] = first["dead_letters"]
-    result["duplicates"] = max(r["duplicates"] for r in runs)
+    result["ipc"] = ipc_cost(pages, overrides)
+    result["documents"] = runs[0]["documents"]
+    result["dead_letters"] = runs[0]["dead_letters"]
     result["load_avg_1m"] = round(os.getloadavg()[0], 2)
     result["cpus"] = os.cpu_count()
     result["runs"] = runs
     return result
+
+
+def _bench_mix(data: Path) -> list[Page]:
+    """The pages bench/run.py hands to run_e2e: its datasets with its default caps."""
+    from bench.run import DATASETS, DEFAULT_CAPS, load_dataset, pages_of
+
+    pages: list[Page] = []
+    for name in DATASETS:
+        path = data / name / "pages.jsonl.gz"
+        if path.exists():
+            pages += pages_of(load_dataset(path, DEFAULT_CAPS.get(name)))
+    return pages
+
+
+def _setting(item: str) -> tuple[str, Any]:
+    name, _, raw = item.partition("=")
+    default = getattr(Settings(), name)  # AttributeError names an unknown setting
+    return name, type(default)(raw)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -318,22 +488,42 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="JSONL(.gz) of pages")
+    parser.add_argument(
+        "--mix",
+        action="store_true",
+        help="the pages `make bench` uses (bench/run.py's datasets) instead of --data",
+    )
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE", help="a worker setting, e.g. linger_ms=20"
+    )
     parser.add_argument("--limit", type=int, default=2000, help="pages to use (default 2000)")
     parser.add_argument("--latency-rate", type=float, default=None, help="pages/s of the latency phase")
     parser.add_argument("--repeats", type=int, default=3, help="repeats; numbers are medians (default 3)")
+    parser.add_argument(
+        "--processes", default="1,2", help="cleaning process counts to run, comma-separated (default 1,2)"
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the result JSON here too")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiokafka").setLevel(logging.WARNING)
-    if not args.data.exists():
-        print(json.dumps({"skipped": f"{args.data} not found"}))
+    if args.mix:
+        pages = _bench_mix(args.data.parents[1])
+    elif args.data.exists():
+        from itertools import islice
+
+        from worker.io import read_pages
+
+        pages = list(islice(read_pages(args.data), args.limit))
+    else:
+        pages = []
+    if not pages:
+        print(json.dumps({"skipped": f"no pages under {args.data}"}))
         return 0
-    from itertools import islice
-
-    from worker.io import read_pages
-
-    pages = list(islice(read_pages(args.data), args.limit))
-    result = run_e2e(pages, latency_rate=args.latency_rate, repeats=args.repeats)
+    counts = tuple(int(n) for n in args.processes.split(","))
+    overrides = dict(_setting(item) for item in args.set)
+    result = run_e2e(
+        pages, overrides=overrides, latency_rate=args.latency_rate, repeats=args.repeats, processes=counts
+    )
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:

@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 # A loop that has not run its lag probe for this long is considered stuck.
 STALE_LOOP_S = 10.0
+SERVER_NAME = "cleanstream"
 LAG_PROBE_INTERVAL_S = 0.25
 
 
@@ -28,7 +29,7 @@ class Health:
     """Mutable status the runner keeps up to date and the probes read."""
 
     assigned: int = 0
-    producer_connected: bool = False
+    connected: bool = False  # the brokers answered the last connectivity probe
     failed: str | None = None
     last_tick: float = 0.0
     loop_lag_s: float = 0.0
@@ -45,8 +46,8 @@ class Health:
         ok, why = self.alive()
         if not ok:
             return False, why
-        if not self.producer_connected:
-            return False, "producer not connected"
+        if not self.connected:
+            return False, "brokers not reachable"
         if self.assigned == 0:
             return False, "no partitions assigned"
         return True, f"ok, {self.assigned} partitions"
@@ -79,10 +80,17 @@ def make_app(metrics: Metrics, health: Health) -> web.Application:
         return web.Response(status=200 if ok else 503, text=why + "\n")
 
     app = web.Application()
+    app.on_response_prepare.append(_hide_versions)
     app.router.add_get("/metrics", metrics_handler)
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
     return app
+
+
+async def _hide_versions(_: web.Request, response: web.StreamResponse) -> None:
+    # aiohttp fills in "Server: Python/3.x aiohttp/3.y" unless the header is set: versions tell an
+    # attacker which advisories apply.
+    response.headers["Server"] = SERVER_NAME
 
 
 async def start_server(metrics: Metrics, health: Health, host: str, port: int) -> web.AppRunner:

@@ -49,6 +49,12 @@ class Metrics:
     sitememory_bytes: Gauge
     sitememory_budget_bytes: Gauge
     sitememory_sites: Gauge
+    changelog_invalid_snapshots: Counter
+    # The cleaning pool and the broker connection (worker/stream/pool.py, runner.py).
+    cleaning_processes: Gauge
+    cleaner_restarts: Counter  # {cause}: deadline | crash
+    broker_connected: Gauge
+    offset_resets: Counter
 
 
 def create_metrics(registry: CollectorRegistry | None = None, *, process_info: bool = True) -> Metrics:
@@ -63,7 +69,7 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
         pages=Counter("cleanstream_pages", "input records handled, by outcome", ["outcome"], registry=reg),
         page_seconds=Histogram(
             "cleanstream_page_seconds",
-            "time to decode and clean one page",
+            "time to decode and clean one page (in its cleaning process)",
             buckets=PAGE_SECONDS_BUCKETS,
             registry=reg,
         ),
@@ -78,7 +84,7 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
         ),
         consumer_lag=Gauge(
             "cleanstream_consumer_lag",
-            "records between the consumer position and the fetch high watermark",
+            "records between the next page to clean and the fetch high watermark",
             ["partition"],
             registry=reg,
         ),
@@ -95,7 +101,9 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
             "cleanstream_inflight_outputs", "outputs sent but not yet acked by the broker", registry=reg
         ),
         paused_partitions=Gauge(
-            "cleanstream_paused_partitions", "partitions paused by backpressure", registry=reg
+            "cleanstream_paused_partitions",
+            "partitions not taken from now (backpressure, a full backlog, or restoring)",
+            registry=reg,
         ),
         backpressure_pauses=Counter(
             "cleanstream_backpressure_pauses",
@@ -119,4 +127,26 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
             "cleanstream_sitememory_budget_bytes", "memory budget of the site templates", registry=reg
         ),
         sitememory_sites=Gauge("cleanstream_sitememory_sites", "sites held in template memory", registry=reg),
+        changelog_invalid_snapshots=Counter(
+            "cleanstream_changelog_invalid_snapshots",
+            "changelog snapshots skipped at restore because they failed validation",
+            registry=reg,
+        ),
+        cleaning_processes=Gauge(
+            "cleanstream_cleaning_processes", "cleaning processes running and ready", registry=reg
+        ),
+        cleaner_restarts=Counter(
+            "cleanstream_cleaner_restarts",
+            "cleaning processes replaced: deadline (a page ran past page_deadline_s) or crash",
+            ["cause"],
+            registry=reg,
+        ),
+        broker_connected=Gauge(
+            "cleanstream_broker_connected", "1 while the brokers answer the connectivity probe", registry=reg
+        ),
+        offset_resets=Counter(
+            "cleanstream_offset_resets",
+            "partitions whose position lay beyond the log end, reset per auto_offset_reset",
+            registry=reg,
+        ),
     )

@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 BlockKind = Literal["heading", "paragraph", "list_item", "quote", "code", "table_cell"]
 Method = Literal["density", "template", "template_fallback", "none"]
 
-# Reasons a page yields an empty document instead of text. The stream layer turns these into
-# dead letters with the same reason string, so they are part of the message contract.
+
+class Reason(StrEnum):
+    """Every reason a dead letter can carry: the `reason` enum of schemas/dead_letter.json, exactly
+    (a test holds the two equal both ways). Consumers of the dead-letter topic switch on these."""
+
+    INVALID_JSON = "invalid_json"  # the JSON form's value is not a JSON object
+    SCHEMA_VIOLATION = "schema_violation"  # a field breaks schemas/page.json
+    UNDECODABLE = "undecodable"  # no charset turns the bytes into text
+    NOT_HTML = "not_html"  # declared or sniffed as another format
+    TOO_LARGE = "too_large"  # over max_bytes, or its document over the produce limit
+    TOO_MANY_NODES = "too_many_nodes"  # over max_nodes elements
+    TIMEOUT = "timeout"  # over the CPU budget, or over the hard wall-clock deadline
+    PARSE_ERROR = "parse_error"  # the HTML parser gave up (e.g. out of memory)
+    EXTRACTION_ERROR = "extraction_error"  # a heuristic failed on this page
+    EMPTY_INPUT = "empty_input"  # nothing to clean
+    INTERNAL_ERROR = "internal_error"  # a defect of ours, or a page that killed its cleaning process
+
+
+# Reasons a page yields an empty document instead of text (a subset of Reason). The stream layer turns
+# these into dead letters with the same reason string, so they are part of the message contract.
 ErrorReason = Literal[
     "empty_input",
     "undecodable",

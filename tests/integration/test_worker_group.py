@@ -1,4 +1,4 @@
-"""`run --processes 2`: two independent group members in one container split the partitions and both work."""
+"""A group of workers: `run --processes 2` (one member, two cleaning processes), and members joining."""
 
 from __future__ import annotations
 
@@ -15,17 +15,17 @@ from tests.integration.test_worker_pipeline import running
 from tests.integration.workerkit import (
     Tail,
     committed,
-    free_port_pair,
+    free_port,
     good_records,
     highwaters,
     pipeline_topics,
     produce,
     scrape,
-    source_of,
     spawn_worker,
     wait_exit,
     worker_settings,
 )
+from worker.stream.local import child_pids, process_cpu_seconds
 
 pytestmark = pytest.mark.broker
 
@@ -38,59 +38,49 @@ async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
         return 0, ""
 
 
-async def test_two_processes_split_partitions_and_both_produce(
+async def test_two_cleaning_processes_share_the_partitions_behind_one_endpoint(
     broker: str, make_topic: MakeTopic, group_id: str, tmp_path: Path
 ) -> None:
     pages, docs, dead = await pipeline_topics(make_topic, partitions=4)
-    port = free_port_pair()  # children serve on port and port + 1
+    port = free_port()
     settings = worker_settings(broker, group_id, pages, docs, dead, metrics_port=port)
-    log = tmp_path / "workers.log"
+    log = tmp_path / "worker.log"
     parent = spawn_worker(settings, log, "--processes", "2")
-    urls = [f"http://127.0.0.1:{port + i}" for i in range(2)]
+    url = f"http://127.0.0.1:{port}"
     try:
         async with aiohttp.ClientSession() as session:
-            # Wait until both members own partitions, so the split is settled before any page arrives.
             deadline = time.monotonic() + 30
             while time.monotonic() < deadline:
-                states = [await _get(session, u + "/readyz") for u in urls]
-                if all(status == 200 for status, _ in states):
+                if (await _get(session, url + "/readyz"))[0] == 200:
                     break
                 await asyncio.sleep(0.2)
-            assert all(status == 200 for status, _ in states), (states, log.read_text()[-3000:])
-            n = 200
+            assert (await _get(session, url + "/readyz"))[0] == 200, log.read_text()[-3000:]
+            children = child_pids(parent.pid)
+            assert len(children) == 2, children
+            cpu_before = [process_cpu_seconds(pid) or 0.0 for pid in children]
+            n = 400
             records = good_records(n)
             for partition in range(4):  # every partition gets pages, whatever the keys hash to
                 await produce(broker, pages, records[partition::4], partition=partition)
             async with Tail(broker, [docs]) as tail:
-                assert await tail.wait_for(lambda: len(set(tail.ids)) >= n, within=30), log.read_text()[
+                assert await tail.wait_for(lambda: len(set(tail.ids)) >= n, within=60), log.read_text()[
                     -3000:
                 ]
-            owned: list[set[int]] = []
-            produced: list[float] = []
+            cpu_after = [process_cpu_seconds(pid) or 0.0 for pid in children]
             await asyncio.sleep(1.2)  # one lag refresh
-            for url in urls:
-                _, text = await _get(session, url + "/metrics")
-                samples = scrape(text)
-                produced.append(
-                    samples.get("cleanstream_pages_total", {}).get((("outcome", "document"),), 0.0)
-                )
-                owned.append({int(dict(k)["partition"]) for k in samples.get("cleanstream_consumer_lag", {})})
+            samples = scrape((await _get(session, url + "/metrics"))[1])
     finally:
         parent.send_signal(signal.SIGTERM)
         rc = await wait_exit(parent, settings.drain_grace_s + 10)
     assert rc == 0, log.read_text()[-3000:]
-    assert all(p > 0 for p in produced), produced
-    assert sum(produced) == n  # no rebalance during the run, so no duplicates either
-    assert owned[0]
-    assert owned[1]
-    assert not owned[0] & owned[1]
-    assert owned[0] | owned[1] == {0, 1, 2, 3}
-    by_partition: dict[int, int] = {}
-    for record in tail.got:
-        partition, _ = source_of(record)
-        by_partition[partition] = by_partition.get(partition, 0) + 1
-    for member, parts in enumerate(owned):
-        assert produced[member] == sum(by_partition.get(p, 0) for p in parts)
+    # one scrape target for the pod: the member serves what both processes cleaned
+    assert samples["cleanstream_pages_total"][(("outcome", "document"),)] == n
+    assert samples["cleanstream_page_seconds_count"][()] == n
+    assert samples["cleanstream_cleaning_processes"][()] == 2
+    assert {int(dict(k)["partition"]) for k in samples["cleanstream_consumer_lag"]} == {0, 1, 2, 3}
+    # both processes cleaned (two partitions each): each used CPU for its half
+    used = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
+    assert min(used) > 0.2 * max(used), used
     assert await committed(broker, group_id, pages, 4) == await highwaters(broker, pages, 4)
 
 

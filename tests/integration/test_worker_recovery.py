@@ -6,6 +6,8 @@ SIGTERM must drain, commit exactly what was output, and exit 0 within the grace 
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import signal
 import time
 from collections import defaultdict
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests import slowpages
 from tests.integration.conftest import MakeTopic
 from tests.integration.workerkit import (
     Record,
@@ -27,6 +30,8 @@ from tests.integration.workerkit import (
     wait_exit,
     worker_settings,
 )
+from worker.messages import page_to_record
+from worker.models import Page
 
 pytestmark = pytest.mark.broker
 
@@ -111,3 +116,37 @@ async def test_sigterm_mid_stream_drains_and_commits_exactly_what_was_output(
     for partition in range(2):
         assert seen[partition] == set(range(offsets[partition])), partition
     assert "worker stopped (drained)" in log.read_text()
+
+
+async def test_sigterm_during_a_long_page_exits_within_the_grace_and_loses_nothing(
+    broker: str, make_topic: MakeTopic, group_id: str, tmp_path: Path
+) -> None:
+    """SIGTERM one second into a page that takes 60 s, with a 2 s grace: exit 0 within the grace; the
+    page is not committed, so the next run cleans it (here: dead-lettered at a shorter deadline)."""
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=1)
+    html = f"<html><body>{slowpages.SLOW_MARK}<p>deep</p></body></html>"
+    slow = page_to_record(Page(id="slow", html=html, url="https://slow.example/"))
+    await produce(broker, pages, [*good_records(3), slow, *good_records(2, start=10)], partition=0)
+    settings = worker_settings(broker, group_id, pages, docs, dead, drain_grace_s=2.0, page_deadline_s=60.0)
+    log = tmp_path / "worker.log"
+    async with Tail(broker, [docs, dead]) as tail:
+        worker = spawn_worker(settings, log, marked_pages=True)
+        assert await tail.wait_for(lambda: len(tail.got) >= 3, within=30), log.read_text()[-3000:]
+        await asyncio.sleep(1.0)
+        asked = time.monotonic()
+        worker.send_signal(signal.SIGTERM)
+        rc = await wait_exit(worker, 30)
+        took = time.monotonic() - asked
+        assert rc == 0, log.read_text()[-3000:]
+        assert took < settings.drain_grace_s + 1.0, took
+        assert await committed(broker, group_id, pages, 1) == {0: 3}
+        # the next run starts at the long page: nothing was lost
+        again = spawn_worker(
+            dataclasses.replace(settings, page_deadline_s=3.0), tmp_path / "again.log", marked_pages=True
+        )
+        done = await tail.wait_for(lambda: {"slow", "page-10", "page-11"} <= set(tail.ids), within=60)
+        again.send_signal(signal.SIGTERM)
+        assert await wait_exit(again, 30) == 0
+    assert done, (tmp_path / "again.log").read_text()[-3000:]
+    assert sorted(tail.ids) == sorted(["page-0", "page-1", "page-2", "slow", "page-10", "page-11"])
+    assert await committed(broker, group_id, pages, 1) == {0: 6}

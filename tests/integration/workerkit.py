@@ -108,11 +108,16 @@ def settings_env(settings: Settings) -> dict[str, str]:
     return env
 
 
-def spawn_worker(settings: Settings, log_path: Path, *extra: str) -> subprocess.Popen[bytes]:
-    """`python -m worker run` configured only through CLEANSTREAM_* env vars (the deployment contract)."""
+def spawn_worker(
+    settings: Settings, log_path: Path, *extra: str, marked_pages: bool = False
+) -> subprocess.Popen[bytes]:
+    """`python -m worker run` configured only through CLEANSTREAM_* env vars (the deployment contract).
+
+    With `marked_pages`, its cleaning processes hang or allocate on marked pages (tests/slowpages.py)."""
+    entry = ["tests.slowpages", "worker"] if marked_pages else ["worker"]
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "worker", "--log-level", "INFO", "run", *extra],
+            [sys.executable, "-m", *entry, "--log-level", "INFO", "run", *extra],
             cwd=REPO,
             env=settings_env(settings),
             stdout=log,
@@ -145,6 +150,7 @@ class Got:
     key: bytes | None
     value: bytes
     headers: list[tuple[str, bytes]]
+    timestamp: int = -1  # CreateTime (ms) set by the worker's producer
 
     def json(self) -> Any:
         return orjson.loads(self.value)
@@ -172,11 +178,17 @@ async def collect(broker: str, topics: Sequence[str], expected: int, within: flo
         while len(got) < expected and time.monotonic() < deadline:
             batch = await consumer.getmany(timeout_ms=200)
             for recs in batch.values():
-                got += [Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers)) for r in recs]
+                got += [
+                    Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
+                    for r in recs
+                ]
         # A short grace read catches outputs beyond `expected` (duplicates or strays) that a test may check.
         batch = await consumer.getmany(timeout_ms=300)
         for recs in batch.values():
-            got += [Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers)) for r in recs]
+            got += [
+                Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
+                for r in recs
+            ]
     finally:
         await consumer.stop()
     return got
@@ -261,7 +273,7 @@ class Tail:
             batch = await self._consumer.getmany(timeout_ms=100)
             for recs in batch.values():
                 for r in recs:
-                    got = Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers))
+                    got = Got(r.topic, r.partition, r.offset, r.key, r.value, list(r.headers), r.timestamp)
                     self.got.append(got)
                     self.ids.append(ids_of([got])[0])
 

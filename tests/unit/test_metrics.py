@@ -48,8 +48,8 @@ def test_contract_names_and_labels_are_exposed() -> None:
 def test_health_and_readiness_rules() -> None:
     h = Health()
     assert h.alive(now=100.0)[0]
-    assert not h.ready()[0]  # no producer, no partitions
-    h.producer_connected = True
+    assert h.ready() == (False, "brokers not reachable")
+    h.connected = True
     assert h.ready() == (False, "no partitions assigned")
     h.assigned = 2
     assert h.ready()[0]
@@ -65,7 +65,7 @@ def test_health_and_readiness_rules() -> None:
 async def test_http_endpoints() -> None:
     m = create_metrics(CollectorRegistry())
     m.pages.labels("document").inc(2)
-    health = Health(producer_connected=True)
+    health = Health(connected=True)
     async with TestClient(TestServer(make_app(m, health))) as client:
         resp = await client.get("/metrics")
         assert resp.status == 200
@@ -74,3 +74,14 @@ async def test_http_endpoints() -> None:
         assert (await client.get("/readyz")).status == 503
         health.assigned = 1
         assert (await client.get("/readyz")).status == 200
+
+
+async def test_responses_name_no_versions() -> None:
+    m = create_metrics(CollectorRegistry())
+    async with TestClient(TestServer(make_app(m, Health()))) as client:
+        for path in ("/metrics", "/healthz", "/readyz", "/nowhere"):
+            resp = await client.get(path)
+            server = resp.headers.get("Server", "")
+            assert server == "cleanstream", (path, server)
+            assert "Python" not in str(resp.headers)
+            assert "aiohttp" not in str(resp.headers)

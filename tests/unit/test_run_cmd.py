@@ -7,7 +7,6 @@ import pytest
 from worker.__main__ import build_parser
 from worker.settings import from_args
 from worker.stream.config import consumer_config, producer_config
-from worker.stream.service import child_settings
 
 
 def test_contract_flags_parse_and_env_fills_the_rest() -> None:
@@ -59,14 +58,17 @@ def test_client_configs_are_at_least_once() -> None:
     assert s.redacted()["sasl_password"] == "***"
 
 
-def test_child_processes_get_their_own_port_and_client_id() -> None:
-    s = from_args(build_parser().parse_args(["run", "--processes", "2"]), {})
-    kids = [child_settings(s, i) for i in range(2)]
-    assert [k.metrics_port for k in kids] == [9108, 9109]
-    assert len({k.client_id for k in kids}) == 2
-    assert all(k.processes == 1 and k.group_id == s.group_id for k in kids)
-    off = from_args(build_parser().parse_args(["run", "--metrics-port", "0", "--processes", "2"]), {})
-    assert child_settings(off, 1).metrics_port == 0
+def test_page_deadline_must_exceed_the_cpu_budget() -> None:
+    """The budget stops slow pages with an exact reason and no restart; the deadline is the backstop."""
+    parser = build_parser()
+    ok = from_args(parser.parse_args(["run", "--page-deadline-s", "3", "--time-budget-ms", "2000"]), {})
+    assert ok.page_deadline_s == 3.0
+    with pytest.raises(ValueError, match="page_deadline_s"):
+        from_args(parser.parse_args(["run", "--page-deadline-s", "1.5"]), {})
+    with pytest.raises(ValueError, match="process_memory_mb"):
+        from_args(parser.parse_args(["run"]), {"CLEANSTREAM_PROCESS_MEMORY_MB": "64"})
+    with pytest.raises(ValueError, match="processes"):
+        from_args(parser.parse_args(["run", "--processes", "0"]), {})
 
 
 def test_unknown_security_protocol_is_refused() -> None:

@@ -24,6 +24,9 @@ FLAGS = (
     "metrics_host",
     "no_templates",
     "processes",
+    "page_deadline_s",
+    "process_memory_mb",
+    "broker_wait_s",
     "session_timeout_ms",
     "heartbeat_interval_ms",
     "fetch_max_wait_ms",
@@ -57,8 +60,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "run",
         help="run the streaming worker",
-        description="Consume pages, produce clean documents (keyed by site) and dead letters; "
-        "serve /metrics, /healthz and /readyz. SIGTERM drains and commits.",
+        description="One consumer-group member: consume pages, have them cleaned by --processes cleaning "
+        "processes (each page under a hard deadline), produce clean documents (keyed by site) and dead "
+        "letters; serve /metrics, /healthz and /readyz. SIGTERM drains and commits.",
     )
     settings_mod.add_flags(parser, FLAGS)
     parser.set_defaults(func=run)
@@ -66,8 +70,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     # Imported here: `--help` and the offline commands must not pay for aiokafka, aiohttp and prometheus.
-    from worker.stream.service import run_processes
+    from worker.stream.service import run as run_worker
 
     settings = settings_mod.from_args(args, os.environ)
     log.info("settings: %s", settings.redacted())
-    return run_processes(settings)
+    return run_worker(settings)

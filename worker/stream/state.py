@@ -1,16 +1,17 @@
-"""Per-partition state of the runner: acked-offset tracking and the seam for per-partition memory.
+"""Per-partition state of the runner: the backlog of fetched pages and acked-offset tracking.
 
 One PartitionState exists per assigned input partition, created on assign and dropped on revoke.
 Offsets may be committed only up to the first input whose output has not been acked yet: outputs go
-to two topics (documents, dead letters) whose acks can arrive in any order.
+to two topics (documents, dead letters) whose acks can arrive in any order, and pages of one
+partition are cleaned in order by one cleaning process but may be handed back (see Job).
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 
 class Pending:
@@ -53,17 +54,68 @@ class OffsetTracker:
         return len(self._queue)
 
 
+class Job:
+    """One fetched page on its way through a cleaning process.
+
+    `entry` is its place in the offset tracker, taken when it is first handed to a cleaning process and
+    kept if the page comes back unfinished (its process was replaced) and is handed out again, so a
+    page is tracked, and answered, once.
+    """
+
+    __slots__ = ("attempts", "entry", "record", "state")
+
+    def __init__(self, state: PartitionState, record: Any) -> None:
+        self.state = state
+        self.record = record  # an aiokafka ConsumerRecord (worker.messages.InputRecord)
+        self.entry: Pending | None = None
+        self.attempts = 0
+
+    @property
+    def nbytes(self) -> int:
+        value = self.record.value
+        return len(value) if value is not None else 0
+
+    def wire(self) -> tuple[object, ...]:
+        """The record as it crosses the pipe (worker/stream/ipc.py)."""
+        r = self.record
+        return (r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, tuple(r.headers))
+
+
 @dataclass(eq=False)
 class PartitionState:
     topic: str
     partition: int
     tracker: OffsetTracker = field(default_factory=OffsetTracker)
     committed: int | None = None
-    closed: bool = False  # set on revoke: records still in hand for it are skipped, never committed
-    # Per-partition template memory (a SiteMemory), set by the hooks on assign; None = density only.
-    memory: Any = None
-    # Free slot for the hooks' own bookkeeping (snapshot cadence, changelog positions).
-    extra: dict[str, Any] = field(default_factory=dict)
+    # Fetched, not yet handed to a cleaning process, in offset order.
+    backlog: deque[Job] = field(default_factory=deque)
+    backlog_bytes: int = 0
+    held: bool = True  # assigned but not yet restored: nothing of it is taken or cleaned
+    closed: bool = False  # revoked: nothing more of it is handed out, what comes back is still output
+    dropped: bool = False  # gone: late results are discarded (never committed, so redone by the next owner)
+
+    def take(self, records: Iterable[Any]) -> None:
+        for record in records:
+            job = Job(self, record)
+            self.backlog.append(job)
+            self.backlog_bytes += job.nbytes
+
+    def next_job(self) -> Job:
+        job = self.backlog.popleft()
+        self.backlog_bytes -= job.nbytes
+        if job.entry is None:
+            job.entry = self.tracker.track(job.record.offset)
+        return job
+
+    def put_back(self, jobs: list[Job]) -> None:
+        """Unfinished jobs of a replaced cleaning process go first again, in their order."""
+        for job in reversed(jobs):
+            self.backlog.appendleft(job)
+            self.backlog_bytes += job.nbytes
+
+    def clear_backlog(self) -> None:
+        self.backlog.clear()
+        self.backlog_bytes = 0
 
     def to_commit(self) -> int | None:
         """The offset to commit now, or None when nothing new was acked."""
@@ -71,31 +123,3 @@ class PartitionState:
         if mark is None or mark == self.committed:
             return None
         return mark
-
-
-class PartitionHooks(Protocol):
-    """What per-partition local state (the template memory) plugs into.
-
-    on_assign runs before any record of those partitions is processed (restore memory here);
-    on_revoke runs after their outputs are flushed and offsets committed (snapshot here);
-    after_page runs after each page was handed to the producer (snapshot cadence).
-    """
-
-    async def on_assign(self, states: Sequence[PartitionState]) -> None: ...
-
-    async def on_revoke(self, states: Sequence[PartitionState]) -> None: ...
-
-    async def after_page(self, state: PartitionState, document: Any) -> None: ...
-
-
-class NoHooks:
-    """Density extraction only: no per-partition memory."""
-
-    async def on_assign(self, states: Sequence[PartitionState]) -> None:
-        return None
-
-    async def on_revoke(self, states: Sequence[PartitionState]) -> None:
-        return None
-
-    async def after_page(self, state: PartitionState, document: Any) -> None:
-        return None

@@ -1,0 +1,271 @@
+"""The cleaning process: its wire format, its request handling in-process, and real processes.
+
+Real-process cases start `python -m worker.stream.child` (~0.2 s each): a page past its deadline gets
+its process killed and replaced, a memory bomb fails alone under the address-space limit, the process
+imports no Kafka/HTTP/metrics library and does not outlive a worker killed outright.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from prometheus_client import CollectorRegistry
+
+from tests import slowpages
+from tests.unit.fakekafka import Rec, page_value, wait_until
+from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.metrics import create_metrics
+from worker.settings import Settings
+from worker.stream import child as child_mod
+from worker.stream import handle as handle_mod
+from worker.stream import ipc, spawn
+from worker.stream.child import Cleaner
+from worker.stream.handle import Output
+from worker.stream.pool import CleaningPool
+from worker.stream.spawn import subprocess_launcher
+from worker.stream.state import Job, PartitionState
+
+ROOT = Path(__file__).resolve().parents[2]
+SETTINGS = Settings(output_topic="docs", dead_letter_topic="dead", snapshot_every_pages=1000)
+MARKER = "ZZ-page-text-that-must-not-be-logged-ZZ"
+
+
+def request(partition: int, offset: int, key: bytes | None, value: bytes | None) -> tuple[Any, ...]:
+    return (ipc.PAGE, partition, ("pages", partition, offset, 0, key, value, ()))
+
+
+# --- wire ----------------------------------------------------------------------------------------
+
+
+def test_frames_round_trip_over_a_pipe() -> None:
+    read_fd, write_fd = os.pipe()
+    big = os.urandom(3 * 1024 * 1024)  # larger than a pipe buffer: written and read in pieces
+    message = (ipc.DONE, ("docs", b"k", big, [("id", b"x")], "document", None, "density"), 0.5, [], (1, 2))
+
+    def writer() -> None:
+        ipc.write_frame(write_fd, message)
+        os.close(write_fd)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    body = ipc.read_frame(read_fd)
+    thread.join()
+    assert body is not None
+    assert ipc.decode_reply(body) == message
+    assert ipc.read_frame(read_fd) is None  # end of file: the other side is gone
+    os.close(read_fd)
+
+
+class _Evil:
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.getpid, ())
+
+
+def test_replies_are_data_never_code() -> None:
+    with pytest.raises(ipc.FrameError, match="global"):
+        ipc.decode_reply(pickle.dumps((ipc.DONE, _Evil())))
+    with pytest.raises(ipc.FrameError):
+        ipc.decode_reply(pickle.dumps(["not", "a", "tuple"]))
+    with pytest.raises(ipc.FrameError):
+        ipc.decode_reply(b"\x80\x05garbage")
+    with pytest.raises(ipc.FrameError, match="announced"):
+        ipc.frame_length(ipc.LENGTH.pack(ipc.MAX_FRAME + 1))
+
+
+# --- the Cleaner in-process ----------------------------------------------------------------------
+
+
+def test_adopt_skips_invalid_snapshots_with_a_warning(caplog: pytest.LogCaptureFixture) -> None:
+    good = SiteMemory(MemoryConfig())
+    good.observe("good.example", "u1", {1, 2, 3})
+    cleaner = Cleaner(SETTINGS)
+    snapshots = [("good.example", good.dump("good.example")), ("bad.example", b"\x01garbage")]
+    with caplog.at_level(logging.WARNING):
+        reply = cleaner.handle((ipc.ADOPT, 3, snapshots, 10.0))
+    assert reply == (ipc.ADOPTED, 3, 1, 1)
+    memory = cleaner.partitions[3].memory
+    assert memory is not None
+    assert memory.sites() == ["good.example"]
+    assert "skipping an invalid changelog snapshot of site 'bad.example'" in caplog.text
+    assert memory.budget_bytes == 10 * 1024 * 1024
+
+
+def test_pages_learn_per_partition_and_release_hands_the_changes_back() -> None:
+    cleaner = Cleaner(SETTINGS)
+    cleaner.handle((ipc.ADOPT, 0, [], 10.0))
+    cleaner.handle((ipc.ADOPT, 1, [], 10.0))
+    for i in range(3):
+        reply = cleaner.handle(request(0, i, *page_value(i, site="zero.example")))
+        assert reply[0] == ipc.DONE
+        assert Output(*reply[1]).outcome == "document"
+        assert reply[4][1] == 1  # (bytes, sites) of this process's memory
+    assert cleaner.handle((ipc.RELEASE, 1)) == (ipc.RELEASED, 1, [])  # nothing learned there
+    _, partition, snapshots = cleaner.handle((ipc.RELEASE, 0))
+    assert (partition, [site for site, _ in snapshots]) == (0, ["zero.example"])
+    assert cleaner.partitions == {}
+
+
+def test_snapshots_come_back_with_a_page_every_n_pages() -> None:
+    cleaner = Cleaner(dataclasses.replace(SETTINGS, snapshot_every_pages=2))
+    cleaner.handle((ipc.ADOPT, 0, [], 10.0))
+    sent = [cleaner.handle(request(0, i, *page_value(i)))[3] for i in range(4)]
+    assert [len(s) for s in sent] == [0, 1, 0, 1]  # type: ignore[arg-type]
+
+
+def test_a_failure_costs_one_page_and_logs_no_page_content(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    cleaner = Cleaner(SETTINGS)
+    cleaner.handle((ipc.ADOPT, 0, [], 10.0))
+
+    def broken(*_: Any) -> Any:
+        raise ValueError(f"unexpected <p>{MARKER}</p>")
+
+    with caplog.at_level(logging.DEBUG):
+        monkeypatch.setattr(handle_mod, "clean_page", broken)  # the pipeline breaks its promise
+        inner = Output(*cleaner.handle(request(0, 1, *page_value(1)))[1])
+        monkeypatch.setattr(child_mod, "handle_record", broken)  # so does the codec
+        outer = Output(*cleaner.handle(request(0, 2, *page_value(2)))[1])
+    assert (inner.outcome, inner.reason) == ("dead_letter", "extraction_error")
+    assert (outer.outcome, outer.reason) == ("dead_letter", "internal_error")
+    assert MARKER in orjson.loads(outer.value)["detail"]  # the dead letter keeps the detail
+    assert caplog.text.count("ValueError at test_cleaning_process.py:") == 2
+    assert MARKER not in caplog.text
+
+
+# --- real processes ------------------------------------------------------------------------------
+
+
+class Events:
+    def __init__(self) -> None:
+        self.outputs: list[tuple[int, Output]] = []
+        self.requeued: list[int] = []
+        self.restored: list[list[int]] = []
+        self.fatal: list[str] = []
+
+    async def on_output(self, job: Job, output: Output, seconds: float, snapshots: Any) -> None:
+        self.outputs.append((job.record.offset, output))
+
+    def on_requeue(self, jobs: list[Job]) -> None:
+        self.requeued += [j.record.offset for j in jobs]
+
+    async def restore(self, partitions: list[int]) -> dict[int, Any]:
+        self.restored.append(partitions)
+        return {}
+
+    def on_room(self) -> None:
+        pass
+
+    def on_adopted(self, partition: int, loaded: int, invalid: int) -> None:
+        pass
+
+    def on_fatal(self, why: str) -> None:
+        self.fatal.append(why)
+
+
+async def run_pages(settings: Settings, values: list[bytes]) -> tuple[Events, CleaningPool]:
+    events = Events()
+    metrics = create_metrics(CollectorRegistry(), process_info=False)
+    pool = CleaningPool(settings, events, subprocess_launcher(settings), metrics)
+    await pool.start()
+    try:
+        state = PartitionState("pages", 0)
+        pool.adopt(0, [], 10.0)
+        for offset, value in enumerate(values):
+            job = Job(state, Rec("pages", 0, offset, b"k", value))
+            job.entry = state.tracker.track(offset)
+            await wait_until(lambda: pool.has_room(0), within=30)
+            pool.submit(job)
+        await wait_until(lambda: len(events.outputs) + len(events.requeued) >= len(values), within=60)
+    finally:
+        await pool.close()
+    return events, pool
+
+
+@pytest.fixture
+def marked_pool(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cleaning processes that hang or allocate on marked pages (tests/slowpages.py)."""
+    monkeypatch.setattr(spawn, "CHILD_MODULE", slowpages.MODULE)
+
+
+@pytest.mark.usefixtures("marked_pool")
+async def test_a_page_past_its_deadline_kills_its_process_and_is_dead_lettered_once() -> None:
+    settings = dataclasses.replace(SETTINGS, page_deadline_s=0.5, time_budget_ms=100.0)
+    slow = page_value(0, html=f"<html><body>{slowpages.SLOW_MARK}<p>x</p>")[1]
+    started = time.monotonic()
+    events, pool = await run_pages(settings, [slow, page_value(1)[1], page_value(2)[1]])
+    assert time.monotonic() - started < 10  # the marked page alone takes 60 s
+    dead = [(o, out.reason) for o, out in events.outputs if out.outcome == "dead_letter"]
+    assert dead == [(0, "timeout")]
+    assert events.requeued == [1, 2]  # queued behind it: handed back, not lost, not answered twice
+    assert events.restored == [[0]]
+    assert pool.metrics.cleaner_restarts.labels("deadline")._value.get() == 1
+    assert events.fatal == []
+
+
+@pytest.mark.usefixtures("marked_pool")
+async def test_a_memory_bomb_fails_alone_under_the_address_space_limit() -> None:
+    settings = dataclasses.replace(SETTINGS, process_memory_mb=384, page_deadline_s=20.0)
+    bomb = page_value(0, html=f"<html><body>{slowpages.BOMB_MARK}<p>x</p>")[1]
+    events, _ = await run_pages(settings, [bomb, page_value(1)[1]])
+    outcomes = {o: (out.outcome, out.reason) for o, out in events.outputs}
+    assert outcomes[0][0] == "dead_letter"
+    assert outcomes[0][1] in {"parse_error", "internal_error", "extraction_error"}
+    assert outcomes[1] == ("document", None)
+
+
+def test_the_cleaning_process_imports_no_kafka_http_or_metrics_library() -> None:
+    code = (
+        "import sys, worker.stream.child; "
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'aiokafka', 'aiohttp', 'prometheus_client'}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_a_cleaning_process_does_not_outlive_a_worker_killed_outright(tmp_path: Path) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(
+        "import asyncio, sys, time\n"
+        "from worker.settings import Settings\n"
+        "from worker.stream.spawn import subprocess_launcher\n"
+        "async def main():\n"
+        "    child = await subprocess_launcher(Settings())()\n"
+        "    print(child.pid, flush=True)\n"
+        "    await asyncio.sleep(60)\n"
+        "asyncio.run(main())\n"
+    )
+    parent = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        pid = int(parent.stdout.readline())
+        os.kill(pid, 0)  # alive
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pid)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

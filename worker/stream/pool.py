@@ -1,0 +1,457 @@
+"""The cleaning pool: `processes` child processes that clean pages, so no page can hold the event loop.
+
+The worker's event loop (consumer, producer, heartbeats, commits, /healthz) never parses a page: it
+hands each record to the cleaning process that owns its partition and gets the encoded output back.
+
+- **Affinity.** Each assigned input partition is placed on one slot (the one with the fewest
+  partitions), whose process holds that partition's site memory. A slot cleans its requests in order,
+  so a partition's outputs come back in input order.
+- **Deadline.** A watchdog checks the request each process is working on; a page past
+  `page_deadline_s` (wall clock) gets its process killed. The page is dead-lettered `timeout` once,
+  the pages queued behind it go back to the worker's backlog (re-sent, never lost, never doubled), a
+  new process takes the slot and its partitions are restored from the changelog (snapshots lag by up
+  to `snapshot_every_pages`: a few pages of a site are re-learned).
+- **Crash.** A process that dies on its own (a parser crash, the OOM killer) is replaced the same
+  way; its page is tried once more on the new process, then dead-lettered `internal_error`.
+
+The wire format is worker/stream/ipc.py; the child side is worker/stream/child.py. Processes are
+started by a Launcher (worker/stream/spawn.py for real ones), so tests can run the same protocol
+against in-process fakes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from worker.metrics import Metrics
+from worker.models import Reason
+from worker.settings import Settings
+from worker.stream import ipc
+from worker.stream.errors import Action, CleanerDied, PageDeadlineExceeded, route
+from worker.stream.handle import Output, unread_dead_output
+from worker.stream.state import Job
+
+log = logging.getLogger(__name__)
+
+Snapshots = list[tuple[str, bytes]]
+
+# Pages queued per process: enough that a process never waits for the worker between pages even when
+# the worker waits for a core (16 pages are ~50 ms of cleaning at the median page; one page's pipe and
+# codec cost is ~0.13 ms against ~3 ms of cleaning, measured), few enough that the pages queued behind a
+# page that runs into its deadline stay few (they are handed back and cleaned by the replacement).
+# 16 MB caps what a burst of large pages holds in the pipes.
+QUEUE_PAGES = 16
+QUEUE_BYTES = 16 * 1024 * 1024
+# How often the watchdog looks at the running requests: the deadline is kept to within this.
+WATCHDOG_TICK_S = 0.1
+# Adopting a partition (loading its snapshots) or giving one up is bounded too, but not by the page
+# deadline: a partition's snapshots can take a few seconds to load.
+CONTROL_DEADLINE_S = 60.0
+# Why a cleaning process was replaced (the label of cleanstream_cleaner_restarts_total).
+RESTART_CAUSES = ("deadline", "crash")
+# A process that cannot be started is tried again a few times before the worker gives up.
+START_ATTEMPTS = 5
+START_BACKOFF_S = 0.5
+
+
+class ChildProcess(Protocol):
+    """A started cleaning process that has said READY."""
+
+    pid: int
+
+    def send(self, frame: bytes) -> None: ...
+
+    async def receive(self) -> bytes | None:
+        """The next reply's body; None once the process is gone."""
+
+    def kill(self) -> None: ...
+
+    async def wait(self) -> int | None: ...
+
+
+Launcher = Callable[[], Awaitable[ChildProcess]]
+
+
+class PoolEvents(Protocol):
+    """What the pool needs from the worker (worker/stream/runner.py implements it)."""
+
+    async def on_output(self, job: Job, output: Output, seconds: float, snapshots: Snapshots) -> None:
+        """A page's output, in the order of its partition; snapshots go to its changelog partition."""
+
+    def on_requeue(self, jobs: list[Job]) -> None:
+        """Unfinished pages of a replaced process, in their order: hand them out again first."""
+
+    async def restore(self, partitions: list[int]) -> dict[int, Snapshots]:
+        """The changelog snapshots of `partitions`, for a replacement process."""
+
+    def on_room(self) -> None:
+        """A slot can take more pages."""
+
+    def on_adopted(self, partition: int, loaded: int, invalid: int) -> None: ...
+
+    def on_fatal(self, why: str) -> None:
+        """The pool cannot go on (no process can be started): the worker stops."""
+
+
+@dataclass(eq=False)
+class _Request:
+    kind: str
+    job: Job | None = None
+    partition: int = -1
+    nbytes: int = 0
+    future: asyncio.Future[Any] | None = None
+    started: float = 0.0  # when it became the one its process works on
+    frame: bytes = b""  # kept only while it waits for its slot's new process
+
+
+@dataclass(eq=False)
+class Slot:
+    index: int
+    proc: ChildProcess | None = None
+    ready: bool = False  # a live process that has every partition of the slot adopted
+    queue: deque[_Request] = field(default_factory=deque)
+    pages: int = 0
+    nbytes: int = 0
+    partitions: set[int] = field(default_factory=set)
+    # Adopted while the slot was being restarted: sent once it is ready again.
+    waiting: list[_Request] = field(default_factory=list)
+    killed_for: _Request | None = None  # the request whose deadline made us kill the process
+    memory: tuple[int, int] = (0, 0)  # (bytes, sites) of its site memory, last reported
+    task: asyncio.Task[None] | None = None
+    adopt_crashes: int = 0
+
+
+class CleaningPool:
+    def __init__(self, settings: Settings, events: PoolEvents, launcher: Launcher, metrics: Metrics) -> None:
+        self.settings = settings
+        self.events = events
+        self.launch = launcher
+        self.metrics = metrics
+        self.slots = [Slot(i) for i in range(settings.processes)]
+        self.owner: dict[int, Slot] = {}
+        self.closing = False
+        self.draining = False  # stopping: replaced processes are not restarted
+        self._watchdog: asyncio.Task[None] | None = None
+        for cause in RESTART_CAUSES:  # exposed at 0 from the start, so a first restart is seen as one
+            metrics.cleaner_restarts.labels(cause)
+        metrics.cleaning_processes.set_function(lambda: sum(1 for s in self.slots if s.ready))
+        metrics.sitememory_bytes.set_function(lambda: sum(s.memory[0] for s in self.slots))
+        metrics.sitememory_sites.set_function(lambda: sum(s.memory[1] for s in self.slots))
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Start every process; raises if one cannot be started."""
+        procs = await asyncio.gather(*(self.launch() for _ in self.slots), return_exceptions=True)
+        failed = [p for p in procs if isinstance(p, BaseException)]
+        for slot, proc in zip(self.slots, procs, strict=True):
+            if not isinstance(proc, BaseException):
+                self._attach(slot, proc)
+        if failed:
+            await self.close()
+            raise RuntimeError(f"cannot start cleaning processes: {failed[0]!r}") from failed[0]
+        self._watchdog = asyncio.create_task(self._watch(), name="cleaning-watchdog")
+        log.info("%d cleaning processes: %s", len(self.slots), [s.proc.pid for s in self.slots if s.proc])
+
+    def _attach(self, slot: Slot, proc: ChildProcess) -> None:
+        slot.proc = proc
+        slot.ready = True
+        slot.task = asyncio.create_task(self._serve(slot, proc), name=f"cleaner-{slot.index}")
+
+    async def close(self, timeout_s: float = 2.0) -> None:
+        """Kill every process (their unfinished pages are simply not answered) and wait for them."""
+        self.closing = True
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+        for slot in self.slots:
+            if slot.proc is not None:
+                slot.proc.kill()
+        tasks = [s.task for s in self.slots if s.task is not None]
+        if tasks:
+            _, late = await asyncio.wait(tasks, timeout=timeout_s)
+            for task in late:  # a replacement still starting: it checks `closing` and kills its process
+                task.cancel()
+        for slot in self.slots:
+            self._resolve_controls(slot, list(slot.queue) + slot.waiting)
+            slot.queue.clear()
+            slot.waiting.clear()
+            slot.ready = False
+
+    # --- placement and requests ------------------------------------------------------------------
+
+    def place(self, partition: int) -> Slot:
+        """The slot that owns `partition` (placing it on the least loaded one if new)."""
+        slot = self.owner.get(partition)
+        if slot is None:
+            slot = min(self.slots, key=lambda s: (len(s.partitions), not s.ready, s.index))
+            slot.partitions.add(partition)
+            self.owner[partition] = slot
+        return slot
+
+    def adopt(self, partition: int, snapshots: Snapshots, budget_mb: float) -> None:
+        """Hand `partition` with its snapshots to its slot (before any of its pages: requests are FIFO)."""
+        slot = self.place(partition)
+        request = self._adopt_request(partition, snapshots, budget_mb)
+        if slot.ready:
+            self._send(slot, request)
+        else:
+            slot.waiting.append(request)  # its process is being replaced: sent once the new one is up
+
+    def _adopt_request(self, partition: int, snapshots: Snapshots, budget_mb: float) -> _Request:
+        future = _future()
+        future.add_done_callback(lambda f: self._adopted(partition, f))
+        frame = ipc.encode((ipc.ADOPT, partition, snapshots, budget_mb))
+        return _Request(ipc.ADOPT, partition=partition, future=future, frame=frame)
+
+    def _adopted(self, partition: int, future: asyncio.Future[Any]) -> None:
+        if future.cancelled() or future.result() is None:
+            return
+        loaded, invalid = future.result()
+        self.events.on_adopted(partition, loaded, invalid)
+
+    def release(self, partition: int) -> asyncio.Future[Snapshots]:
+        """Give `partition` up: resolves with its final snapshots once its queued pages are done."""
+        future: asyncio.Future[Snapshots] = _future()
+        slot = self.owner.pop(partition, None)
+        if slot is None:
+            future.set_result([])
+            return future
+        slot.partitions.discard(partition)
+        slot.waiting = [r for r in slot.waiting if r.partition != partition]
+        if slot.ready:
+            frame = ipc.encode((ipc.RELEASE, partition))
+            self._send(slot, _Request(ipc.RELEASE, partition=partition, future=future, frame=frame))
+        else:
+            future.set_result([])  # its process is being replaced: the memory is gone already
+        return future
+
+    def set_budget(self, budget_mb: float) -> None:
+        for slot in self.slots:
+            if slot.ready:
+                frame = ipc.encode((ipc.BUDGET, budget_mb))
+                self._send(slot, _Request(ipc.BUDGET, future=_future(), frame=frame))
+
+    def has_room(self, partition: int) -> bool:
+        slot = self.owner.get(partition)
+        return (
+            slot is not None
+            and slot.ready
+            and (slot.pages == 0 or (slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES))
+        )
+
+    def submit(self, job: Job) -> None:
+        """Queue a page on its partition's slot (check has_room first)."""
+        slot = self.owner[job.state.partition]
+        frame = ipc.encode((ipc.PAGE, job.state.partition, job.wire()))
+        request = _Request(ipc.PAGE, job=job, partition=job.state.partition, nbytes=len(frame), frame=frame)
+        slot.pages += 1
+        slot.nbytes += request.nbytes
+        self._send(slot, request)
+
+    def _send(self, slot: Slot, request: _Request) -> None:
+        frame, request.frame = request.frame, b""
+        if not slot.queue:
+            request.started = time.monotonic()
+        slot.queue.append(request)
+        assert slot.proc is not None
+        try:
+            slot.proc.send(frame)
+        except (OSError, RuntimeError):
+            # the process is gone; its reader sees the end and the request is handed back from the queue
+            log.debug("cleaning process %s is gone; its queue is handed back", slot.proc.pid)
+
+    @property
+    def in_flight(self) -> int:
+        return sum(s.pages for s in self.slots)
+
+    # --- replies ---------------------------------------------------------------------------------
+
+    async def _serve(self, slot: Slot, proc: ChildProcess) -> None:
+        """Read one process's replies until it is gone; then replace it (unless the pool is closing)."""
+        try:
+            while True:
+                body = await proc.receive()
+                if body is None:
+                    break
+                await self._on_reply(slot, ipc.decode_reply(body))
+        except ipc.FrameError as exc:
+            log.error("cleaning process %s broke the protocol (%s); replacing it", proc.pid, exc)
+            proc.kill()
+        except Exception:  # a defect here would silently stop this slot: stop the worker instead
+            log.exception("handling a reply of cleaning process %s failed", proc.pid)
+            proc.kill()
+            self.events.on_fatal("the cleaning pool failed")
+            return
+        code = await proc.wait()
+        if self.closing:
+            return
+        try:
+            await self._replace(slot, code)
+        except Exception:
+            log.exception("replacing cleaning process %s failed", proc.pid)
+            self.events.on_fatal("the cleaning pool failed")
+
+    async def _on_reply(self, slot: Slot, reply: tuple[Any, ...]) -> None:
+        if not slot.queue:
+            raise ipc.FrameError(f"unexpected reply {reply[0]!r}")
+        request = slot.queue[0]
+        expected = {ipc.PAGE: ipc.DONE, ipc.ADOPT: ipc.ADOPTED, ipc.RELEASE: ipc.RELEASED}
+        if reply[0] != expected.get(request.kind, request.kind):
+            raise ipc.FrameError(f"reply {reply[0]!r} to a {request.kind!r} request")
+        slot.queue.popleft()
+        if slot.queue:
+            slot.queue[0].started = time.monotonic()
+        if request.kind == ipc.PAGE:
+            _, out, seconds, snapshots, memory = reply
+            slot.pages -= 1
+            slot.nbytes -= request.nbytes
+            slot.memory = (int(memory[0]), int(memory[1]))
+            assert request.job is not None
+            await self.events.on_output(request.job, Output(*out), float(seconds), snapshots)
+            self.events.on_room()
+            return
+        assert request.future is not None
+        if request.kind == ipc.ADOPT:
+            slot.adopt_crashes = 0
+            _done(request.future, (int(reply[2]), int(reply[3])))
+        elif request.kind == ipc.RELEASE:
+            _done(request.future, reply[2])
+        else:
+            _done(request.future, None)
+
+    # --- deadline and replacement ----------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        while True:
+            await asyncio.sleep(WATCHDOG_TICK_S)
+            try:
+                self._kill_overdue(time.monotonic())
+            except Exception:
+                log.exception("the cleaning watchdog failed")
+                self.events.on_fatal("the cleaning watchdog failed")
+                return
+
+    def _kill_overdue(self, now: float) -> None:
+        for slot in self.slots:
+            if not slot.queue or slot.proc is None or slot.killed_for is not None or not slot.ready:
+                continue
+            head = slot.queue[0]
+            limit = self.settings.page_deadline_s if head.kind == ipc.PAGE else CONTROL_DEADLINE_S
+            if now - head.started > limit:
+                slot.killed_for = head
+                what = _describe(head)
+                log.warning("%s ran past %.1fs; killing cleaning process %s", what, limit, slot.proc.pid)
+                slot.proc.kill()
+
+    async def _replace(self, slot: Slot, code: int | None) -> None:
+        """The slot's process is gone: answer for its head request, hand the rest back, restart it."""
+        slot.ready = False
+        queue = list(slot.queue)
+        slot.queue.clear()
+        slot.pages = slot.nbytes = 0
+        slot.memory = (0, 0)
+        killed, slot.killed_for = slot.killed_for, None
+        cause = "deadline" if killed is not None else "crash"
+        self.metrics.cleaner_restarts.labels(cause).inc()
+        if killed is None:
+            log.error("cleaning process %s exited with %s", slot.proc.pid if slot.proc else "?", code)
+        requeue: list[Job] = []
+        for position, request in enumerate(queue):
+            if request.job is None:
+                if position == 0 and request.kind == ipc.ADOPT:
+                    slot.adopt_crashes += 1  # its snapshots may be what kills it: next time start empty
+                continue
+            if position == 0:
+                request.job.attempts += 1
+                failure: Exception = (
+                    PageDeadlineExceeded() if killed is request else CleanerDied(code, request.job.attempts)
+                )
+                verdict = route(failure, "page")
+                if verdict.action is Action.DEAD_LETTER:
+                    assert verdict.reason is not None
+                    await self._dead_letter(request.job, verdict.reason, failure)
+                    continue
+            requeue.append(request.job)
+        self._resolve_controls(slot, queue)
+        if self.draining or self.closing:
+            return  # stopping: unanswered pages are not committed, the next owner cleans them
+        if requeue:
+            self.events.on_requeue(requeue)
+        proc = await self._restart(slot)
+        if proc is None:
+            return
+        # Adopted while this restart ran: those arrive with their own snapshots.
+        partitions = sorted(slot.partitions - {r.partition for r in slot.waiting})
+        snapshots: dict[int, Snapshots] = {}
+        if partitions and slot.adopt_crashes < 2:
+            snapshots = await self.events.restore(partitions)
+        elif partitions:
+            log.warning("partitions %s killed their cleaning process twice while loading; "
+                        "starting them empty", partitions)  # fmt: skip
+        if self.closing or self.draining:
+            proc.kill()
+            await proc.wait()
+            return
+        self._attach(slot, proc)
+        budget = self.budget_mb()
+        for partition in partitions:
+            if partition in slot.partitions:  # a revoke may have taken it meanwhile
+                self._send(slot, self._adopt_request(partition, snapshots.get(partition, []), budget))
+        for request in slot.waiting:
+            self._send(slot, request)
+        slot.waiting.clear()
+        self.events.on_room()
+
+    async def _restart(self, slot: Slot) -> ChildProcess | None:
+        for attempt in range(1, START_ATTEMPTS + 1):
+            try:
+                return await self.launch()
+            except Exception as exc:
+                log.error("cannot start a cleaning process (attempt %d/%d): %r", attempt, START_ATTEMPTS, exc)
+                if attempt == START_ATTEMPTS or self.closing:
+                    break
+                await asyncio.sleep(START_BACKOFF_S * attempt)
+        self.events.on_fatal(f"cannot start a cleaning process for slot {slot.index}")
+        return None
+
+    async def _dead_letter(self, job: Job, reason: Reason, failure: Exception) -> None:
+        if isinstance(failure, PageDeadlineExceeded):
+            detail = f"no result within the {self.settings.page_deadline_s:g} s page deadline"
+        else:
+            detail = f"the cleaning process died on this page {job.attempts} times"
+        r = job.record
+        log.warning("dead-lettering %s:%s:%s as %s: %s", r.topic, r.partition, r.offset, reason, detail)
+        output = unread_dead_output(job.record, reason, detail, type(failure).__name__, self.settings)
+        await self.events.on_output(job, output, 0.0, [])
+
+    def budget_mb(self) -> float:
+        """Each partition's share of the memory budget: one budget for the worker, split evenly."""
+        return self.settings.memory_budget_mb / max(1, len(self.owner))
+
+    @staticmethod
+    def _resolve_controls(slot: Slot, requests: Sequence[_Request]) -> None:
+        for request in requests:
+            if request.future is not None and not request.future.done():
+                request.future.set_result([] if request.kind == ipc.RELEASE else None)
+
+
+def _future() -> asyncio.Future[Any]:
+    return asyncio.get_running_loop().create_future()
+
+
+def _done(future: asyncio.Future[Any], value: Any) -> None:
+    if not future.done():
+        future.set_result(value)
+
+
+def _describe(request: _Request) -> str:
+    if request.job is None:
+        return f"{request.kind} of partition {request.partition}"
+    r = request.job.record
+    return f"page {r.topic}:{r.partition}:{r.offset}"
