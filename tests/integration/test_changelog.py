@@ -15,8 +15,7 @@ from aiokafka import AIOKafkaProducer
 from tests.integration.conftest import MakeTopic
 from tests.integration.test_worker_pipeline import running
 from tests.integration.workerkit import collect, produce, worker_settings
-from worker.clean import dom, template
-from worker.clean.options import CleanOptions, budget_clock
+from worker.clean.pipeline import clean_page
 from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.messages import page_to_record
 from worker.models import Page
@@ -65,12 +64,6 @@ def page(i: int) -> Page:
     return Page(id=f"p{i}", html=html, url=f"https://{SITE}/story/{i}", site=SITE)
 
 
-def clean(p: Page, memory: SiteMemory) -> template.TemplateResult:
-    tree = dom.parse(p.html or "")
-    dom.preclean(tree)
-    return template.extract(tree, p, memory, CleanOptions(), budget_clock() + 30.0)
-
-
 def settings_for(broker: str, changelog: str) -> Settings:
     return Settings(
         bootstrap_servers=broker,
@@ -100,7 +93,7 @@ async def test_site_learned_by_a_is_restored_by_b_after_rebalance(broker: str, m
         assert isinstance(state_a.memory, SiteMemory)
         assert len(state_a.memory) == 0
         for i in range(4):
-            res = clean(page(i), state_a.memory)
+            res = clean_page(page(i), state_a.memory)
             await hooks_a.after_page(state_a, res)
         assert res.method == "template"
         await hooks_a.on_revoke([state_a])  # snapshot + flush, then drop
@@ -119,11 +112,11 @@ async def test_site_learned_by_a_is_restored_by_b_after_rebalance(broker: str, m
         assert SITE in memory
         assert memory.get(SITE).pages_seen == 4  # type: ignore[union-attr]
         assert len(other.memory) == 0  # partition 0 of the changelog holds nothing of partition 1
-        first = clean(page(10), memory)
+        first = clean_page(page(10), memory)
         assert first.method == "template"
-        assert first.info is not None
-        assert first.info.blocks_stripped >= 2
-        assert "written by the author" not in "\n".join(b.text for b in first.extraction.blocks)
+        assert first.template is not None
+        assert first.template.blocks_stripped >= 2
+        assert "written by the author" not in first.text
         await hooks_b.on_revoke([state_b, other])
     finally:
         await producer_b.stop()

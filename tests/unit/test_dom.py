@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from selectolax.lexbor import LexborNode
 
 from worker.clean import dom
 
@@ -88,3 +89,31 @@ def test_parse_survives_lone_surrogates_and_nul() -> None:
     tree = dom.parse("<p>a\ud800b\x00c</p>")
     assert tree.body is not None
     assert "a" in tree.body.text()
+
+
+# The speed-only paths of pre-cleaning give the same tree as the plain ones.
+PAGE = (
+    "<html><head><title>T</title><script>var x = 1;</script><style>p {}</style></head><body>"
+    "<!-- a comment --><div hidden><p>hidden <script>y()</script></p></div>"
+    "<p>Kept <b>text</b><!-- inline comment --> here.<noscript>no js</noscript></p>"
+    "<svg><title>icon</title><script>z()</script></svg>"
+    "<p style='display: none'>gone<iframe src='x'></iframe></p><button>Click</button>"
+    "<p>caf\u00e9 \u4e2d\u6587</p></body></html>"
+)
+
+
+def test_preclean_with_nodes_from_count_nodes_matches_plain_preclean() -> None:
+    plain = dom.parse(PAGE)
+    dom.preclean(plain)
+    fast = dom.parse(PAGE)
+    doomed: list[LexborNode] = []
+    assert dom.count_nodes(fast, 10_000, doomed) == dom.count_nodes(dom.parse(PAGE), 10_000)
+    assert {n.tag for n in doomed} == {"script", "style", "-comment", "noscript", "svg", "iframe", "button"}
+    dom.preclean(fast, doomed)
+    assert fast.html == plain.html
+    assert "Kept" in (fast.html or "")
+    assert "gone" not in (fast.html or "")
+
+
+def test_parse_of_utf8_bytes_matches_parse_of_text() -> None:
+    assert dom.parse(PAGE.encode("utf-8")).html == dom.parse(PAGE).html

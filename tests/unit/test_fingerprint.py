@@ -22,10 +22,10 @@ from worker.clean.fingerprint import (
 )
 
 
-def _fps(html: str, structure: bool = True) -> PageFingerprints:
+def _fps(html: str) -> PageFingerprints:
     body = LexborHTMLParser(html).body
     assert body is not None
-    return fingerprint(body, structure=structure)
+    return fingerprint(body)
 
 
 def _fp_of(fps: PageFingerprints, path_end: str) -> int:
@@ -109,32 +109,6 @@ def test_each_fingerprint_counts_once_per_page() -> None:
     assert len(fps.observed()) == 2  # body + one "Share" paragraph
 
 
-def test_structure_fingerprint_matches_bylines_whose_text_changes() -> None:
-    byline = '<div class="byline"><span>By {}</span> on <span>{}</span></div>'
-    a = _fps(page("x", extra=byline.format("Ann Smith", "March 3")))
-    b = _fps(page("x", extra=byline.format("Bob Jones", "May 9")))
-    ia = a.paths.index("body>div.byline")
-    ib = b.paths.index("body>div.byline")
-    assert a.text_fps[ia] != b.text_fps[ib]
-    assert a.struct_fps[ia] != 0
-    assert a.struct_fps[ia] == b.struct_fps[ib]
-
-
-def test_structure_fingerprint_never_for_headings_or_repeated_items() -> None:
-    fps = _fps(
-        "<body><div class='head'><h1>Title</h1><p>x</p></div>"
-        "<ul><li><a>one</a></li><li><a>two</a></li></ul></body>"
-    )
-    by_path = dict(zip(fps.paths, fps.struct_fps, strict=False))
-    assert by_path["body>div.head"] == 0  # holds a heading
-    assert all(fp == 0 for path, fp in zip(fps.paths, fps.struct_fps, strict=True) if path.endswith("li"))
-
-
-def test_structure_off_gives_no_structure_fingerprints() -> None:
-    fps = _fps(page("x", extra='<div class="byline"><span>By Ann</span></div>'), structure=False)
-    assert not any(fps.struct_fps)
-
-
 def test_records_are_in_document_order() -> None:
     fps = _fps("<body><div><p>a</p><p>b</p></div><p>c</p></body>")
     assert fps.paths == ["body", "body>div", "body>div>p", "body>div>p", "body>p"]
@@ -191,7 +165,7 @@ def test_signature_short_cut_equals_signature_of(tag: str, classes: list[str], i
 
 def test_fingerprint_values_are_pinned() -> None:
     # Fingerprints are persisted in snapshots: a change here must bump sitememory's snapshot version.
-    fps = _fps(page("Some text 2024."), structure=False)
+    fps = _fps(page("Some text 2024."))
     assert fps.text_fps[fps.paths.index("body>div.content>p")] == 11963553022317687735
 
 

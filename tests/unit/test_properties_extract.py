@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean import dom
-from worker.clean.density import extract
-from worker.clean.options import CleanOptions, budget_clock
+from worker.clean.options import Budget, CleanOptions
+from worker.clean.pipeline import clean_page, extract
+from worker.clean.segment import segment
+from worker.models import Page
 
 SECRET = "zqxhiddenzqx"
 
@@ -85,8 +87,10 @@ TREES = st.recursive(
 def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:
     tree = dom.parse(html)
     dom.preclean(tree)
-    result = extract(tree, options or CleanOptions(), budget_clock() + 60)
-    return tree, [b.text for b in result.blocks]
+    if tree.body is None:
+        return tree, []
+    budget = Budget(float("inf"))
+    return tree, extract(segment(tree.body, budget), options or CleanOptions(), None, budget).texts
 
 
 def _visible(tree: LexborHTMLParser) -> str:
@@ -104,6 +108,7 @@ def _visible(tree: LexborHTMLParser) -> str:
 @given(st.text(max_size=2000))
 def test_arbitrary_strings_never_raise(text: str) -> None:
     _run(text)
+    assert clean_page(Page(id="p", html=text)).error in (None, "empty_input", "too_many_nodes")
 
 
 @given(st.binary(max_size=2000))

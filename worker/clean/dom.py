@@ -11,7 +11,7 @@ from worker.clean import heuristics as h
 _SPACE = re.compile(r"\s+")
 _STYLE_SPACE = re.compile(r"\s+")
 # Candidates only; _is_hidden decides. Substring selectors keep the Python-side check to a few nodes.
-# (Hiding by class name, "sr-only" and friends, is left to blocks.segment: class selectors cost lexbor
+# (Hiding by class name, "sr-only" and friends, is left to segment.segment: class selectors cost lexbor
 # a scan each, and the walker reads block-level classes anyway.)
 _HIDDEN_SELECTOR = "[hidden], [aria-hidden='true' i], [style*='none' i], [style*='hidden' i]"
 

@@ -87,15 +87,7 @@ def build_memory(settings: Settings) -> SiteMemory | None:
     """
     if settings.no_templates:
         return None
-    return SiteMemory(
-        MemoryConfig(
-            min_pages=settings.template_min_pages,
-            theta=settings.template_theta,
-            half_life=settings.template_half_life,
-            max_fingerprints=settings.template_max_fingerprints,
-            budget_mb=settings.memory_budget_mb,
-        )
-    )
+    return SiteMemory(MemoryConfig.from_settings(settings))
 
 
 def clean_all(

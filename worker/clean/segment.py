@@ -1,0 +1,359 @@
+"""Segmentation: one walk over the pre-cleaned <body> into block-level elements and text blocks.
+
+The result is compact: elements and blocks are parallel lists (a struct of arrays), not an object each.
+The walk only appends text pieces to one page buffer, with a separator after each block; the buffer is
+whitespace-folded and cut into block texts once per page (one join, split, join and split in C), and the
+shallow features (characters, words, link words) are read off those texts in a few list passes. Everything
+after this stage is plain Python over these lists; selectolax is not touched again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from itertools import repeat
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
+
+from worker.clean import heuristics as h
+from worker.clean.options import Budget
+
+_DIGITS = re.compile(r"\d{3,}")
+# Ends a block in the page buffer. Spaces around it make it a token of its own when the buffer is split on
+# whitespace; U+0000 never occurs in parsed text (the HTML parser drops or replaces it), and is replaced
+# should it ever do (see _cut).
+_END = "\x00"
+_END_PIECE = " \x00 "
+
+
+@dataclass(slots=True)
+class Segmentation:
+    """Block-level elements in pre-order (element 0 is <body>) and the text blocks under them.
+
+    Element i holds the blocks [firsts[i], ends[i]) and the elements (i, skips[i]) (its subtree).
+    """
+
+    tags: list[str]
+    classes: list[str]  # the class attribute as written
+    ids: list[str]  # the id attribute as written
+    parents: list[int]  # -1 for the root
+    firsts: list[int]
+    ends: list[int]
+    skips: list[int]
+    texts: list[str]  # whitespace-folded block texts, never empty
+    kinds: list[str]  # heading, paragraph, list_item, quote, code, table_cell
+    owners: list[int]  # innermost block-level element holding the block
+    chars: list[int]
+    words: list[int]
+    link_words: list[int]
+    link_chars: list[int]
+    # The page's text: the block texts joined by newlines (which no block text holds).
+    text: str = field(default="")
+
+    def children(self, elem: int) -> list[int]:
+        """Child elements of `elem`, in document order."""
+        out = []
+        skips = self.skips
+        end = skips[elem]
+        c = elem + 1
+        while c < end:
+            out.append(c)
+            c = skips[c]
+        return out
+
+    def ident(self, elem: int) -> str:
+        """Lower-cased "class id", what class/id patterns are matched against ("" without either)."""
+        cls, id_attr = self.classes[elem], self.ids[elem]
+        return f"{cls} {id_attr}".lower() if cls or id_attr else ""
+
+    def first_class(self, elem: int) -> str:
+        parts = self.classes[elem].split(None, 1)
+        return parts[0] if parts else ""
+
+    def link_density(self) -> list[float]:
+        """Per block: share of its words inside <a> (of characters, for scripts that do not space words)."""
+        unspaced = h.UNSPACED_CHARS_PER_WORD
+        return [
+            (lc / c if c > unspaced * w else lw / w) if lw or lc else 0.0
+            for c, w, lc, lw in zip(self.chars, self.words, self.link_chars, self.link_words, strict=True)
+        ]
+
+    def without(self, elems: list[int]) -> Segmentation:
+        """A copy without the blocks of these elements' subtrees; every element stays, its range remapped.
+
+        Subtrees nest or are disjoint, so the kept blocks are the slices between the removed ranges."""
+        firsts, ends = self.firsts, self.ends
+        keep: list[tuple[int, int]] = []  # kept block ranges
+        pos: list[int] = []  # old block index (up to and including the block count) -> new index
+        prev = kept = 0
+        # Outer subtrees first where two start at one block: then an inner one is skipped as already gone.
+        for lo, hi in sorted(((firsts[i], ends[i]) for i in elems), key=_outer_first):
+            if lo < prev:
+                continue  # inside a subtree already removed
+            pos += range(kept, kept + lo - prev)
+            keep.append((prev, lo))
+            kept += lo - prev
+            pos += repeat(kept, hi - lo)  # a removed block maps to where its range was cut out
+            prev = hi
+        n = len(self.texts)
+        pos += range(kept, kept + n - prev + 1)
+        keep.append((prev, n))
+
+        def pick(values: list[int]) -> list[int]:
+            return [v for lo, hi in keep for v in values[lo:hi]]
+
+        texts = [t for lo, hi in keep for t in self.texts[lo:hi]]
+        return Segmentation(
+            self.tags,
+            self.classes,
+            self.ids,
+            self.parents,
+            [pos[f] for f in firsts],
+            [pos[e] for e in ends],
+            self.skips,
+            texts,
+            [k for lo, hi in keep for k in self.kinds[lo:hi]],
+            pick(self.owners),
+            pick(self.chars),
+            pick(self.words),
+            pick(self.link_words),
+            pick(self.link_chars),
+            "\n".join(texts),
+        )
+
+
+def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
+    return span[0], -span[1]
+
+
+def stable_path(seg: Segmentation, elem: int) -> str:
+    """Tag path from the root, ids and first classes kept only when they look hand-written."""
+    parts: list[str] = []
+    while elem >= 0:
+        part = seg.tags[elem]
+        id_attr = seg.ids[elem]
+        first_class = seg.first_class(elem)
+        if id_attr and not _DIGITS.search(id_attr):
+            part += "#" + id_attr.strip()
+        elif first_class and not _DIGITS.search(first_class):
+            part += "." + first_class
+        parts.append(part)
+        elem = seg.parents[elem]
+    if not parts or parts[-1] != "html":
+        parts.append("html")
+    return ">".join(reversed(parts))
+
+
+def _hidden_class(cls: str) -> bool:
+    """Hidden by a framework class ("sr-only", "d-none"...); substring tests first, they are cheap."""
+    if not ("hid" in cls or "Hid" in cls or "sr-only" in cls or "none" in cls or "screen-reader" in cls):
+        return False
+    return not h.HIDDEN_CLASS_TOKENS.isdisjoint(cls.lower().split())
+
+
+def _tag_ids(names: frozenset[str]) -> dict[int, str]:
+    """lexbor tag id -> name. The walker dispatches on `tag_id` (an int read) rather than `tag`, which
+    decodes the element's name into a new str at every node. Every name here is a standard HTML tag,
+    whose id is a fixed constant; unknown (custom) elements get ids outside that table, so they can
+    never collide with one of these."""
+    ids: dict[int, str] = {}
+    for name in names:
+        node = create_tag(name)
+        assert node.tag == name, name  # a typo in a table would silently become a custom element
+        ids[node.tag_id] = name
+    return ids
+
+
+_BLOCK_IDS = _tag_ids(h.BLOCK_TAGS)
+_VOID_IDS = frozenset(_tag_ids(h.VOID_TAGS))
+_A_ID = create_tag("a").tag_id
+_BR_ID = create_tag("br").tag_id
+_TEXT_ID = LexborHTMLParser("<p>x</p>").body.child.child.tag_id  # type: ignore[union-attr]
+_KIND_BY_ID = {tag_id: h.KIND_TAGS[name] for tag_id, name in _BLOCK_IDS.items() if name in h.KIND_TAGS}
+
+
+def segment(body: LexborNode, budget: Budget) -> Segmentation:
+    """Walk `body` once into block-level elements and text blocks.
+
+    Only block-level elements become elements; inline ones pass their text through, <a> marks it as link
+    text. Leading whitespace of a block is dropped (most text nodes are indentation between blocks); a
+    <br> ends a block only when a second one follows. Recursive, because that is faster than an explicit
+    stack over selectolax nodes; subtrees deeper than MAX_DEPTH (unclosed <font> soup, adversarial input)
+    are read as one run of inline text. This is the hottest loop of the cleaner (about 1,000 nodes per
+    page): names are bound locally, nodes are told apart by tag id, and an inline element holding one
+    text node is read without a call.
+    """
+    tags = [body.tag or "body"]
+    classes = [""]
+    ids = [""]
+    parents = [-1]
+    firsts = [0]
+    ends = [-1]
+    skips = [-1]
+    kinds: list[str] = []
+    owners: list[int] = []
+    buf: list[str] = []  # every block's text pieces, each block followed by _END_PIECE
+    links: list[str] = []  # the pieces inside <a>, each block followed by _END
+    opened = False  # the current block has text (its first piece is never whitespace only)
+    pending_br = False  # a <br> was the last thing in this block: a second one ends the block
+    add, add_link = buf.append, links.append
+    add_tag, add_class, add_id = tags.append, classes.append, ids.append
+    add_parent, add_first, add_end, add_skip = parents.append, firsts.append, ends.append, skips.append
+    add_kind, add_owner = kinds.append, owners.append
+    block_ids, void_ids, kind_by_id = _BLOCK_IDS, _VOID_IDS, _KIND_BY_ID
+    text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
+    max_depth, every = h.MAX_DEPTH, h.DEADLINE_EVERY
+    clock, deadline = budget.clock, budget.deadline
+    hidden_class = _hidden_class
+
+    def flush(elem: int, kind: str) -> None:
+        nonlocal opened, pending_br
+        pending_br = False
+        if opened:
+            opened = False
+            add(_END_PIECE)
+            add_link(_END)
+            add_kind(kind)
+            add_owner(elem)
+
+    def flat(node: LexborNode, in_link: bool) -> None:
+        nonlocal opened
+        for inner in node.traverse(include_text=True):
+            tid = inner.tag_id
+            if tid == text_id:
+                text = inner.text_content
+                if text and (opened or not text.isspace()):
+                    opened = True
+                    add(text)
+                    if in_link:
+                        add_link(text)
+            elif tid == br_id and opened:
+                add("\n")
+
+    def walk(child: LexborNode | None, cur: int, kind: str, in_link: bool, depth: int) -> None:
+        """The children of one element, from its first child on."""
+        nonlocal opened, pending_br
+        # first_child/next rather than iter(include_text=True): same children (a document node, not a
+        # fragment), without a generator per element.
+        while child is not None:
+            tid = child.tag_id
+            if tid == text_id:
+                if opened:
+                    text = child.text_content
+                    if text:
+                        if pending_br and not text.isspace():
+                            pending_br = False
+                        add(text)
+                        if in_link:
+                            add_link(text)
+                # lexbor tells ASCII whitespace apart without making a str of it.
+                elif not child.is_empty_text_node:
+                    text = child.text_content
+                    if text and not text.isspace():
+                        opened = True
+                        pending_br = False
+                        add(text)
+                        if in_link:
+                            add_link(text)
+            elif tid in block_ids:
+                if depth >= max_depth:
+                    flat(child, in_link)
+                else:
+                    if opened:
+                        flush(cur, kind)
+                    attrs = child.attributes
+                    if attrs:
+                        cls = attrs.get("class") or ""
+                        id_attr = attrs.get("id") or ""
+                    else:
+                        cls = id_attr = ""
+                    if not (cls and hidden_class(cls)):
+                        idx = len(tags)
+                        if not idx % every and clock() > deadline:
+                            budget.check("segment")
+                        add_tag(block_ids[tid])
+                        add_class(cls)
+                        add_id(id_attr)
+                        add_parent(cur)
+                        add_first(len(kinds))
+                        add_end(-1)
+                        add_skip(-1)
+                        inner_kind = kind_by_id.get(tid, kind)
+                        first = child.first_child
+                        if first is not None:
+                            walk(first, idx, inner_kind, in_link, depth + 1)
+                        if opened:
+                            flush(idx, inner_kind)
+                        else:
+                            pending_br = False
+                        ends[idx] = len(kinds)
+                        skips[idx] = len(tags)
+            elif tid == br_id:
+                if pending_br:
+                    flush(cur, kind)
+                elif opened:
+                    add("\n")
+                    pending_br = True
+            elif tid in void_ids:
+                pass  # no children, no text: not worth a call
+            elif depth >= max_depth:
+                flat(child, in_link or tid == a_id)
+            else:  # inline element (comments are gone since preclean, and have no children anyway)
+                first = child.first_child
+                link = in_link or tid == a_id
+                if first is None:
+                    pass
+                elif first.next is None and first.tag_id == text_id:
+                    # One text node (<a>Home</a>, <b>word</b>): the text branch above, without the call.
+                    text = first.text_content
+                    if text and (opened or not text.isspace()):
+                        if not opened:
+                            opened = True
+                            pending_br = False
+                        elif pending_br and not text.isspace():
+                            pending_br = False
+                        add(text)
+                        if link:
+                            add_link(text)
+                else:
+                    walk(first, cur, kind, link, depth + 1)
+                if tid == a_id:
+                    add_link(" ")  # two adjacent links are two words, not one
+            child = child.next
+
+    first = body.first_child
+    if first is not None:
+        walk(first, 0, "paragraph", body.tag == "a", 0)
+    flush(0, "paragraph")
+    ends[0] = len(kinds)
+    skips[0] = len(tags)
+    texts, chars, words, link_words, link_chars = _cut(buf, links, len(kinds))
+    return Segmentation(
+        tags, classes, ids, parents, firsts, ends, skips,
+        texts, kinds, owners, chars, words, link_words, link_chars, "\n".join(texts),
+    )  # fmt: skip
+
+
+def _cut(
+    buf: list[str], links: list[str], n: int
+) -> tuple[list[str], list[int], list[int], list[int], list[int]]:
+    """Block texts and their character, word, link-word and link-character counts, from the page buffer."""
+    if not n:
+        return [], [], [], [], []
+    raw = "".join(buf)
+    if raw.count(_END) != n:  # a U+0000 in the text itself: make it a replacement character
+        raw = "".join(p if p is _END_PIECE else p.replace(_END, "\ufffd") for p in buf)
+        links = [p if p is _END else p.replace(_END, "\ufffd") for p in links]
+    texts = (" ".join(raw.split()) + " ").split(_END_PIECE)
+    texts.pop()
+    chars = list(map(len, texts))
+    words = [t.count(" ") + 1 for t in texts]
+    link_words = [0] * n
+    link_chars = [0] * n
+    # Link text as written: its characters count before whitespace folding, its words after.
+    for i, link in enumerate("".join(links).split(_END)[:n]):
+        if link and not link.isspace():
+            link = link.strip()
+            link_words[i] = min(len(link.split()), words[i])
+            link_chars[i] = min(len(link), chars[i])
+    return texts, chars, words, link_words, link_chars
