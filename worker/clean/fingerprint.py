@@ -38,8 +38,8 @@ _STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
 # Every whitespace-separated token of a (lower-cased) class list that _STABLE_TOKEN would accept, in one scan.
 _STABLE_TOKENS = re.compile(r"(?<!\S)[a-z][a-z_-]{0,39}(?!\S)")
 _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", "sc-AxjAm": generated names
-# Digit runs become one "0" ("page 9 of 12" = "page 10 of 120"). A regex, not str.translate, which costs
-# three times more on the hot path.
+# Digits, ASCII or not, are left out of the text ("page 9 of 12" = "page 10 of 120"), so counters, dates
+# and years do not break a match.
 _DIGIT = re.compile(r"\d+")
 
 
@@ -49,8 +49,13 @@ def stable_token(token: str) -> bool:
     return _STABLE_TOKEN.match(token.lower()) is not None and _CAMEL_HUMPS.search(token) is None
 
 
-def normalise(text: str) -> str:
-    return _DIGIT.sub("0", " ".join(text.lower().split()))
+def normalise(text: str) -> bytes:
+    """What a block's text hash reads: whitespace folded, digits left out, ASCII letters lower-cased.
+
+    Only ASCII is case-folded (bytes.lower): str.lower has a context rule (Greek final sigma) that compiled
+    and interpreted Python apply differently, and a fingerprint must be the same in every worker.
+    """
+    return _DIGIT.sub("", " ".join(text.split())).encode("utf-8", "surrogatepass").lower()
 
 
 def block_hash(data: bytes) -> int:
@@ -130,24 +135,24 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
     tags, classes, ids, parents = seg.tags, seg.classes, seg.ids, seg.parents
     n = len(tags)
     path_hs = [0] * n  # rolling hash of the path: no string hashing per element
-    keys = [(tags[0], classes[0], ids[0])]
-    path_hs[0] = ph = _signature_hash(keys[0])
+    path_hs[0] = ph = _signature_hash((tags[0], classes[0], ids[0]))
     keep = [0]
     text_fps = [ph ^ (sums[ends[0]] - sums[firsts[0]]) & mask]
     sig_of = _SIG_HASHES.get
-    for i in range(1, n):
-        lo, hi = firsts[i], ends[i]
+    add_keep, add_fp = keep.append, text_fps.append
+    keys = zip(tags[1:], classes[1:], ids[1:], strict=True)
+    rows = zip(range(1, n), firsts[1:], ends[1:], parents[1:], keys, strict=True)
+    for i, lo, hi, parent, key in rows:
         if hi <= lo:
             continue  # no text here, so none below either: the path is never needed
-        keep.append(i)
-        key = (tags[i], classes[i], ids[i])
+        add_keep(i)
         known = sig_of(key)
         if known is None:
             known = _signature_entry(key)
-        ph = path_hs[i] = (path_hs[parents[i]] * base + known) & mask
+        ph = path_hs[i] = (path_hs[parent] * base + known) & mask
         # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
         # equality is all the memory needs, and a bijective mix collides exactly where this does.
-        text_fps.append(ph ^ (sums[hi] - sums[lo]) & mask)
+        add_fp(ph ^ (sums[hi] - sums[lo]) & mask)
     paths: list[str] = []
     if with_paths:
         by_elem = [""] * len(tags)
@@ -161,49 +166,30 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
 _MASK = (1 << 64) - 1
 _BASE = 0x100000001B3  # the 64-bit FNV prime: odd, so multiplication is a bijection mod 2**64
 # Block texts are whitespace-folded by the segmentation, so they hold no newline: a page's blocks are
-# normalised and hashed as one newline-joined text, with C-level passes over its UTF-8 instead of a regex
-# per block (the regex scan alone cost more than the rest of fingerprinting). A newline bounds
-# str.lower's one context rule (final sigma) exactly as a block boundary does.
+# normalised as one newline-separated text, with C-level passes over its UTF-8 instead of a call per block.
 _SEP = "\n"
-_ASCII_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_ASCII_DIGITS = b"0123456789"
 _ASCII = bytes(range(128))
 
 
 def _normalise_text(text: str, n: int) -> list[bytes]:
-    """normalise() of each of the `n` newline-separated, whitespace-folded block texts, as UTF-8.
+    """normalise() of each of the `n` newline-separated, whitespace-folded block texts.
 
     `text` is Segmentation.text: its block texts are whitespace-folded, so they hold no newline."""
     if not n:
         return []
-    joined = text.lower()
-    data = joined.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass")
     # Digits beyond ASCII (Arabic-Indic, fullwidth...) need the regex: look at the non-ASCII bytes.
-    if not joined.isascii() and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
-        return [_DIGIT.sub("0", t.lower()).encode("utf-8", "surrogatepass") for t in text.split(_SEP)]
-    # Every digit becomes "0", then runs of "0" (all digits now) fold to one: the regex's r"\d+" -> "0".
-    return _fold_zeros(data.translate(_ASCII_DIGITS)).split(b"\n")
+    if not data.isascii() and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
+        data = _DIGIT.sub("", text).encode("utf-8", "surrogatepass")
+    return data.translate(None, _ASCII_DIGITS).lower().split(b"\n")
 
 
 def _normalise_blocks(texts: list[str]) -> list[bytes]:
-    """normalise() of already whitespace-folded texts, as UTF-8 (what the block hashes read)."""
+    """normalise() of already whitespace-folded texts (as the segmentation makes them)."""
     if any(_SEP in t for t in texts):  # not from the segmentation, whose block texts hold no newline
-        return [_DIGIT.sub("0", t.lower()).encode("utf-8", "surrogatepass") for t in texts]
+        return [normalise(t) for t in texts]
     return _normalise_text(_SEP.join(texts), len(texts))
-
-
-def _fold_zeros(data: bytes) -> bytes:
-    """Each run of b"0" to one b"0" (one split and join; repeated replace cost four times more)."""
-    if b"00" not in data:
-        return data
-    parts = data.split(b"0")
-    out = b"0".join([p for p in parts if p])
-    if not out:
-        return b"0"
-    if not parts[0]:
-        out = b"0" + out
-    if not parts[-1]:
-        out += b"0"
-    return out
 
 
 # (tag, class, id) -> the hash of its signature. A pure function's memo, cleared when full, so the output

@@ -48,9 +48,10 @@ URL_WINDOW = 128
 # version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths
 _HEADER = struct.Struct("<BIddIHHB")
 # 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint). 3: block texts hashed with
-# crc32/adler32 and summed; counts scaled by `unit`. Older fingerprints would never match again: the
-# changelog restore skips a snapshot it cannot read and the site re-learns.
-_VERSION = 3
+# crc32/adler32 and summed; counts scaled by `unit`. 4: block texts without digits, only ASCII case-folded.
+# Older fingerprints would never match again: the changelog restore skips a snapshot it cannot read and
+# the site re-learns.
+_VERSION = 4
 # When a site passes max_fingerprints, the lowest counts go until this share of the cap is left.
 PRUNE_TO = 0.75
 # Counts are float32 multiples of the newest page's weight: rescale long before they could overflow.
