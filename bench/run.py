@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.sections import SECTIONS  # noqa: E402
+from bench.sections import SECTIONS, BenchContext  # noqa: E402
 from worker.evaluate import Gold, score  # noqa: E402
 from worker.io import iter_jsonl, page_from_record  # noqa: E402
 from worker.io.readers import BadRecord, ReadStats  # noqa: E402
@@ -60,7 +60,7 @@ BENCH_VENV = ROOT / "bench" / ".venv"
 REQUIREMENTS = ROOT / "bench" / "requirements-compare.txt"
 WORKER = ROOT / "bench" / "extract_worker.py"
 # Modules that may plug sections in (bench/sections.py); missing ones are skipped.
-PLUGIN_MODULES = ("bench.templates",)
+PLUGIN_MODULES = ("bench.templates", "bench.process")
 WORKER_TIMEOUT_S = 1800
 
 
@@ -180,8 +180,10 @@ def ratios(ours: dict[str, Any], other: dict[str, Any]) -> dict[str, float | Non
 def in_process_speed(pages: list[Page]) -> dict[str, Any]:
     """cleanstream in this process (no subprocess, no JSON round trip): CPU pages/s with templates."""
     from worker.cli.clean_cmd import CleanStats, build_memory, clean_all
+    from worker.gc_policy import tune_gc
     from worker.settings import Settings
 
+    tune_gc()  # the product's GC policy
     settings = Settings.load({})
     stats = CleanStats()
     for _ in clean_all(pages, build_memory(settings), settings.clean_options(), stats):
@@ -278,7 +280,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool) -> None:
+def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool, ctx: BenchContext) -> None:
     # Hook for H3: bench/e2e.py with run_e2e(pages) -> dict, stored under "end_to_end".
     if e2e and (ROOT / "bench" / "e2e.py").exists():
         print(f"bench: end-to-end over {len(pages)} pages ...", file=sys.stderr, flush=True)
@@ -299,7 +301,7 @@ def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool) -> None:
     for name, fn in SECTIONS.items():
         print(f"bench: section {name} ...", file=sys.stderr, flush=True)
         try:
-            sections[name] = fn(pages)
+            sections[name] = fn(pages, ctx)
         except Exception as exc:
             log.exception("section %s failed", name)
             sections[name] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -323,10 +325,9 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = [t for t in args.tools.split(",") if t]
     tools: dict[str, Path] = {t: Path(sys.executable) for t in wanted if t in OURS}
-    if not args.no_compare and any(t in OTHERS for t in wanted):
-        compare_python = ensure_compare_venv()
-        if compare_python is not None:
-            tools.update({t: compare_python for t in wanted if t in OTHERS})
+    compare_python = None if args.no_compare else ensure_compare_venv()
+    if compare_python is not None:
+        tools.update({t: compare_python for t in wanted if t in OTHERS})
 
     started = time.perf_counter()
     results: dict[str, Any] = {
@@ -362,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     results["overall"] = overall(results["datasets"])
     for entry in results["datasets"].values():
         entry.pop("_cpu_ms", None)
-    run_plugins(all_pages, results, e2e=not args.no_e2e)
+    run_plugins(all_pages, results, e2e=not args.no_e2e, ctx=BenchContext(args.data, compare_python))
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     print(f"bench: wrote {args.out} in {results['elapsed_s']} s", file=sys.stderr)

@@ -78,6 +78,17 @@ def test_marks_that_would_remove_most_prose_are_ignored() -> None:
     assert scores.weights[0] == pytest.approx(len(PROSE))
 
 
-def test_inherit_copies_flags_down_in_preorder() -> None:
-    assert inherit([-1, 0, 1, 0], [False, True, False, False]) == [False, True, True, False]
-    assert inherit([-1, 0], [False, False]) == [False, False]
+def test_inherit_copies_flags_down_the_subtree() -> None:
+    # body(0) > [div(1) > p(2)], [div(3) > [p(4), p(5)]]: skips give each subtree's end
+    skips = [6, 3, 3, 6, 5, 6]
+    assert inherit(skips, [False, True, False, False, False, False]) == [
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
+    assert inherit(skips, [False, False, False, True, True, False]) == [False, False, False, True, True, True]
+    assert inherit(skips, [True] + [False] * 5) == [True] * 6
+    assert inherit(skips, [False] * 6) == [False] * 6

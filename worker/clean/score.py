@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, compress, repeat
 
 from worker.clean import heuristics as h
 from worker.clean.segment import Segmentation
@@ -88,6 +88,18 @@ def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
     return out
 
 
+# (class, id) -> classify_ident of them: a pure function's memo, cleared when full.
+_IDENTS: dict[tuple[str, str], tuple[bool, bool, bool]] = {}
+_IDENTS_MAX = 16384
+
+
+def _ident_flags(cls: str, id_attr: str) -> tuple[bool, bool, bool]:
+    if len(_IDENTS) >= _IDENTS_MAX:
+        _IDENTS.clear()
+    flags = _IDENTS[cls, id_attr] = classify_ident(f"{cls} {id_attr}".lower())
+    return flags
+
+
 def own_marks(seg: Segmentation, prose: list[float]) -> tuple[list[bool], list[bool], list[bool]]:
     """Per element, from its own tag and class/id: (boilerplate, comment section, content container)."""
     n = len(seg.tags)
@@ -95,17 +107,18 @@ def own_marks(seg: Segmentation, prose: list[float]) -> tuple[list[bool], list[b
     prefix = [0.0, *accumulate(prose)]
     limit = h.MARK_MAX_SHARE * (prefix[-1] or 1.0)
     bad_tags = h.BAD_TAGS
-    tags, classes, ids, firsts, ends = seg.tags, seg.classes, seg.ids, seg.firsts, seg.ends
-    for i in range(1, n):
-        own = prefix[ends[i]] - prefix[firsts[i]]
-        tag = tags[i]
-        if own <= 0.0 or tag in ("html", "body"):
+    known = _IDENTS.get
+    rows = zip(seg.tags, seg.classes, seg.ids, seg.firsts, seg.ends, strict=True)
+    next(rows)  # the root: page-level classes describe the page
+    for i, (tag, cls, id_attr, first, end) in enumerate(rows, 1):
+        own = prefix[end] - prefix[first]
+        if own <= 0.0 or tag == "body" or tag == "html":
             # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
             # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
             continue
-        cls, id_attr = classes[i], ids[i]
         if cls or id_attr:
-            bad, is_comment, is_good = classify_ident(f"{cls} {id_attr}".lower())
+            flags = known((cls, id_attr)) or _ident_flags(cls, id_attr)
+            bad, is_comment, is_good = flags
             good[i] = is_good or tag == "article"
             if is_comment:
                 comment[i] = True
@@ -118,12 +131,15 @@ def own_marks(seg: Segmentation, prose: list[float]) -> tuple[list[bool], list[b
     return marked, comment, good
 
 
-def inherit(parents: list[int], flags: list[bool]) -> list[bool]:
-    """Each element's flag or any ancestor's (pre-order: parents come first). Modifies `flags`."""
-    if any(flags):  # most pages have no comment section, many no marks: skip the walk then
-        for i, p in enumerate(parents):
-            if p >= 0 and flags[p]:
-                flags[i] = True
+def inherit(skips: list[int], flags: list[bool]) -> list[bool]:
+    """Each element's flag or any ancestor's: an element's subtree is the elements (i, skips[i]).
+
+    Modifies `flags`; one slice assignment per flagged subtree, none inside one already set."""
+    covered = 0
+    for i in compress(range(len(flags)), flags):
+        if i >= covered:
+            covered = skips[i]
+            flags[i:covered] = repeat(True, covered - i)
     return flags
 
 
@@ -132,9 +148,9 @@ def score(seg: Segmentation, keep_comments: bool) -> Scores:
     link_density = seg.link_density()
     prose = prose_weights(seg, link_density)
     own_marked, own_comment, own_good = own_marks(seg, prose)
-    marked = inherit(seg.parents, own_marked)
-    comment = inherit(seg.parents, own_comment)
-    good = inherit(seg.parents, own_good)
+    marked = inherit(seg.skips, own_marked)
+    comment = inherit(seg.skips, own_comment)
+    good = inherit(seg.skips, own_good)
     owners, boost = seg.owners, h.GOOD_CLASS_BOOST
     if keep_comments:
         unmarked = prose

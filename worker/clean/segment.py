@@ -145,9 +145,7 @@ def stable_path(seg: Segmentation, elem: int) -> str:
 
 
 def _hidden_class(cls: str) -> bool:
-    """Hidden by a framework class ("sr-only", "d-none"...); substring tests first, they are cheap."""
-    if not ("hid" in cls or "Hid" in cls or "sr-only" in cls or "none" in cls or "screen-reader" in cls):
-        return False
+    """Hidden by a framework class ("sr-only", "d-none"...)."""
     return not h.HIDDEN_CLASS_TOKENS.isdisjoint(cls.lower().split())
 
 
@@ -267,7 +265,18 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
                         id_attr = attrs.get("id") or ""
                     else:
                         cls = id_attr = ""
-                    if not (cls and hidden_class(cls)):
+                    # Substring tests first (cheap, no call): every hidden token holds one of them.
+                    if not (
+                        cls
+                        and (
+                            "hid" in cls
+                            or "Hid" in cls
+                            or "none" in cls
+                            or "sr-only" in cls
+                            or "screen-" in cls
+                        )
+                        and hidden_class(cls)
+                    ):
                         idx = len(tags)
                         if not idx % every and clock() > deadline:
                             budget.check("segment")
@@ -282,10 +291,13 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
                         first = child.first_child
                         if first is not None:
                             walk(first, idx, inner_kind, in_link, depth + 1)
-                        if opened:
-                            flush(idx, inner_kind)
-                        else:
-                            pending_br = False
+                        if opened:  # flush(idx, inner_kind), without the call
+                            opened = False
+                            add(_END_PIECE)
+                            add_link(_END)
+                            add_kind(inner_kind)
+                            add_owner(idx)
+                        pending_br = False
                         ends[idx] = len(kinds)
                         skips[idx] = len(tags)
             elif tid == br_id:
