@@ -14,7 +14,10 @@ Default pages: all of scrapinghub_aeb, dragnet and cleaneval_dev, an evenly spac
 trafilatura_eval (DEFAULT_CAPS), so a run stays within ~10 minutes; --limit N caps every dataset.
 
 Hooks: bench/e2e.py's run_e2e(pages) -> dict lands under "end_to_end" (broker + worker process), and
-modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections".
+modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections":
+template_memory (bench/templates.py: the memory's cost against density-only), clean_process and startup
+(bench/process.py: the whole `clean` command against trafilatura's own loop, and one page's start-up).
+"targets" sums up the cleaning core's speed targets, each with its goal and whether this run met it.
 """
 
 from __future__ import annotations
@@ -364,12 +367,50 @@ def main(argv: list[str] | None = None) -> int:
     for entry in results["datasets"].values():
         entry.pop("_cpu_ms", None)
     run_plugins(all_pages, results, e2e=not args.no_e2e, ctx=BenchContext(args.data, compare_python))
+    results["targets"] = targets(results)
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     print(f"bench: wrote {args.out} in {results['elapsed_s']} s", file=sys.stderr)
     for key, r in results["overall"].get("ratios", {}).items():
         print(f"bench: {key}: {r}", file=sys.stderr)
+    for key, t in results["targets"].items():
+        print(f"bench: target {key}: {t}", file=sys.stderr)
     return 0
+
+
+def targets(results: dict[str, Any]) -> dict[str, Any]:
+    """The speed targets of the cleaning core (issue 8), each as {value, goal, met} where measured."""
+    tools = results.get("overall", {}).get("tools", {})
+    sections = results.get("sections", {})
+
+    def rate(tool: str) -> float | None:
+        value = tools.get(tool, {}).get("pages_per_cpu_s")
+        return float(value) if value else None
+
+    def entry(value: float | None, goal: float, higher_is_better: bool = True) -> dict[str, Any]:
+        if value is None:
+            return {"value": None, "goal": goal, "met": None}
+        return {
+            "value": round(value, 3),
+            "goal": goal,
+            "met": value >= goal if higher_is_better else value <= goal,
+        }
+
+    ours, bare, traf, resi = (
+        rate("cleanstream"), rate("cleanstream-no-templates"), rate("trafilatura"), rate("resiliparse")
+    )  # fmt: skip
+    memory = sections.get("template_memory", {})
+    process = sections.get("clean_process", {})
+    start = sections.get("startup", {})
+    return {
+        "default_vs_trafilatura": entry(ours / traf if ours and traf else None, 10.0),
+        "no_templates_vs_trafilatura": entry(bare / traf if bare and traf else None, 12.0),
+        "default_vs_resiliparse": entry(ours / resi if ours and resi else None, 1.0),
+        "no_templates_vs_resiliparse": entry(bare / resi if bare and resi else None, 1.0),
+        "memory_overhead": entry(memory.get("overhead_ratio"), 1.10, higher_is_better=False),
+        "clean_process_vs_trafilatura": entry(process.get("ratio"), 8.0),
+        "startup_cpu_s": entry(start.get("median_cpu_s"), 0.25, higher_is_better=False),
+    }
 
 
 if __name__ == "__main__":
