@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from worker.settings import Settings
 
@@ -23,12 +23,8 @@ class CleanOptions:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CleanOptions:
-        return cls(
-            max_bytes=settings.max_bytes,
-            max_nodes=settings.max_nodes,
-            time_budget_ms=settings.time_budget_ms,
-            keep_comments=settings.keep_comments,
-        )
+        """Each option is the setting of the same name."""
+        return cls(**{f.name: getattr(settings, f.name) for f in fields(cls)})
 
 
 class OverBudget(TimeoutError):
