@@ -72,18 +72,17 @@ def clean_page(
 
     # 1. Decode: bytes -> text, and which rule found the encoding.
     if page.html is not None:
-        markup: str | bytes = page.html if encoded is None else encoded
-        encoding, rule = None, "text"
+        text, encoding, rule = page.html, None, "text"
     else:
         assert page.body is not None
         decoded = decode.decode_html(page.body, page.content_type)
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
-        markup, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
 
     # 2. Parse and pre-clean: the DOM without scripts, styles, widgets, comments and hidden elements.
     try:
-        tree = dom.parse(markup)
+        tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
     try:
