@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import compress, repeat
+from operator import add
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
@@ -359,13 +360,15 @@ def _cut(
     texts = (" ".join(raw.split()) + " ").split(_END_PIECE)
     texts.pop()
     chars = list(map(len, texts))
-    words = [t.count(" ") + 1 for t in texts]
+    words = list(map(add, map(str.count, texts, repeat(" ")), repeat(1)))  # folded: words = spaces + 1
     link_words = [0] * n
     link_chars = [0] * n
-    # Link text as written: its characters count before whitespace folding, its words after.
-    for i, link in enumerate("".join(links).split(_END)[:n]):
-        if link and not link.isspace():
-            link = link.strip()
+    # Link text as written: its characters count before whitespace folding, its words after. Most blocks
+    # have none: only the non-empty ones are looked at.
+    per_block = "".join(links).split(_END)
+    for i in compress(range(n), per_block):
+        link = per_block[i].strip()
+        if link:
             link_words[i] = min(len(link.split()), words[i])
             link_chars[i] = min(len(link), chars[i])
     return texts, chars, words, link_words, link_chars
