@@ -136,7 +136,7 @@ def clean_page(
                     memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
-        budget.check("extract")
+        budget.check("end")
     except OverBudget as over:
         return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms ({over})")
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
