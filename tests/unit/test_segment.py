@@ -104,7 +104,6 @@ def test_element_ranges_cover_their_blocks() -> None:
     assert (seg.firsts[0], seg.ends[0]) == (0, 3)
     assert seg.children(0) == [a, b]
     assert seg.skips[a] == b
-    assert seg.text == "one\ntwo\nthree"
 
 
 def test_stable_path_keeps_handwritten_ids_and_classes() -> None:
@@ -208,7 +207,6 @@ def _synthetic(parents: list[int], own: list[int]) -> Segmentation:
     return Segmentation(
         ["body"] + ["div"] * (n - 1), [""] * n, [""] * n, parents, firsts, ends, skips,
         texts, ["paragraph"] * m, owners, [len(t) for t in texts], [2] * m, [0] * m, [0] * m,
-        "\n".join(texts),
     )  # fmt: skip
 
 
@@ -339,7 +337,6 @@ def test_compact_segmentation_equals_the_reference_walk(parts: list[str]) -> Non
         assert all(seg.parents[j] in subtree for j in range(i + 1, seg.skips[i]))
         owned = [k for k, b in enumerate(ref.blocks) if b.owner in subtree]
         assert owned == list(range(seg.firsts[i], seg.ends[i]))
-    assert seg.text == "\n".join(seg.texts)
 
 
 def test_over_budget_stops_the_walk() -> None:

@@ -125,7 +125,7 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
     firsts, ends = seg.firsts, seg.ends
     if not firsts or ends[0] <= firsts[0]:
         return PageFingerprints([], [], [])
-    norm = _normalise_text(seg.text, len(seg.texts))
+    norm = _normalise_text(_SEP.join(seg.texts), len(seg.texts))
     # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
     # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
     # ignores block order, so a reordered menu still matches; it never cancels a block out, as xor would.
@@ -175,7 +175,7 @@ _ASCII = bytes(range(128))
 def _normalise_text(text: str, n: int) -> list[bytes]:
     """normalise() of each of the `n` newline-separated, whitespace-folded block texts.
 
-    `text` is Segmentation.text: its block texts are whitespace-folded, so they hold no newline."""
+    The segmentation's block texts are whitespace-folded, so they hold no newline."""
     if not n:
         return []
     data = text.encode("utf-8", "surrogatepass")

@@ -10,7 +10,7 @@ after this stage is plain Python over these lists; selectolax is not touched aga
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add
 
@@ -48,8 +48,6 @@ class Segmentation:
     words: list[int]
     link_words: list[int]
     link_chars: list[int]
-    # The page's text: the block texts joined by newlines (which no block text holds).
-    text: str = field(default="")
 
     def children(self, elem: int) -> list[int]:
         """Child elements of `elem`, in document order."""
@@ -119,7 +117,6 @@ class Segmentation:
             pick(self.words),
             pick(self.link_words),
             pick(self.link_chars),
-            "\n".join(texts),
         )
 
 
@@ -343,7 +340,7 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
     texts, chars, words, link_words, link_chars = _cut(buf, links, len(kinds))
     return Segmentation(
         tags, classes, ids, parents, firsts, ends, skips,
-        texts, kinds, owners, chars, words, link_words, link_chars, "\n".join(texts),
+        texts, kinds, owners, chars, words, link_words, link_chars,
     )  # fmt: skip
 
 
