@@ -16,6 +16,7 @@ from worker.clean import dom
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.pipeline import clean_page, extract
 from worker.clean.segment import segment
+from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.models import Page
 
 SECRET = "zqxhiddenzqx"
@@ -134,3 +135,16 @@ def test_unbalanced_and_concatenated_markup_never_raises(parts: list[str]) -> No
     # Drop every other closing tag: lexbor repairs it, extraction must cope with the repair.
     html = "".join(p.replace("</div>", "", 1) for p in parts)
     _run(html)
+
+
+@given(st.lists(TREES, min_size=1, max_size=6))
+def test_a_site_of_generated_pages_cleans_without_errors(bodies: list[str]) -> None:
+    # The template memory plans and strips on pages it has seen part of: never an error, never new text.
+    memory = SiteMemory(MemoryConfig(min_pages=2))
+    for i, body in enumerate([*bodies, *bodies]):  # every page twice, under another URL the second time
+        html = f"<html><body>{body}</body></html>"
+        doc = clean_page(
+            Page(id=str(i), html=html, url=f"https://example.org/{i}", site="example.org"), memory
+        )
+        assert doc.error is None, doc.error_detail
+        assert SECRET not in doc.text
