@@ -172,12 +172,13 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
     """Walk `body` once into block-level elements and text blocks.
 
     Only block-level elements become elements; inline ones pass their text through, <a> marks it as link
-    text. Leading whitespace of a block is dropped (most text nodes are indentation between blocks); a
-    <br> ends a block only when a second one follows. Recursive, because that is faster than an explicit
-    stack over selectolax nodes; subtrees deeper than MAX_DEPTH (unclosed <font> soup, adversarial input)
-    are read as one run of inline text. This is the hottest loop of the cleaner (about 1,000 nodes per
-    page): names are bound locally, nodes are told apart by tag id, and an inline element holding one
-    text node is read without a call.
+    text. A block-level element hidden by a framework class ("sr-only", "d-none") is skipped with its
+    subtree (it still ends the text before it). Leading whitespace of a block is dropped (most text nodes
+    are indentation between blocks); a <br> ends a block only when a second one follows. Recursive,
+    because that is faster than an explicit stack over selectolax nodes; subtrees deeper than MAX_DEPTH
+    (unclosed <font> soup, adversarial input) are read as one run of inline text. This is the hottest loop
+    of the cleaner (about 1,750 nodes per page, 400 of them block-level): names are bound locally, nodes
+    are told apart by tag id, and an inline element holding one text node is read without a call.
     """
     tags = [body.tag or "body"]
     classes = [""]
