@@ -1,24 +1,16 @@
-"""Parsing, node limits, title guess and pre-cleaning."""
+"""Parsing, title guess, pre-cleaning, and what of a page is text a reader sees."""
 
 from __future__ import annotations
 
 import pytest
-from selectolax.lexbor import LexborNode
 
+from tests.unit.cleankit import seg_of
 from worker.clean import dom
 
 
 def _visible(html: str) -> str:
-    tree = dom.parse(html)
-    dom.preclean(tree)
-    assert tree.body is not None
-    return dom.fold(tree.body.text(separator=" "))
-
-
-def test_count_nodes_counts_elements_and_stops_at_limit() -> None:
-    tree = dom.parse("<html><head></head><body>" + "<p>x</p>" * 50 + "</body></html>")
-    assert dom.count_nodes(tree, 1000) == 53  # html, head, body + 50 p
-    assert dom.count_nodes(tree, 10) == 10
+    """The page's text as the pipeline reads it: pre-cleaned, then segmented."""
+    return " ".join(seg_of(html).texts)
 
 
 @pytest.mark.parametrize(
@@ -55,21 +47,21 @@ def test_title_prefers_og_then_title_then_h1(html: str, expected: str) -> None:
         '<span style="visibility:hidden">gone</span>',
     ],
 )
-def test_preclean_drops_invisible_text(junk: str) -> None:
+def test_invisible_text_is_never_read(junk: str) -> None:
     text = _visible(f"<html><body><p>kept before</p>{junk}<p>kept after</p></body></html>")
     assert "gone" not in text
     assert text == "kept before kept after"
 
 
-def test_preclean_drops_comments_and_keeps_visible_styles() -> None:
+def test_comments_are_not_text_and_visible_styles_stay() -> None:
     html = (
         '<body><!-- a comment --><p style="display: block">shown</p><div aria-hidden="false">too</div></body>'
     )
-    tree = dom.parse(html)
+    assert _visible(html) == "shown too"
+    tree = dom.parse('<body><p style="display:none">x</p><p hidden>y</p><p>z</p></body>')
     dom.preclean(tree)
     assert tree.body is not None
-    assert "comment" not in tree.body.html
-    assert dom.fold(tree.body.text(separator=" ")) == "shown too"
+    assert tree.body.html == "<body><p>z</p></body>"  # hidden elements leave the tree
 
 
 def test_preclean_keeps_forms_that_wrap_the_page() -> None:
@@ -91,29 +83,6 @@ def test_parse_survives_lone_surrogates_and_nul() -> None:
     assert "a" in tree.body.text()
 
 
-# The speed-only paths of pre-cleaning give the same tree as the plain ones.
-PAGE = (
-    "<html><head><title>T</title><script>var x = 1;</script><style>p {}</style></head><body>"
-    "<!-- a comment --><div hidden><p>hidden <script>y()</script></p></div>"
-    "<p>Kept <b>text</b><!-- inline comment --> here.<noscript>no js</noscript></p>"
-    "<svg><title>icon</title><script>z()</script></svg>"
-    "<p style='display: none'>gone<iframe src='x'></iframe></p><button>Click</button>"
-    "<p>caf\u00e9 \u4e2d\u6587</p></body></html>"
-)
-
-
-def test_preclean_with_nodes_from_count_nodes_matches_plain_preclean() -> None:
-    plain = dom.parse(PAGE)
-    dom.preclean(plain)
-    fast = dom.parse(PAGE)
-    doomed: list[LexborNode] = []
-    assert dom.count_nodes(fast, 10_000, doomed) == dom.count_nodes(dom.parse(PAGE), 10_000)
-    assert {n.tag for n in doomed} == {"script", "style", "-comment", "noscript", "svg", "iframe", "button"}
-    dom.preclean(fast, doomed)
-    assert fast.html == plain.html
-    assert "Kept" in (fast.html or "")
-    assert "gone" not in (fast.html or "")
-
-
 def test_parse_of_utf8_bytes_matches_parse_of_text() -> None:
-    assert dom.parse(PAGE.encode("utf-8")).html == dom.parse(PAGE).html
+    page = "<html><body><p>caf\u00e9 \u4e2d\u6587</p><script>x()</script></body></html>"
+    assert dom.parse(page.encode("utf-8")).html == dom.parse(page).html

@@ -11,7 +11,7 @@ from selectolax.lexbor import LexborNode
 
 from worker.clean import dom
 from worker.clean import heuristics as h
-from worker.clean.options import Budget, OverBudget
+from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.segment import Segmentation, segment, stable_path
 
 NO_LIMIT = float("inf")
@@ -251,6 +251,8 @@ class _Ref:
     def walk(self, node: LexborNode, owner: int, kind: str, in_link: bool) -> None:
         for child in node.iter(include_text=True):
             tag = child.tag or ""
+            if tag in h.REMOVE_TAGS or child.is_comment_node:
+                continue  # never text a reader sees
             if child.is_text_node:
                 text = child.text_content or ""
                 self.text.append(text)
@@ -295,7 +297,15 @@ TAGS = st.sampled_from(
 )
 # Lower-case classes: the walker's cheap pre-test of hidden classes is case-sensitive.
 ATTRS = st.sampled_from(["", ' class="content"', ' class="x sr-only"', ' id="main"', ' href="/x"'])
-LEAF = st.one_of(TEXT, st.just("<br>"), st.just("<br> <br>"), st.just('<img alt="alt" src="x">'))
+LEAF = st.one_of(
+    TEXT,
+    st.just("<br>"),
+    st.just("<br> <br>"),
+    st.just('<img alt="alt" src="x">'),
+    st.just("<script>no()</script>"),
+    st.just("<!-- no -->"),
+    st.just("<button>no</button>"),
+)
 TREES = st.recursive(
     LEAF,
     lambda inner: st.builds(
@@ -337,6 +347,25 @@ def test_compact_segmentation_equals_the_reference_walk(parts: list[str]) -> Non
         assert all(seg.parents[j] in subtree for j in range(i + 1, seg.skips[i]))
         owned = [k for k, b in enumerate(ref.blocks) if b.owner in subtree]
         assert owned == list(range(seg.firsts[i], seg.ends[i]))
+
+
+def test_the_node_limit_is_kept_by_the_walk() -> None:
+    tree = dom.parse("<body>" + "<div><span>x</span></div>" * 100 + "</body>")
+    assert tree.body is not None
+    assert len(segment(tree.body, Budget(NO_LIMIT), 200).texts) == 100
+    with pytest.raises(TooManyNodes, match="more than 199 nodes"):
+        segment(tree.body, Budget(NO_LIMIT), 199)
+    deep = dom.parse("<body>" + "<div>" * 500 + "<b>x</b>" * 100 + "</div>" * 500 + "</body>")
+    assert deep.body is not None
+    with pytest.raises(TooManyNodes):  # the flat reading of a too-deep subtree counts too
+        segment(deep.body, Budget(NO_LIMIT), 550)
+
+
+def test_elements_that_are_never_text_are_stepped_over() -> None:
+    assert _texts("<p>a<script>b()</script>c</p><select><option>d</option></select><!-- e --><p>f</p>") == [
+        "ac",
+        "f",
+    ]
 
 
 def test_over_budget_stops_the_walk() -> None:

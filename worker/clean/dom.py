@@ -1,10 +1,10 @@
-"""selectolax (lexbor) parsing, node limits, title guess and pre-cleaning."""
+"""selectolax (lexbor) parsing, title guess and pre-cleaning."""
 
 from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from worker.clean import heuristics as h
 
@@ -14,19 +14,6 @@ _STYLE_SPACE = re.compile(r"\s+")
 # (Hiding by class name, "sr-only" and friends, is left to segment.segment: class selectors cost lexbor
 # a scan each, and the walker reads block-level classes anyway.)
 _HIDDEN_SELECTOR = "[hidden], [aria-hidden='true' i], [style*='none' i], [style*='hidden' i]"
-
-
-def _remove_ids() -> frozenset[int]:
-    """lexbor tag ids of heuristics.REMOVE_TAGS: `tag_id` is an int read, `tag` decodes a new str."""
-    ids = {LexborHTMLParser("<p><!--c--></p>").body.child.child.tag_id}  # type: ignore[union-attr]
-    for name in h.REMOVE_TAGS - {"-comment"}:
-        node = create_tag(name)
-        assert node.tag == name, name  # a typo would become a custom element with a per-document id
-        ids.add(node.tag_id)
-    return frozenset(ids)
-
-
-_REMOVE_IDS = _remove_ids()
 
 
 def fold(text: str) -> str:
@@ -43,33 +30,6 @@ def parse(text: str | bytes) -> LexborHTMLParser:
     except UnicodeEncodeError:
         # lexbor wants UTF-8; lone surrogates (surrogateescape decoding) cannot be encoded: replace them.
         return LexborHTMLParser(text.encode("utf-8", "replace").decode("utf-8"))
-
-
-def count_nodes(tree: LexborHTMLParser, limit: int, doomed: list[LexborNode] | None = None) -> int:
-    """Number of element nodes, counting stops once `limit` is reached.
-
-    With `doomed`, the walk also collects what `preclean` removes by tag, so that preclean(tree, doomed)
-    need not walk the tree again (that walk was most of pre-cleaning's time).
-    """
-    root = tree.root
-    if root is None:
-        return 0
-    n = 0
-    if doomed is None:
-        for _ in root.traverse(include_text=False):
-            n += 1
-            if n >= limit:
-                break
-        return n
-    remove = _REMOVE_IDS
-    add = doomed.append
-    for node in root.traverse(include_text=False):
-        if node.tag_id in remove:
-            add(node)
-        n += 1
-        if n >= limit:
-            break
-    return n
 
 
 def title(tree: LexborHTMLParser) -> str:
@@ -101,24 +61,14 @@ def _is_hidden(node: LexborNode) -> bool:
     return h.HIDDEN_STYLE.search(_STYLE_SPACE.sub("", style).lower()) is not None
 
 
-def preclean(tree: LexborHTMLParser, doomed: list[LexborNode] | None = None) -> None:
-    """Drop everything a reader never sees as text: code, widgets, comments and hidden elements.
+def preclean(tree: LexborHTMLParser) -> None:
+    """Drop the elements a reader never sees because they are hidden (attribute or inline style).
 
-    `doomed`, when given, is what count_nodes(tree, limit, doomed) collected over the whole tree (it
-    must not have stopped at its limit, and the tree must not have changed since).
-    Nodes are decomposed in reverse document order, so a node nested in another doomed node goes
-    before its ancestor and no freed node is ever touched. Tags go before hidden elements: a node's
-    hiddenness depends only on its own attributes, so the order does not change what is left, and
-    the hidden selector then runs on the smaller tree.
+    Elements that are never text (scripts, styles, widgets, comments: heuristics.REMOVE_TAGS) are not
+    taken out here: the segmentation steps over them, which costs nothing extra, where finding them here
+    cost a walk over the whole tree. Hidden elements are found by lexbor's selector engine, in C.
+    Nodes are decomposed in reverse document order, so a node nested in another hidden one goes before
+    its ancestor and no freed node is ever touched.
     """
-    root = tree.root
-    if root is None:
-        return
-    if doomed is None:
-        # One walk finds both the unwanted tags and the comments (strip_tags would scan once per tag).
-        remove = _REMOVE_IDS
-        doomed = [n for n in root.traverse(include_text=False) if n.tag_id in remove]  # comments included
-    for node in reversed(doomed):
-        node.decompose()
     for node in reversed([n for n in tree.css(_HIDDEN_SELECTOR) if _is_hidden(n)]):
         node.decompose()

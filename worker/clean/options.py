@@ -36,6 +36,14 @@ class OverBudget(TimeoutError):
         self.spent_ms = spent_ms
 
 
+class TooManyNodes(Exception):
+    """The page holds more elements than the node limit allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"more than {limit} nodes")
+        self.limit = limit
+
+
 class Budget:
     """One page's CPU time budget, checked between the pipeline's stages and inside the long ones.
 

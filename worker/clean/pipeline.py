@@ -16,11 +16,9 @@ import logging
 import time
 from dataclasses import dataclass
 
-from selectolax.lexbor import LexborNode
-
 from worker.clean import decode, dom, template
 from worker.clean.classify import Classified, classify_region
-from worker.clean.options import Budget, CleanOptions, OverBudget
+from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.region import Steer, choose
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, segment, stable_path
@@ -87,18 +85,16 @@ def clean_page(
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
     try:
         budget.check("parse")
-        doomed: list[LexborNode] = []  # what preclean removes by tag, found by the counting walk
-        if dom.count_nodes(tree, options.max_nodes + 1, doomed) > options.max_nodes:
-            return _empty(page, started, size, "too_many_nodes", f"more than {options.max_nodes} nodes")
         title = dom.title(tree)
-        dom.preclean(tree, doomed)
+        dom.preclean(tree)
         budget.check("preclean")
         body = tree.body
         if body is None:
             return _document(page, started, size, title, [], 0, "density", None, encoding, rule, None, 0)
 
-        # 3. Segment: block-level elements and text blocks with their shallow features.
-        seg = segment(body, budget)
+        # 3. Segment: block-level elements and text blocks with their shallow features (the node limit
+        # is kept here, by the walk that reads the nodes).
+        seg = segment(body, budget, options.max_nodes)
         budget.check("segment")
 
         # 4. Site memory, before extraction: observe the page, plan what to strip (every read of the
@@ -137,6 +133,8 @@ def clean_page(
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
         budget.check("end")
+    except TooManyNodes as many:
+        return _empty(page, started, size, "too_many_nodes", str(many))
     except OverBudget as over:
         return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms ({over})")
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker

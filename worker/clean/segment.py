@@ -17,7 +17,7 @@ from operator import add
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from worker.clean import heuristics as h
-from worker.clean.options import Budget
+from worker.clean.options import Budget, TooManyNodes
 
 _DIGITS = re.compile(r"\d{3,}")
 # Ends a block in the page buffer. Spaces around it make it a token of its own when the buffer is split on
@@ -162,13 +162,18 @@ def _tag_ids(names: frozenset[str]) -> dict[int, str]:
 
 _BLOCK_IDS = _tag_ids(h.BLOCK_TAGS)
 _VOID_IDS = frozenset(_tag_ids(h.VOID_TAGS))
+# Elements whose subtree is never text a reader sees (heuristics.REMOVE_TAGS), and comments: the walk steps
+# over them, so they need not be taken out of the tree first.
+_SKIP_IDS = frozenset(_tag_ids(h.REMOVE_TAGS - {"-comment"})) | {
+    LexborHTMLParser("<p><!--c--></p>").body.child.child.tag_id  # type: ignore[union-attr]
+}
 _A_ID = create_tag("a").tag_id
 _BR_ID = create_tag("br").tag_id
 _TEXT_ID = LexborHTMLParser("<p>x</p>").body.child.child.tag_id  # type: ignore[union-attr]
 _KIND_BY_ID = {tag_id: h.KIND_TAGS[name] for tag_id, name in _BLOCK_IDS.items() if name in h.KIND_TAGS}
 
 
-def segment(body: LexborNode, budget: Budget) -> Segmentation:
+def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segmentation:
     """Walk `body` once into block-level elements and text blocks.
 
     Only block-level elements become elements; inline ones pass their text through, <a> marks it as link
@@ -191,13 +196,14 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
     owners: list[int] = []
     buf: list[str] = []  # every block's text pieces, each block followed by _END_PIECE
     links: list[str] = []  # the pieces inside <a>, each block followed by _END
+    nodes = 0  # elements seen, for the node limit
     opened = False  # the current block has text (its first piece is never whitespace only)
     pending_br = False  # a <br> was the last thing in this block: a second one ends the block
     add, add_link = buf.append, links.append
     add_tag, add_class, add_id = tags.append, classes.append, ids.append
     add_parent, add_first, add_end, add_skip = parents.append, firsts.append, ends.append, skips.append
     add_kind, add_owner = kinds.append, owners.append
-    block_ids, void_ids, kind_by_id = _BLOCK_IDS, _VOID_IDS, _KIND_BY_ID
+    block_ids, void_ids, skip_ids, kind_by_id = _BLOCK_IDS, _VOID_IDS, _SKIP_IDS, _KIND_BY_ID
     text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
     max_depth, every = h.MAX_DEPTH, h.DEADLINE_EVERY
     clock, deadline = budget.clock, budget.deadline
@@ -214,8 +220,11 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
             add_owner(elem)
 
     def flat(node: LexborNode, in_link: bool) -> None:
-        nonlocal opened
-        for inner in node.traverse(include_text=True):
+        """A whole subtree as one run of inline text (an explicit stack: no recursion, so no depth limit)."""
+        nonlocal opened, nodes
+        stack = [node]
+        while stack:
+            inner = stack.pop()
             tid = inner.tag_id
             if tid == text_id:
                 text = inner.text_content
@@ -224,12 +233,24 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
                     add(text)
                     if in_link:
                         add_link(text)
-            elif tid == br_id and opened:
-                add("\n")
+                continue
+            nodes += 1
+            if nodes > max_nodes:
+                raise TooManyNodes(max_nodes)
+            if tid == br_id:
+                if opened:
+                    add("\n")
+            elif tid not in skip_ids:
+                children = []
+                kid = inner.first_child
+                while kid is not None:
+                    children.append(kid)
+                    kid = kid.next
+                stack.extend(reversed(children))
 
     def walk(child: LexborNode | None, cur: int, kind: str, in_link: bool, depth: int) -> None:
         """The children of one element, from its first child on."""
-        nonlocal opened, pending_br
+        nonlocal opened, pending_br, nodes
         # first_child/next rather than iter(include_text=True): same children (a document node, not a
         # fragment), without a generator per element.
         while child is not None:
@@ -252,53 +273,60 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
                         add(text)
                         if in_link:
                             add_link(text)
+                child = child.next
+                continue
+            nodes += 1
+            if tid in skip_ids:
+                pass  # never text a reader sees (scripts, styles, widgets, comments): not entered
             elif tid in block_ids:
                 if depth >= max_depth:
                     flat(child, in_link)
+                    child = child.next
+                    continue
+                if opened:
+                    flush(cur, kind)
+                attrs = child.attributes
+                if attrs:
+                    cls = attrs.get("class") or ""
+                    id_attr = attrs.get("id") or ""
                 else:
-                    if opened:
-                        flush(cur, kind)
-                    attrs = child.attributes
-                    if attrs:
-                        cls = attrs.get("class") or ""
-                        id_attr = attrs.get("id") or ""
-                    else:
-                        cls = id_attr = ""
-                    # Substring tests first (cheap, no call): every hidden token holds one of them.
-                    if not (
-                        cls
-                        and (
-                            "hid" in cls
-                            or "Hid" in cls
-                            or "none" in cls
-                            or "sr-only" in cls
-                            or "screen-" in cls
-                        )
-                        and hidden_class(cls)
-                    ):
-                        idx = len(tags)
-                        if not idx % every and clock() > deadline:
-                            budget.check("segment")
-                        add_tag(block_ids[tid])
-                        add_class(cls)
-                        add_id(id_attr)
-                        add_parent(cur)
-                        add_first(len(kinds))
-                        add_end(-1)
-                        add_skip(-1)
-                        inner_kind = kind_by_id.get(tid, kind)
-                        first = child.first_child
-                        if first is not None:
-                            walk(first, idx, inner_kind, in_link, depth + 1)
-                        if opened:  # flush(idx, inner_kind), without the call
-                            opened = False
-                            add(_END_PIECE)
-                            add_link(_END)
-                            add_kind(inner_kind)
-                            add_owner(idx)
-                        pending_br = False
-                        ends[idx] = len(kinds)
-                        skips[idx] = len(tags)
+                    cls = id_attr = ""
+                # Substring tests first (cheap, no call): every hidden token holds one of them.
+                if (
+                    cls
+                    and (
+                        "hid" in cls or "Hid" in cls or "none" in cls or "sr-only" in cls or "screen-" in cls
+                    )
+                    and hidden_class(cls)
+                ):
+                    child = child.next
+                    continue
+                idx = len(tags)
+                if not idx % every:
+                    if clock() > deadline:
+                        budget.check("segment")
+                    if nodes > max_nodes:
+                        raise TooManyNodes(max_nodes)
+                add_tag(block_ids[tid])
+                add_class(cls)
+                add_id(id_attr)
+                add_parent(cur)
+                add_first(len(kinds))
+                add_end(-1)
+                add_skip(-1)
+                inner_kind = kind_by_id.get(tid, kind)
+                first = child.first_child
+                if first is not None:
+                    walk(first, idx, inner_kind, in_link, depth + 1)
+                if opened:  # flush(idx, inner_kind), without the call
+                    opened = False
+                    add(_END_PIECE)
+                    add_link(_END)
+                    add_kind(inner_kind)
+                    add_owner(idx)
+                pending_br = False
+                ends[idx] = len(kinds)
+                skips[idx] = len(tags)
             elif tid == br_id:
                 if pending_br:
                     flush(cur, kind)
@@ -309,7 +337,7 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
                 pass  # no children, no text: not worth a call
             elif depth >= max_depth:
                 flat(child, in_link or tid == a_id)
-            else:  # inline element (comments are gone since preclean, and have no children anyway)
+            else:  # inline element
                 first = child.first_child
                 link = in_link or tid == a_id
                 if first is None:
@@ -335,6 +363,8 @@ def segment(body: LexborNode, budget: Budget) -> Segmentation:
     first = body.first_child
     if first is not None:
         walk(first, 0, "paragraph", body.tag == "a", 0)
+    if nodes > max_nodes:
+        raise TooManyNodes(max_nodes)
     flush(0, "paragraph")
     ends[0] = len(kinds)
     skips[0] = len(tags)
