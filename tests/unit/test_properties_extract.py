@@ -1,18 +1,19 @@
 """Property tests: extraction never raises and never invents text.
 
-"Visible text" here: after pre-cleaning, the text nodes under <body> in document order with every <br>
-read as a space, whitespace folded. Blocks are contiguous runs of those text nodes (block boundaries
-only ever split runs), so every block must be a substring of it. Text planted in scripts, styles and
-hidden elements must never come out.
+"Visible text" here: after pre-cleaning, the text nodes under <body> in document order, outside elements
+that are never text (scripts, styles, widgets), with every <br> read as a space, whitespace folded. Blocks
+are contiguous runs of those text nodes (block boundaries only ever split runs), so every block must be a
+substring of it. Text planted in scripts, styles and hidden elements must never come out.
 """
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from worker.clean import dom
+from worker.clean import heuristics as h
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.pipeline import clean_page, extract
 from worker.clean.segment import segment
@@ -95,14 +96,19 @@ def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLPars
 
 
 def _visible(tree: LexborHTMLParser) -> str:
-    if tree.body is None:
-        return ""
-    parts = []
-    for node in tree.body.traverse(include_text=True):
-        if node.tag == "-text":
-            parts.append(node.text_content or "")
-        elif node.tag == "br":
-            parts.append(" ")
+    parts: list[str] = []
+
+    def read(node: LexborNode) -> None:
+        for child in node.iter(include_text=True):
+            if child.tag == "-text":
+                parts.append(child.text_content or "")
+            elif child.tag == "br":
+                parts.append(" ")
+            elif (child.tag or "") not in h.REMOVE_TAGS:  # never text: the segmentation steps over them
+                read(child)
+
+    if tree.body is not None:
+        read(tree.body)
     return dom.fold("".join(parts))
 
 
