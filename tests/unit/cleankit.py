@@ -29,7 +29,6 @@ SIDEBAR = (
 def seg_of(html: str) -> Segmentation:
     """The segmentation of a page (a whole document, or the inside of <body>)."""
     tree = dom.parse(html if "<body" in html else f"<html><body>{html}</body></html>")
-    dom.preclean(tree)
     assert tree.body is not None
     return segment(tree.body, Budget(float("inf")))
 

@@ -1,4 +1,4 @@
-"""Parsing, title guess, pre-cleaning, and what of a page is text a reader sees."""
+"""Parsing, title guess, and what of a page is text a reader sees (the segmentation steps over the rest)."""
 
 from __future__ import annotations
 
@@ -58,13 +58,9 @@ def test_comments_are_not_text_and_visible_styles_stay() -> None:
         '<body><!-- a comment --><p style="display: block">shown</p><div aria-hidden="false">too</div></body>'
     )
     assert _visible(html) == "shown too"
-    tree = dom.parse('<body><p style="display:none">x</p><p hidden>y</p><p>z</p></body>')
-    dom.preclean(tree)
-    assert tree.body is not None
-    assert tree.body.html == "<body><p>z</p></body>"  # hidden elements leave the tree
 
 
-def test_preclean_keeps_forms_that_wrap_the_page() -> None:
+def test_forms_that_wrap_the_page_are_read() -> None:
     # ASP.NET pages put the whole body in one <form>; only the controls go.
     text = _visible("<body><form><p>article text</p><input value=x><label>Name</label></form></body>")
     assert text == "article text Name"

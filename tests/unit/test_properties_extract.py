@@ -1,7 +1,7 @@
 """Property tests: extraction never raises and never invents text.
 
-"Visible text" here: after pre-cleaning, the text nodes under <body> in document order, outside elements
-that are never text (scripts, styles, widgets), with every <br> read as a space, whitespace folded. Blocks
+"Visible text" here: the text nodes under <body> in document order, outside elements that are never text
+(scripts, styles, widgets) or hidden, with every <br> read as a space, whitespace folded. Blocks
 are contiguous runs of those text nodes (block boundaries only ever split runs), so every block must be a
 substring of it. Text planted in scripts, styles and hidden elements must never come out.
 """
@@ -88,11 +88,22 @@ TREES = st.recursive(
 
 def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:
     tree = dom.parse(html)
-    dom.preclean(tree)
     if tree.body is None:
         return tree, []
     budget = Budget(float("inf"))
     return tree, extract(segment(tree.body, budget), options or CleanOptions(), None, budget).texts
+
+
+def _hidden(node: LexborNode) -> bool:
+    """Hidden by attribute or inline style, as a browser reads them."""
+    attrs = node.attributes
+    style = "".join((attrs.get("style") or "").split()).lower()
+    return (
+        "hidden" in attrs
+        or (attrs.get("aria-hidden") or "").lower() == "true"
+        or "display:none" in style
+        or "visibility:hidden" in style
+    )
 
 
 def _visible(tree: LexborHTMLParser) -> str:
@@ -104,7 +115,7 @@ def _visible(tree: LexborHTMLParser) -> str:
                 parts.append(child.text_content or "")
             elif child.tag == "br":
                 parts.append(" ")
-            elif (child.tag or "") not in h.REMOVE_TAGS:  # never text: the segmentation steps over them
+            elif (child.tag or "") not in h.REMOVE_TAGS and not _hidden(child):
                 read(child)
 
     if tree.body is not None:

@@ -19,7 +19,6 @@ NO_LIMIT = float("inf")
 
 def _seg(body_html: str) -> Segmentation:
     tree = dom.parse(f"<html><body>{body_html}</body></html>")
-    dom.preclean(tree)
     assert tree.body is not None
     return segment(tree.body, Budget(NO_LIMIT))
 
@@ -260,8 +259,10 @@ class _Ref:
                     self.link.append(text)
                 if text.strip():
                     self.last_br = False
+            elif _hidden_by_attribute(child):
+                continue  # as if it were not there
             elif tag in h.BLOCK_TAGS:
-                self.flush(owner, kind)  # a block-level element ends the text before it, hidden or not
+                self.flush(owner, kind)  # a block-level element ends the text before it, class-hidden or not
                 cls = child.attributes.get("class") or ""
                 if h.HIDDEN_CLASS_TOKENS & set(cls.lower().split()):
                     continue
@@ -283,6 +284,17 @@ class _Ref:
                     self.link.append(" ")
 
 
+def _hidden_by_attribute(node: LexborNode) -> bool:
+    attrs = node.attributes
+    style = "".join((attrs.get("style") or "").split()).lower()
+    return (
+        "hidden" in attrs
+        or (attrs.get("aria-hidden") or "").lower() == "true"
+        or "display:none" in style
+        or "visibility:hidden" in style
+    )
+
+
 def reference(body: LexborNode) -> _Ref:
     ref = _Ref(tags=["body"], parents=[-1])
     ref.walk(body, 0, "paragraph", False)
@@ -296,7 +308,19 @@ TAGS = st.sampled_from(
     ["div", "p", "span", "a", "b", "li", "ul", "h2", "td", "blockquote", "pre", "section", "font", "em"]
 )
 # Lower-case classes: the walker's cheap pre-test of hidden classes is case-sensitive.
-ATTRS = st.sampled_from(["", ' class="content"', ' class="x sr-only"', ' id="main"', ' href="/x"'])
+ATTRS = st.sampled_from(
+    [
+        "",
+        ' class="content"',
+        ' class="x sr-only"',
+        ' id="main"',
+        ' href="/x"',
+        " hidden",
+        ' style="color: red; DISPLAY : none"',
+        ' aria-hidden="true"',
+        ' style="display: block"',
+    ]
+)
 LEAF = st.one_of(
     TEXT,
     st.just("<br>"),
@@ -322,7 +346,6 @@ TREES = st.recursive(
 @given(st.lists(TREES, min_size=1, max_size=4))
 def test_compact_segmentation_equals_the_reference_walk(parts: list[str]) -> None:
     tree = dom.parse("<html><body>" + "".join(parts) + "</body></html>")
-    dom.preclean(tree)
     assert tree.body is not None
     seg = segment(tree.body, Budget(NO_LIMIT))
     ref = reference(tree.body)

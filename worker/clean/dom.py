@@ -1,19 +1,17 @@
-"""selectolax (lexbor) parsing, title guess and pre-cleaning."""
+"""selectolax (lexbor) parsing and the title guess.
+
+Nothing is taken out of the tree: the segmentation (worker.clean.segment) steps over what is never text
+and over hidden elements, which costs it nothing extra, where finding them first cost passes over the
+whole tree.
+"""
 
 from __future__ import annotations
 
 import re
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
-
-from worker.clean import heuristics as h
+from selectolax.lexbor import LexborHTMLParser
 
 _SPACE = re.compile(r"\s+")
-_STYLE_SPACE = re.compile(r"\s+")
-# Candidates only; _is_hidden decides. Substring selectors keep the Python-side check to a few nodes.
-# (Hiding by class name, "sr-only" and friends, is left to segment.segment: class selectors cost lexbor
-# a scan each, and the walker reads block-level classes anyway.)
-_HIDDEN_SELECTOR = "[hidden], [aria-hidden='true' i], [style*='none' i], [style*='hidden' i]"
 
 
 def fold(text: str) -> str:
@@ -47,28 +45,3 @@ def title(tree: LexborHTMLParser) -> str:
             if text:
                 return text
     return ""
-
-
-def _is_hidden(node: LexborNode) -> bool:
-    if node.tag in ("html", "body"):
-        return False  # hiding the whole page is a rendering trick (pre-JS splash), not boilerplate
-    attrs = node.attributes
-    if "hidden" in attrs:
-        return True
-    if (attrs.get("aria-hidden") or "").strip().lower() == "true":
-        return True
-    style = attrs.get("style") or ""
-    return h.HIDDEN_STYLE.search(_STYLE_SPACE.sub("", style).lower()) is not None
-
-
-def preclean(tree: LexborHTMLParser) -> None:
-    """Drop the elements a reader never sees because they are hidden (attribute or inline style).
-
-    Elements that are never text (scripts, styles, widgets, comments: heuristics.REMOVE_TAGS) are not
-    taken out here: the segmentation steps over them, which costs nothing extra, where finding them here
-    cost a walk over the whole tree. Hidden elements are found by lexbor's selector engine, in C.
-    Nodes are decomposed in reverse document order, so a node nested in another hidden one goes before
-    its ancestor and no freed node is ever touched.
-    """
-    for node in reversed([n for n in tree.css(_HIDDEN_SELECTOR) if _is_hidden(n)]):
-        node.decompose()

@@ -22,7 +22,7 @@ REMOVE_TAGS: frozenset[str] = frozenset(
 # Inline styles that hide an element (whitespace already removed, lower-cased before matching).
 HIDDEN_STYLE = re.compile(r"display:none|visibility:hidden")
 # Class tokens that frameworks use to hide content from sighted readers (screen-reader text, JS toggles);
-# applied to block-level elements by the walker (segment.segment), not by pre-cleaning.
+# applied to block-level elements only.
 HIDDEN_CLASS_TOKENS: frozenset[str] = frozenset(
     {"hidden", "hide", "d-none", "sr-only", "visually-hidden", "visuallyhidden", "screen-reader-text"}
 )

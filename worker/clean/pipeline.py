@@ -2,7 +2,7 @@
 
 The stages, top to bottom, each a plain function with typed input and output:
 
-    decode -> parse + pre-clean -> segment -> site memory (observe + plan, strip)
+    decode -> parse -> segment (pre-cleaning included) -> site memory (observe + plan, strip)
            -> score -> choose the content region -> classify + smooth -> site memory (learn location)
            -> assemble the Document
 
@@ -56,7 +56,7 @@ class Extraction:
 def clean_page(
     page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
 ) -> Document:
-    """Decode, parse, pre-clean and extract one page, learning its site's template into `memory`.
+    """Decode, parse, segment and extract one page, learning its site's template into `memory`.
 
     `memory` is the per-site template memory; None means single-page density extraction.
     """
@@ -78,7 +78,7 @@ def clean_page(
             return _empty(page, started, size, "undecodable", decoded.rule)
         text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
 
-    # 2. Parse and pre-clean: the DOM without scripts, styles, widgets, comments and hidden elements.
+    # 2. Parse, and read the title.
     try:
         tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
@@ -86,14 +86,13 @@ def clean_page(
     try:
         budget.check("parse")
         title = dom.title(tree)
-        dom.preclean(tree)
-        budget.check("preclean")
         body = tree.body
         if body is None:
             return _document(page, started, size, title, [], 0, "density", None, encoding, rule, None, 0)
 
-        # 3. Segment: block-level elements and text blocks with their shallow features (the node limit
-        # is kept here, by the walk that reads the nodes).
+        # 3. Segment: block-level elements and text blocks with their shallow features. The walk steps
+        # over what a reader never sees (scripts, styles, widgets, comments, hidden elements) and keeps
+        # the node limit.
         seg = segment(body, budget, options.max_nodes)
         budget.check("segment")
 

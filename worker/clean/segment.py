@@ -1,4 +1,4 @@
-"""Segmentation: one walk over the pre-cleaned <body> into block-level elements and text blocks.
+"""Segmentation: one walk over <body> into block-level elements and text blocks; pre-cleaning on the way.
 
 The result is compact: elements and blocks are parallel lists (a struct of arrays), not an object each.
 The walk only appends text pieces to one page buffer, with a separator after each block; the buffer is
@@ -20,6 +20,7 @@ from worker.clean import heuristics as h
 from worker.clean.options import Budget, TooManyNodes
 
 _DIGITS = re.compile(r"\d{3,}")
+_SPACES = re.compile(r"\s+")
 # Ends a block in the page buffer. Spaces around it make it a token of its own when the buffer is split on
 # whitespace; U+0000 never occurs in parsed text (the HTML parser drops or replaces it), and is replaced
 # should it ever do (see _cut).
@@ -142,6 +143,19 @@ def stable_path(seg: Segmentation, elem: int) -> str:
     return ">".join(reversed(parts))
 
 
+def _hidden_attributes(attrs: dict[str, str | None]) -> bool:
+    """Hidden by attribute or inline style: `hidden`, aria-hidden="true", display:none, visibility:hidden."""
+    if "hidden" in attrs:
+        return True
+    aria = attrs.get("aria-hidden")
+    if aria is not None and aria.lower() == "true":
+        return True
+    style = (attrs.get("style") or "").lower()
+    return ("none" in style or "hidden" in style) and h.HIDDEN_STYLE.search(
+        _SPACES.sub("", style)
+    ) is not None
+
+
 def _hidden_class(cls: str) -> bool:
     """Hidden by a framework class ("sr-only", "d-none"...)."""
     return not h.HIDDEN_CLASS_TOKENS.isdisjoint(cls.lower().split())
@@ -207,7 +221,7 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
     text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
     max_depth, every = h.MAX_DEPTH, h.DEADLINE_EVERY
     clock, deadline = budget.clock, budget.deadline
-    hidden_class = _hidden_class
+    hidden_class, hidden_attributes = _hidden_class, _hidden_attributes
 
     def flush(elem: int, kind: str) -> None:
         nonlocal opened, pending_br
@@ -237,10 +251,19 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
             nodes += 1
             if nodes > max_nodes:
                 raise TooManyNodes(max_nodes)
+            if tid in skip_ids:
+                continue
+            attrs = inner.attributes
+            if (
+                attrs
+                and ("hidden" in attrs or "aria-hidden" in attrs or "style" in attrs)
+                and hidden_attributes(attrs)
+            ):
+                continue
             if tid == br_id:
                 if opened:
                     add("\n")
-            elif tid not in skip_ids:
+            else:
                 children = []
                 kid = inner.first_child
                 while kid is not None:
@@ -283,14 +306,20 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
                     flat(child, in_link)
                     child = child.next
                     continue
-                if opened:
-                    flush(cur, kind)
                 attrs = child.attributes
                 if attrs:
+                    # Hidden by attribute or style: as if it were not there (it does not end a block).
+                    if (
+                        "hidden" in attrs or "aria-hidden" in attrs or "style" in attrs
+                    ) and hidden_attributes(attrs):
+                        child = child.next
+                        continue
                     cls = attrs.get("class") or ""
                     id_attr = attrs.get("id") or ""
                 else:
                     cls = id_attr = ""
+                if opened:
+                    flush(cur, kind)
                 # Substring tests first (cheap, no call): every hidden token holds one of them.
                 if (
                     cls
@@ -328,7 +357,10 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
                 ends[idx] = len(kinds)
                 skips[idx] = len(tags)
             elif tid == br_id:
-                if pending_br:
+                attrs = child.attributes
+                if attrs and hidden_attributes(attrs):
+                    pass
+                elif pending_br:
                     flush(cur, kind)
                 elif opened:
                     add("\n")
@@ -338,6 +370,14 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
             elif depth >= max_depth:
                 flat(child, in_link or tid == a_id)
             else:  # inline element
+                attrs = child.attributes
+                if (
+                    attrs
+                    and ("hidden" in attrs or "aria-hidden" in attrs or "style" in attrs)
+                    and hidden_attributes(attrs)
+                ):
+                    child = child.next
+                    continue
                 first = child.first_child
                 link = in_link or tid == a_id
                 if first is None:
