@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from selectolax.lexbor import LexborNode
+
 from worker.clean import dom
 from worker.clean.options import Budget
 from worker.clean.segment import Segmentation, segment
@@ -42,3 +44,15 @@ def elem(seg: Segmentation, tag: str, ident: str = "") -> int:
     ]
     assert len(hits) == 1, (tag, ident, hits)
     return hits[0]
+
+
+def hidden_by_attribute(node: LexborNode) -> bool:
+    """Hidden by attribute or inline style, as a browser reads them (the tests' own definition)."""
+    attrs = node.attributes
+    style = "".join((attrs.get("style") or "").split()).lower()
+    return (
+        "hidden" in attrs
+        or (attrs.get("aria-hidden") or "").lower() == "true"
+        or "display:none" in style
+        or "visibility:hidden" in style
+    )

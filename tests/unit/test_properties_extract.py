@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from tests.unit.cleankit import hidden_by_attribute
 from worker.clean import dom
 from worker.clean import heuristics as h
 from worker.clean.options import Budget, CleanOptions
@@ -94,18 +95,6 @@ def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLPars
     return tree, extract(segment(tree.body, budget), options or CleanOptions(), None, budget).texts
 
 
-def _hidden(node: LexborNode) -> bool:
-    """Hidden by attribute or inline style, as a browser reads them."""
-    attrs = node.attributes
-    style = "".join((attrs.get("style") or "").split()).lower()
-    return (
-        "hidden" in attrs
-        or (attrs.get("aria-hidden") or "").lower() == "true"
-        or "display:none" in style
-        or "visibility:hidden" in style
-    )
-
-
 def _visible(tree: LexborHTMLParser) -> str:
     parts: list[str] = []
 
@@ -115,7 +104,7 @@ def _visible(tree: LexborHTMLParser) -> str:
                 parts.append(child.text_content or "")
             elif child.tag == "br":
                 parts.append(" ")
-            elif (child.tag or "") not in h.REMOVE_TAGS and not _hidden(child):
+            elif (child.tag or "") not in h.REMOVE_TAGS and not hidden_by_attribute(child):
                 read(child)
 
     if tree.body is not None:

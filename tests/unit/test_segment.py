@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborNode
 
+from tests.unit.cleankit import hidden_by_attribute
 from worker.clean import dom
 from worker.clean import heuristics as h
 from worker.clean.options import Budget, OverBudget, TooManyNodes
@@ -259,7 +260,7 @@ class _Ref:
                     self.link.append(text)
                 if text.strip():
                     self.last_br = False
-            elif _hidden_by_attribute(child):
+            elif hidden_by_attribute(child):
                 continue  # as if it were not there
             elif tag in h.BLOCK_TAGS:
                 self.flush(owner, kind)  # a block-level element ends the text before it, class-hidden or not
@@ -282,17 +283,6 @@ class _Ref:
                 self.walk(child, owner, kind, in_link or tag == "a")
                 if tag == "a":
                     self.link.append(" ")
-
-
-def _hidden_by_attribute(node: LexborNode) -> bool:
-    attrs = node.attributes
-    style = "".join((attrs.get("style") or "").split()).lower()
-    return (
-        "hidden" in attrs
-        or (attrs.get("aria-hidden") or "").lower() == "true"
-        or "display:none" in style
-        or "visibility:hidden" in style
-    )
 
 
 def reference(body: LexborNode) -> _Ref:
