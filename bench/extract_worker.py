@@ -69,8 +69,11 @@ def make_extractor(tool: str) -> tuple[Extract, Callable[[], None], str]:
         sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
         from worker.clean.pipeline import clean_page
         from worker.cli.clean_cmd import build_memory
+        from worker.gc_policy import tune_gc
         from worker.models import Page
         from worker.settings import Settings
+
+        tune_gc()  # the product's GC policy, as in the worker, `clean` and `eval`
 
         settings = Settings.load({}, {"no_templates": tool.endswith("no-templates")})
         options = settings.clean_options()

@@ -14,7 +14,10 @@ Default pages: all of scrapinghub_aeb, dragnet and cleaneval_dev, an evenly spac
 trafilatura_eval (DEFAULT_CAPS), so a run stays within ~10 minutes; --limit N caps every dataset.
 
 Hooks: bench/e2e.py's run_e2e(pages) -> dict lands under "end_to_end" (broker + worker process), and
-modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections".
+modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections":
+template_memory (bench/templates.py: the memory's cost against density-only), clean_process and startup
+(bench/process.py: the whole `clean` command against trafilatura's own loop, and one page's start-up).
+"targets" sums up the cleaning core's speed targets, each with its goal and whether this run met it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.sections import SECTIONS  # noqa: E402
+from bench.sections import SECTIONS, BenchContext  # noqa: E402
 from worker.evaluate import Gold, score  # noqa: E402
 from worker.io import iter_jsonl, page_from_record  # noqa: E402
 from worker.io.readers import BadRecord, ReadStats  # noqa: E402
@@ -60,7 +63,7 @@ BENCH_VENV = ROOT / "bench" / ".venv"
 REQUIREMENTS = ROOT / "bench" / "requirements-compare.txt"
 WORKER = ROOT / "bench" / "extract_worker.py"
 # Modules that may plug sections in (bench/sections.py); missing ones are skipped.
-PLUGIN_MODULES = ("bench.templates",)
+PLUGIN_MODULES = ("bench.templates", "bench.process")
 WORKER_TIMEOUT_S = 1800
 
 
@@ -180,8 +183,10 @@ def ratios(ours: dict[str, Any], other: dict[str, Any]) -> dict[str, float | Non
 def in_process_speed(pages: list[Page]) -> dict[str, Any]:
     """cleanstream in this process (no subprocess, no JSON round trip): CPU pages/s with templates."""
     from worker.cli.clean_cmd import CleanStats, build_memory, clean_all
+    from worker.gc_policy import tune_gc
     from worker.settings import Settings
 
+    tune_gc()  # the product's GC policy
     settings = Settings.load({})
     stats = CleanStats()
     for _ in clean_all(pages, build_memory(settings), settings.clean_options(), stats):
@@ -278,7 +283,7 @@ def machine() -> dict[str, Any]:
     }
 
 
-def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool) -> None:
+def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool, ctx: BenchContext) -> None:
     # Hook for H3: bench/e2e.py with run_e2e(pages) -> dict, stored under "end_to_end".
     if e2e and (ROOT / "bench" / "e2e.py").exists():
         print(f"bench: end-to-end over {len(pages)} pages ...", file=sys.stderr, flush=True)
@@ -299,7 +304,7 @@ def run_plugins(pages: list[Page], results: dict[str, Any], e2e: bool) -> None:
     for name, fn in SECTIONS.items():
         print(f"bench: section {name} ...", file=sys.stderr, flush=True)
         try:
-            sections[name] = fn(pages)
+            sections[name] = fn(pages, ctx)
         except Exception as exc:
             log.exception("section %s failed", name)
             sections[name] = {"error": f"{type(exc).__name__}: {exc}"}
@@ -323,10 +328,9 @@ def main(argv: list[str] | None = None) -> int:
 
     wanted = [t for t in args.tools.split(",") if t]
     tools: dict[str, Path] = {t: Path(sys.executable) for t in wanted if t in OURS}
-    if not args.no_compare and any(t in OTHERS for t in wanted):
-        compare_python = ensure_compare_venv()
-        if compare_python is not None:
-            tools.update({t: compare_python for t in wanted if t in OTHERS})
+    compare_python = None if args.no_compare else ensure_compare_venv()
+    if compare_python is not None:
+        tools.update({t: compare_python for t in wanted if t in OTHERS})
 
     started = time.perf_counter()
     results: dict[str, Any] = {
@@ -362,13 +366,51 @@ def main(argv: list[str] | None = None) -> int:
     results["overall"] = overall(results["datasets"])
     for entry in results["datasets"].values():
         entry.pop("_cpu_ms", None)
-    run_plugins(all_pages, results, e2e=not args.no_e2e)
+    run_plugins(all_pages, results, e2e=not args.no_e2e, ctx=BenchContext(args.data, compare_python))
+    results["targets"] = targets(results)
     results["elapsed_s"] = round(time.perf_counter() - started, 1)
     args.out.write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
     print(f"bench: wrote {args.out} in {results['elapsed_s']} s", file=sys.stderr)
     for key, r in results["overall"].get("ratios", {}).items():
         print(f"bench: {key}: {r}", file=sys.stderr)
+    for key, t in results["targets"].items():
+        print(f"bench: target {key}: {t}", file=sys.stderr)
     return 0
+
+
+def targets(results: dict[str, Any]) -> dict[str, Any]:
+    """The speed targets of the cleaning core (issue 8), each as {value, goal, met} where measured."""
+    tools = results.get("overall", {}).get("tools", {})
+    sections = results.get("sections", {})
+
+    def rate(tool: str) -> float | None:
+        value = tools.get(tool, {}).get("pages_per_cpu_s")
+        return float(value) if value else None
+
+    def entry(value: float | None, goal: float, higher_is_better: bool = True) -> dict[str, Any]:
+        if value is None:
+            return {"value": None, "goal": goal, "met": None}
+        return {
+            "value": round(value, 3),
+            "goal": goal,
+            "met": value >= goal if higher_is_better else value <= goal,
+        }
+
+    ours, bare, traf, resi = (
+        rate("cleanstream"), rate("cleanstream-no-templates"), rate("trafilatura"), rate("resiliparse")
+    )  # fmt: skip
+    memory = sections.get("template_memory", {})
+    process = sections.get("clean_process", {})
+    start = sections.get("startup", {})
+    return {
+        "default_vs_trafilatura": entry(ours / traf if ours and traf else None, 10.0),
+        "no_templates_vs_trafilatura": entry(bare / traf if bare and traf else None, 12.0),
+        "default_vs_resiliparse": entry(ours / resi if ours and resi else None, 1.0),
+        "no_templates_vs_resiliparse": entry(bare / resi if bare and resi else None, 1.0),
+        "memory_overhead": entry(memory.get("overhead_ratio"), 1.10, higher_is_better=False),
+        "clean_process_vs_trafilatura": entry(process.get("ratio"), 8.0),
+        "startup_cpu_s": entry(start.get("median_cpu_s"), 0.25, higher_is_better=False),
+    }
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 """Plug-in sections of bench/results.json.
 
-A module listed in `bench.run.PLUGIN_MODULES` registers a function that takes the benchmark's pages
-and returns a JSON-able dict; its result lands under results["sections"][name]:
+A module listed in `bench.run.PLUGIN_MODULES` registers a function that takes the benchmark's pages and
+the run's context, and returns a JSON-able dict; its result lands under results["sections"][name]:
 
-    from bench.sections import register
+    from bench.sections import BenchContext, register
 
     @register("template_memory")
-    def template_overhead(pages: list[Page]) -> dict[str, Any]:
+    def template_overhead(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
         ...
 
 A section that raises is recorded as {"error": "..."}; it never stops the other measurements.
@@ -15,11 +15,20 @@ A section that raises is recorded as {"error": "..."}; it never stops the other 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from worker.models import Page
 
-Section = Callable[[list[Page]], dict[str, Any]]
+
+@dataclass(frozen=True)
+class BenchContext:
+    data_dir: Path  # folder of <dataset>/pages.jsonl.gz
+    compare_python: Path | None  # bench/.venv's interpreter (trafilatura, resiliparse), None when absent
+
+
+Section = Callable[[list[Page], BenchContext], dict[str, Any]]
 SECTIONS: dict[str, Section] = {}
 
 

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 from worker.clean.pipeline import clean_page  # noqa: E402
 from worker.clean.sitememory import MemoryConfig, SiteMemory  # noqa: E402
+from worker.gc_policy import tune_gc  # noqa: E402
 from worker.models import Page  # noqa: E402
 
 DATA = Path(os.environ.get("CLEANSTREAM_SHARED", ROOT.parent / "shared"))
@@ -114,6 +115,7 @@ def main() -> int:
         if v is not None
     }
     config = MemoryConfig(**overrides)
+    tune_gc()  # timed like the product
     workdir = Path(a.out) if a.out else Path(tempfile.mkdtemp(prefix="eval_templates."))
     workdir.mkdir(parents=True, exist_ok=True)
     report: dict[str, Any] = {"config": overrides}

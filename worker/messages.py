@@ -418,6 +418,7 @@ def document_message(
             "blocks_kept": len(spans),
             "blocks_dropped": doc.stats.blocks_dropped,
             "elapsed_ms": round(doc.stats.elapsed_ms, 3),
+            "density_runs": doc.stats.density_runs,
         },
         "extra": dict(doc.extra),
         "source": None

@@ -68,14 +68,21 @@ class DocStats:
     blocks_kept: int
     blocks_dropped: int
     elapsed_ms: float
+    # Density extractions run on the page: 1 in the common case, more only under a named safety rule of
+    # the template memory (worker/clean/pipeline.py), 0 when the page never got that far.
+    density_runs: int = 0
 
 
 @dataclass(frozen=True, slots=True)
 class TemplateInfo:
-    """What the site memory knew and did for this page (filled by the template memory)."""
+    """What the site memory knew and did for this page (filled by the template memory).
+
+    fallback_reason: cold_site, all_template, empty, stripped_most, disagrees (see worker/clean/template.py)
+    or state_error (the site's state broke while being used: dropped, the page cleaned density-only).
+    """
 
     pages_seen: int
-    blocks_stripped: int
+    blocks_stripped: int  # text blocks of the page inside stripped template subtrees
     fallback_reason: str | None = None
 
 

@@ -10,9 +10,10 @@ import argparse
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from worker.clean.options import CleanOptions
+if TYPE_CHECKING:
+    from worker.clean.options import CleanOptions
 
 ENV_PREFIX = "CLEANSTREAM_"
 # A cleaning process takes ~50 MB of address space before its first page (interpreter, selectolax,
@@ -102,13 +103,10 @@ class Settings:
     ssl_check_hostname: bool = _f(True, "verify the broker certificate's host name")
 
     def clean_options(self) -> CleanOptions:
-        return CleanOptions(
-            max_bytes=self.max_bytes,
-            max_nodes=self.max_nodes,
-            time_budget_ms=self.time_budget_ms,
-            keep_comments=self.keep_comments,
-            use_templates=not self.no_templates,
-        )
+        # Imported here: worker.clean.options takes its defaults from this module.
+        from worker.clean.options import CleanOptions
+
+        return CleanOptions.from_settings(self)
 
     def redacted(self) -> dict[str, Any]:
         """The settings as a dict fit for a log line: secrets masked."""

@@ -1,23 +1,16 @@
-"""Parsing, node limits, title guess and pre-cleaning."""
+"""Parsing, title guess, and what of a page is text a reader sees (the segmentation steps over the rest)."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.unit.cleankit import seg_of
 from worker.clean import dom
 
 
 def _visible(html: str) -> str:
-    tree = dom.parse(html)
-    dom.preclean(tree)
-    assert tree.body is not None
-    return dom.fold(tree.body.text(separator=" "))
-
-
-def test_count_nodes_counts_elements_and_stops_at_limit() -> None:
-    tree = dom.parse("<html><head></head><body>" + "<p>x</p>" * 50 + "</body></html>")
-    assert dom.count_nodes(tree, 1000) == 53  # html, head, body + 50 p
-    assert dom.count_nodes(tree, 10) == 10
+    """The page's text as the pipeline reads it: pre-cleaned, then segmented."""
+    return " ".join(seg_of(html).texts)
 
 
 @pytest.mark.parametrize(
@@ -54,24 +47,20 @@ def test_title_prefers_og_then_title_then_h1(html: str, expected: str) -> None:
         '<span style="visibility:hidden">gone</span>',
     ],
 )
-def test_preclean_drops_invisible_text(junk: str) -> None:
+def test_invisible_text_is_never_read(junk: str) -> None:
     text = _visible(f"<html><body><p>kept before</p>{junk}<p>kept after</p></body></html>")
     assert "gone" not in text
     assert text == "kept before kept after"
 
 
-def test_preclean_drops_comments_and_keeps_visible_styles() -> None:
+def test_comments_are_not_text_and_visible_styles_stay() -> None:
     html = (
         '<body><!-- a comment --><p style="display: block">shown</p><div aria-hidden="false">too</div></body>'
     )
-    tree = dom.parse(html)
-    dom.preclean(tree)
-    assert tree.body is not None
-    assert "comment" not in tree.body.html
-    assert dom.fold(tree.body.text(separator=" ")) == "shown too"
+    assert _visible(html) == "shown too"
 
 
-def test_preclean_keeps_forms_that_wrap_the_page() -> None:
+def test_forms_that_wrap_the_page_are_read() -> None:
     # ASP.NET pages put the whole body in one <form>; only the controls go.
     text = _visible("<body><form><p>article text</p><input value=x><label>Name</label></form></body>")
     assert text == "article text Name"
@@ -88,3 +77,8 @@ def test_parse_survives_lone_surrogates_and_nul() -> None:
     tree = dom.parse("<p>a\ud800b\x00c</p>")
     assert tree.body is not None
     assert "a" in tree.body.text()
+
+
+def test_parse_of_utf8_bytes_matches_parse_of_text() -> None:
+    page = "<html><body><p>caf\u00e9 \u4e2d\u6587</p><script>x()</script></body></html>"
+    assert dom.parse(page.encode("utf-8")).html == dom.parse(page).html

@@ -1,20 +1,25 @@
 """Property tests: extraction never raises and never invents text.
 
-"Visible text" here: after pre-cleaning, the text nodes under <body> in document order with every <br>
-read as a space, whitespace folded. Blocks are contiguous runs of those text nodes (block boundaries
-only ever split runs), so every block must be a substring of it. Text planted in scripts, styles and
-hidden elements must never come out.
+"Visible text" here: the text nodes under <body> in document order, outside elements that are never text
+(scripts, styles, widgets) or hidden, with every <br> read as a space, whitespace folded. Blocks
+are contiguous runs of those text nodes (block boundaries only ever split runs), so every block must be a
+substring of it. Text planted in scripts, styles and hidden elements must never come out.
 """
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from tests.unit.cleankit import hidden_by_attribute
 from worker.clean import dom
-from worker.clean.density import extract
-from worker.clean.options import CleanOptions, budget_clock
+from worker.clean import heuristics as h
+from worker.clean.options import Budget, CleanOptions
+from worker.clean.pipeline import clean_page, extract
+from worker.clean.segment import segment
+from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.models import Page
 
 SECRET = "zqxhiddenzqx"
 
@@ -84,26 +89,33 @@ TREES = st.recursive(
 
 def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:
     tree = dom.parse(html)
-    dom.preclean(tree)
-    result = extract(tree, options or CleanOptions(), budget_clock() + 60)
-    return tree, [b.text for b in result.blocks]
+    if tree.body is None:
+        return tree, []
+    budget = Budget(float("inf"))
+    return tree, extract(segment(tree.body, budget), options or CleanOptions(), None, budget).texts
 
 
 def _visible(tree: LexborHTMLParser) -> str:
-    if tree.body is None:
-        return ""
-    parts = []
-    for node in tree.body.traverse(include_text=True):
-        if node.tag == "-text":
-            parts.append(node.text_content or "")
-        elif node.tag == "br":
-            parts.append(" ")
+    parts: list[str] = []
+
+    def read(node: LexborNode) -> None:
+        for child in node.iter(include_text=True):
+            if child.tag == "-text":
+                parts.append(child.text_content or "")
+            elif child.tag == "br":
+                parts.append(" ")
+            elif (child.tag or "") not in h.REMOVE_TAGS and not hidden_by_attribute(child):
+                read(child)
+
+    if tree.body is not None:
+        read(tree.body)
     return dom.fold("".join(parts))
 
 
 @given(st.text(max_size=2000))
 def test_arbitrary_strings_never_raise(text: str) -> None:
     _run(text)
+    assert clean_page(Page(id="p", html=text)).error in (None, "empty_input", "too_many_nodes")
 
 
 @given(st.binary(max_size=2000))
@@ -129,3 +141,16 @@ def test_unbalanced_and_concatenated_markup_never_raises(parts: list[str]) -> No
     # Drop every other closing tag: lexbor repairs it, extraction must cope with the repair.
     html = "".join(p.replace("</div>", "", 1) for p in parts)
     _run(html)
+
+
+@given(st.lists(TREES, min_size=1, max_size=6))
+def test_a_site_of_generated_pages_cleans_without_errors(bodies: list[str]) -> None:
+    # The template memory plans and strips on pages it has seen part of: never an error, never new text.
+    memory = SiteMemory(MemoryConfig(min_pages=2))
+    for i, body in enumerate([*bodies, *bodies]):  # every page twice, under another URL the second time
+        html = f"<html><body>{body}</body></html>"
+        doc = clean_page(
+            Page(id=str(i), html=html, url=f"https://example.org/{i}", site="example.org"), memory
+        )
+        assert doc.error is None, doc.error_detail
+        assert SECRET not in doc.text

@@ -190,13 +190,13 @@ def test_frozen_memory_counts_nothing() -> None:
 
 
 def test_snapshots_of_older_fingerprints_are_rejected() -> None:
-    # Versions 1 and 2 held fingerprints the fingerprinting no longer computes: never reuse them.
+    # Versions 1 to 3 held fingerprints the fingerprinting no longer computes: never reuse them.
     mem = SiteMemory(CFG)
     mem.observe("s", "u", {1, 2})
     data = mem.dump("s")
     assert data is not None
-    assert data[0] == 3
-    for old in (1, 2):
+    assert data[0] == 4
+    for old in (1, 2, 3):
         with pytest.raises(ValueError, match="version"):
             SiteState.from_bytes(bytes([old]) + data[1:])
 

@@ -1,18 +1,14 @@
-"""Template stripping on small synthetic sites written here: learning, stripping, safety, determinism."""
+"""The site memory in the pipeline, on small synthetic sites: learning, stripping, safety, determinism."""
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from worker.clean import dom, template
-from worker.clean.blocks import Elem, RawBlock, Segmentation
+from tests.unit.cleankit import seg_of
+from worker.clean import template
 from worker.clean.fingerprint import PageFingerprints
-from worker.clean.options import CleanOptions, budget_clock
+from worker.clean.pipeline import clean_page
 from worker.clean.sitememory import MemoryConfig, SiteMemory
-from worker.models import Page
+from worker.models import Document, Page
 
-OPTIONS = CleanOptions()
 CFG = MemoryConfig(min_pages=3, theta=0.6)
 
 NAV = "".join(f'<li><a href="/{w}">{w.title()}</a></li>' for w in ("news", "sport", "weather", "culture"))
@@ -48,162 +44,135 @@ def site_page(i: int, body: str | None = None, url: str | None = None) -> Page:
     return Page(id=f"p{i}", html=html, url=url or f"https://example.org/story/{i}", site="example.org")
 
 
-def run(page: Page, memory: SiteMemory) -> template.TemplateResult:
-    tree = dom.parse(page.html or "")
-    dom.preclean(tree)
-    return template.extract(tree, page, memory, OPTIONS, budget_clock() + 30.0)
-
-
-def text(res: template.TemplateResult) -> str:
-    return "\n".join(b.text for b in res.extraction.blocks)
-
-
 def test_cold_site_uses_density_then_template_strips_repeated_blocks() -> None:
     memory = SiteMemory(CFG)
-    first = run(site_page(0), memory)
+    first = clean_page(site_page(0), memory)
     assert first.method == "density"
-    assert first.info is not None
-    assert first.info.pages_seen == 1
-    assert first.info.fallback_reason == "cold_site"
-    run(site_page(1), memory)
-    third = run(site_page(2), memory)
+    assert first.template is not None
+    assert (first.template.pages_seen, first.template.fallback_reason) == (1, "cold_site")
+    clean_page(site_page(1), memory)
+    third = clean_page(site_page(2), memory)
     assert third.method == "template"
-    assert third.info is not None
-    assert third.info.pages_seen == 3
-    assert third.info.blocks_stripped >= 3
-    out = text(third)
-    assert "Share this story" not in out
-    assert "written by the author" not in out
-    assert "On day 2 the library was the place" in out
+    assert third.template is not None
+    assert third.template.pages_seen == 3
+    assert third.template.blocks_stripped >= 4  # nav items, sidebar, share bar, footer
+    assert third.stats.density_runs == 1
+    assert "Share this story" not in third.text
+    assert "written by the author" not in third.text
+    assert "On day 2 the library was the place" in third.text
 
 
 def test_repeated_url_is_not_counted_twice() -> None:
     memory = SiteMemory(CFG)
     for _ in range(5):
-        res = run(site_page(0), memory)
-    assert res.method == "density"
-    assert res.info is not None
-    assert res.info.pages_seen == 1
+        doc = clean_page(site_page(0), memory)
+    assert doc.method == "density"
+    assert doc.template is not None
+    assert doc.template.pages_seen == 1
 
 
 def test_never_strips_a_page_to_nothing() -> None:
     # The same article under many URLs: every block is "template", yet the page keeps its text.
     memory = SiteMemory(CFG)
-    results = [run(site_page(0, url=f"https://example.org/copy/{k}"), memory) for k in range(5)]
-    last = results[-1]
+    docs = [clean_page(site_page(0, url=f"https://example.org/copy/{k}"), memory) for k in range(5)]
+    last = docs[-1]
     assert last.method == "template_fallback"
-    assert last.info is not None
-    assert last.info.fallback_reason is not None
-    assert "On day 0 the river was the place" in text(last)
+    assert last.template is not None
+    assert last.template.fallback_reason == "all_template"
+    assert "On day 0 the river was the place" in last.text
 
 
-def test_small_page_whose_text_is_mostly_template_falls_back_to_density() -> None:
+def test_small_page_whose_text_is_mostly_template_is_compared_with_density_alone() -> None:
     memory = SiteMemory(CFG)
     for i in range(4):
-        run(site_page(i), memory)
-    tiny = run(site_page(9, body='<div class="post"><p>Closed today.</p>' + SHARE + "</div>"), memory)
-    assert text(tiny)  # never empty
+        clean_page(site_page(i), memory)
+    tiny = clean_page(site_page(9, body='<div class="post"><p>Closed today.</p>' + SHARE + "</div>"), memory)
+    assert tiny.text  # never empty
+    assert tiny.stats.density_runs >= 2  # the safety rule ran density alone
 
 
 def test_site_falls_back_to_url_host_and_pages_without_site_or_url_use_density() -> None:
     assert template.site_of(Page(id="x", url="https://a.example.com/p")) == "a.example.com"
+    assert template.site_of(Page(id="x", url="http://[::1")) is None
     assert template.site_of(Page(id="x")) is None
     memory = SiteMemory(CFG)
-    page = Page(id="x", html=site_page(0).html)
-    res = run(page, memory)
-    assert res.method == "density"
-    assert res.info is None
+    doc = clean_page(Page(id="x", html=site_page(0).html), memory)
+    assert doc.method == "density"
+    assert doc.template is None
     assert len(memory) == 0
 
 
 def test_same_pages_same_order_same_output_and_state() -> None:
     def go() -> tuple[list[str], bytes | None]:
         memory = SiteMemory(CFG)
-        outs = [text(run(site_page(i), memory)) for i in range(6)]
+        outs = [clean_page(site_page(i), memory).text for i in range(6)]
         return outs, memory.dump("example.org")
 
     assert go() == go()
 
 
+def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taught() -> None:
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        clean_page(site_page(i), memory)
+    memory.learning = False
+    first = clean_page(site_page(0), memory)
+    assert first.method == "template"
+    assert first.template is not None
+    assert first.template.pages_seen == 4
+    assert "Share this story" not in first.text
+
+
 def test_choose_strips_takes_outermost_and_never_the_root() -> None:
-    # root(0) > a(1) > b(2) ; root > c(3) > d(4) ; root > e(5), one block each
-    seg = _seg([("body", -1), ("div", 0), ("p", 1), ("div", 0), ("p", 3), ("p", 0)], [1] * 6)
-    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], struct_fps=[], paths=[])
+    seg = seg_of("<div><p>a</p></div><div><p>c</p></div><p>e</p>")  # body(0) div(1) p(2) div(3) p(4) p(5)
+    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], paths=[])
     assert template.choose_strips(seg, fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
     assert template.choose_strips(seg, fps, frozenset({1})) == []
 
 
-def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taught() -> None:
+def test_plan_observes_before_it_strips() -> None:
     memory = SiteMemory(CFG)
-    for i in range(4):
-        run(site_page(i), memory)
-    memory.learning = False
-    first = run(site_page(0), memory)
-    assert first.method == "template"
-    assert first.info is not None
-    assert first.info.pages_seen == 4
-    assert "Share this story" not in text(first)
+    plans = [template.plan(seg_of(site_page(i).html or ""), "example.org", f"k{i}", memory) for i in range(3)]
+    assert [(p.pages_seen, p.fresh, p.cold) for p in plans] == [
+        (1, True, True),
+        (2, True, True),
+        (3, True, False),
+    ]
+    assert plans[2].strip
+    assert plans[2].steer is not None
+    again = template.plan(seg_of(site_page(2).html or ""), "example.org", "k2", memory)
+    assert (again.pages_seen, again.fresh) == (3, False)  # a page key seen recently counts nothing
 
 
-def _seg(spec: list[tuple[str, int]], blocks_per_elem: list[int]) -> Segmentation:
-    """Elements in pre-order as (tag, parent); each holds `blocks_per_elem[i]` blocks of its own first."""
-    elems = [Elem(tag, "", parent, 0) for tag, parent in spec]
-    raw: list[RawBlock] = []
-
-    def fill(i: int) -> None:
-        elems[i].first_block = len(raw)
-        for k in range(blocks_per_elem[i]):
-            raw.append(RawBlock(f"text {i}.{k}", "paragraph", i, 2, 0, 8, 0, False))
-        for c in range(len(elems)):
-            if elems[c].parent == i:
-                elems[i].children.append(c)
-                fill(c)
-        elems[i].end_block = len(raw)
-
-    fill(0)
-    return Segmentation(elems, raw)
+def test_unsafe_names_why_the_stripped_result_loses() -> None:
+    alone = ["The bridge opened on Tuesday after two years of delays."]
+    assert template.unsafe([], alone) == "empty"
+    assert template.unsafe(["Tuesday."], alone) == "stripped_most"
+    assert (
+        template.unsafe(["English Deutsch Français Español Italiano Nederlands Polski"], alone) == "disagrees"
+    )
+    assert template.unsafe(alone, alone) is None
 
 
-def test_remove_elements_drops_whole_subtrees_and_reindexes_ranges() -> None:
-    # body(0) > nav(1) > li(2) ; body > article(3) > p(4)
-    seg = _seg([("body", -1), ("nav", 0), ("li", 1), ("article", 0), ("p", 3)], [1, 1, 2, 0, 3])
-    template.remove_elements(seg, [1])
-    assert [b.text for b in seg.blocks] == ["text 0.0", "text 4.0", "text 4.1", "text 4.2"]
-    nav, article, p = seg.elems[1], seg.elems[3], seg.elems[4]
-    assert nav.first_block == nav.end_block == 1
-    assert seg.elems[2].first_block == seg.elems[2].end_block
-    assert (article.first_block, article.end_block) == (1, 4)
-    assert (p.first_block, p.end_block) == (1, 4)
-    assert (seg.elems[0].first_block, seg.elems[0].end_block) == (0, 4)
+def test_a_broken_site_state_is_dropped_and_the_site_relearns() -> None:
+    memory = SiteMemory(CFG)
+    for i in range(3):
+        clean_page(site_page(i), memory)
+    state = memory.get("example.org")
+    assert state is not None
+    state.counts = state.counts[:-1]  # corrupt: one count fewer than fingerprints
+    broken = clean_page(site_page(3), memory)
+    assert broken.error is None
+    assert broken.method == "density"
+    assert broken.template is not None
+    assert broken.template.fallback_reason == "state_error"
+    assert "On day 3 the bridge was the place" in broken.text
+    assert "example.org" not in memory
+    relearned = [clean_page(site_page(i), memory) for i in range(4, 7)]
+    assert [_reason(d) for d in relearned] == ["cold_site", "cold_site", None]
+    assert relearned[-1].method == "template"
 
 
-@given(st.data())
-def test_remove_elements_equals_dropping_the_blocks_of_removed_subtrees(data: st.DataObject) -> None:
-    n = data.draw(st.integers(min_value=1, max_value=12))
-    spec = [("body", -1)] + [("div", data.draw(st.integers(0, i - 1))) for i in range(1, n)]
-    seg = _seg(spec, data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
-    remove = sorted(data.draw(st.sets(st.integers(1, n - 1), max_size=4)) if n > 1 else [])
-    gone = set(remove)
-    for i, (_, parent) in enumerate(spec):  # pre-order: parents first
-        if parent in gone:
-            gone.add(i)
-    expected = [b.text for b in seg.blocks if b.elem not in gone]
-    before = [(e.first_block, e.end_block) for e in seg.elems]
-    texts = [b.text for b in seg.blocks]
-    template.remove_elements(seg, remove)
-    assert [b.text for b in seg.blocks] == expected
-    for e, (lo, hi) in zip(seg.elems, before, strict=True):
-        # every element keeps exactly its surviving blocks
-        assert [b.text for b in seg.blocks[e.first_block : e.end_block]] == [
-            t for t in texts[lo:hi] if t in expected
-        ]
-
-
-def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:
-    # body(0) > div.main(1) > [h1(2), div.text(3)] ; body > aside(4)
-    seg = _seg([("body", -1), ("div", 0), ("h1", 1), ("div", 1), ("aside", 0)], [0, 0, 1, 6, 8])
-    weights = [10.0] * len(seg.blocks)
-    assert template.widen_target(seg, weights, 3) == 1  # the headline is small next to the text
-    heavy = [10.0] * len(seg.blocks)
-    heavy[0] = 500.0  # a "headline" bigger than the text is not a headline
-    assert template.widen_target(seg, heavy, 3) == 3
+def _reason(doc: Document) -> str | None:
+    assert doc.template is not None
+    return doc.template.fallback_reason

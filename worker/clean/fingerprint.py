@@ -1,18 +1,13 @@
-"""Subtree fingerprints for per-site template learning, computed from density's segmentation.
+"""Subtree fingerprints for per-site template learning, computed from the page's segmentation.
 
-density's one walk over the DOM (worker.clean.blocks.segment) already yields every block-level element in
-pre-order with the range of text blocks under it; fingerprinting reads that instead of walking the tree a
-second time (which cost as much as the whole density extraction). Every block-level element whose subtree
-carries text gets two 64-bit fingerprints:
-
-- text fingerprint: hash of (tag path, normalised subtree text). The tag path is the chain of tag names
-  with stable id/class tokens from <html> down to the element, without positions, so the same navigation
-  block on two pages of a site hashes equal even when it moved in the sibling order. Text is case-folded,
-  whitespace-folded and every run of digits becomes "0", so counters and years do not break the match.
-  The text part is the sum of the element's block hashes, a difference of prefix sums: O(1) per element.
-- structure fingerprint: hash of (tag path, child tag sequence). It recognises template blocks whose text
-  changes ("Posted by X on <date>"), so it is only offered for short blocks that are unique on the page
-  and hold no heading; plain paragraphs of the article share their structure across pages.
+The segmentation (worker.clean.segment) already lists every block-level element in pre-order with the
+range of text blocks under it; fingerprinting reads that instead of walking the tree a second time. Every
+block-level element whose subtree carries text gets a 64-bit text fingerprint: a hash of (tag path,
+normalised subtree text). The tag path is the chain of tag names with stable id/class tokens from <html>
+down to the element, without positions, so the same navigation block on two pages of a site hashes equal
+even when it moved in the sibling order. Text is case-folded, whitespace-folded and every run of digits
+becomes "0", so counters and years do not break the match. The text part is the sum of the element's block
+hashes, a difference of prefix sums: O(1) per element.
 
 Hashes must be deterministic across processes (snapshots outlive them; Python's str hash is salted).
 Block texts (~170 a page) and signatures are hashed with crc32 and adler32 side by side: 64 bits from
@@ -30,23 +25,21 @@ from zlib import adler32, crc32
 
 from selectolax.lexbor import LexborNode
 
-from worker.clean.blocks import Elem, Segmentation, segment
+from worker.clean.options import Budget
+from worker.clean.segment import Segmentation, segment
 
 # Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
 PAGE_STATE_TAGS = frozenset({"html", "body"})
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 # At most this many stable class tokens per element: WordPress-style class lists append per-page tokens
 # ("category-sports", "tag-foo") after the stable ones.
 MAX_CLASS_TOKENS = 2
-# Structure-only matches are for short bylines, date lines, counters; longer text must match by text.
-STRUCT_MAX_WORDS = 16
 
 _STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
 # Every whitespace-separated token of a (lower-cased) class list that _STABLE_TOKEN would accept, in one scan.
 _STABLE_TOKENS = re.compile(r"(?<!\S)[a-z][a-z_-]{0,39}(?!\S)")
 _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", "sc-AxjAm": generated names
-# Digit runs become one "0" ("page 9 of 12" = "page 10 of 120"). A regex, not str.translate, which costs
-# three times more on the hot path.
+# Digits, ASCII or not, are left out of the text ("page 9 of 12" = "page 10 of 120"), so counters, dates
+# and years do not break a match.
 _DIGIT = re.compile(r"\d+")
 
 
@@ -56,8 +49,13 @@ def stable_token(token: str) -> bool:
     return _STABLE_TOKEN.match(token.lower()) is not None and _CAMEL_HUMPS.search(token) is None
 
 
-def normalise(text: str) -> str:
-    return _DIGIT.sub("0", " ".join(text.lower().split()))
+def normalise(text: str) -> bytes:
+    """What a block's text hash reads: whitespace folded, digits left out, ASCII letters lower-cased.
+
+    Only ASCII is case-folded (bytes.lower): str.lower has a context rule (Greek final sigma) that compiled
+    and interpreted Python apply differently, and a fingerprint must be the same in every worker.
+    """
+    return _DIGIT.sub("", " ".join(text.split())).encode("utf-8", "surrogatepass").lower()
 
 
 def block_hash(data: bytes) -> int:
@@ -67,21 +65,15 @@ def block_hash(data: bytes) -> int:
 
 @dataclass(slots=True)
 class PageFingerprints:
-    """Per text-carrying block-level element, in document (pre-)order: parents before descendants.
+    """Per text-carrying block-level element, in document (pre-)order: parents before descendants."""
 
-    Only what every page needs is computed; depths and text lengths follow from the segmentation's
-    block ranges (worker.clean.template reads them there, for the pages it strips)."""
-
-    elems: list[int]  # index into Segmentation.elems
+    elems: list[int]  # index into the segmentation's elements
     text_fps: list[int]
-    struct_fps: list[int]  # 0 when the element may not be matched by structure alone; [] when not asked
     paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
 
     def observed(self) -> set[int]:
         """Fingerprints this page contributes to its site's statistics (each once per page)."""
         out = set(self.text_fps)
-        if any(self.struct_fps):
-            out.update(filter(None, self.struct_fps))
         out.discard(0)
         return out
 
@@ -122,165 +114,126 @@ def signature(node: LexborNode) -> str:
     return signature_of(node.tag or "", attrs.get("id"), (attrs.get("class") or "").split())
 
 
-def fingerprint_segmentation(
-    seg: Segmentation, structure: bool = True, with_paths: bool = False
-) -> PageFingerprints:
-    """Fingerprint every text-carrying element of density's segmentation (no second walk of the DOM).
+def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> PageFingerprints:
+    """Fingerprint every text-carrying element of the segmentation (no second walk of the DOM).
 
     The segmentation already is the bottom-up pass: block-level elements in pre-order, each with the
     range of text blocks under it. An element's text is its blocks' normalised texts joined by spaces;
     inline elements (<a>, <span>...) are part of their block, so bylines are matched as whole lines.
     Paths are hashed incrementally; the readable path strings are built only `with_paths` (tests, debugging).
     """
-    elems = seg.elems
-    if not elems or elems[0].end_block <= elems[0].first_block:
-        return PageFingerprints([], [], [], [])
-    norm = _normalise_blocks([b.text for b in seg.blocks])
+    firsts, ends = seg.firsts, seg.ends
+    if not firsts or ends[0] <= firsts[0]:
+        return PageFingerprints([], [], [])
+    norm = _normalise_text(_SEP.join(seg.texts), len(seg.texts))
     # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
     # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
     # ignores block order, so a reordered menu still matches; it never cancels a block out, as xor would.
     # block_hash of every block, spelled as maps so that no Python-level call is made per block.
     sums = [0, *accumulate(map(or_, map(lshift, map(crc32, norm), repeat(32)), map(adler32, norm)))]
     mask, base = _MASK, _BASE
-    n = len(elems)
+    tags, classes, ids, parents = seg.tags, seg.classes, seg.ids, seg.parents
+    n = len(tags)
     path_hs = [0] * n  # rolling hash of the path: no string hashing per element
-    root = elems[0]
-    path_hs[0] = ph = _signature(root)[1]
+    path_hs[0] = ph = _signature_hash((tags[0], classes[0], ids[0]))
     keep = [0]
-    text_fps = [ph ^ (sums[root.end_block] - sums[root.first_block]) & mask]
-    sig_of = _SIGNATURES.get
-    for i in range(1, n):
-        e = elems[i]
-        lo, hi = e.first_block, e.end_block
+    text_fps = [ph ^ (sums[ends[0]] - sums[firsts[0]]) & mask]
+    sig_of = _SIG_HASHES.get
+    add_keep, add_fp = keep.append, text_fps.append
+    keys = zip(tags[1:], classes[1:], ids[1:], strict=True)
+    rows = zip(range(1, n), firsts[1:], ends[1:], parents[1:], keys, strict=True)
+    for i, lo, hi, parent, key in rows:
         if hi <= lo:
             continue  # no text here, so none below either: the path is never needed
-        keep.append(i)
-        key = (e.tag, e.cls, e.id_attr)
+        add_keep(i)
         known = sig_of(key)
         if known is None:
             known = _signature_entry(key)
-        ph = path_hs[i] = (path_hs[e.parent] * base + known[1]) & mask
+        ph = path_hs[i] = (path_hs[parent] * base + known) & mask
         # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
         # equality is all the memory needs, and a bijective mix collides exactly where this does.
-        text_fps.append(ph ^ (sums[hi] - sums[lo]) & mask)
+        add_fp(ph ^ (sums[hi] - sums[lo]) & mask)
     paths: list[str] = []
     if with_paths:
-        by_elem = [""] * n
+        by_elem = [""] * len(tags)
         for i in keep:
-            sig = _signature(elems[i])[0]
-            by_elem[i] = by_elem[elems[i].parent] + ">" + sig if i else sig
+            sig = _signature_string((tags[i], classes[i], ids[i]))
+            by_elem[i] = by_elem[parents[i]] + ">" + sig if i else sig
         paths = [by_elem[i] for i in keep]
-    struct_fps = _structure(seg, keep, path_hs, norm) if structure else []
-    return PageFingerprints(keep, text_fps, struct_fps, paths)
+    return PageFingerprints(keep, text_fps, paths)
 
 
 _MASK = (1 << 64) - 1
 _BASE = 0x100000001B3  # the 64-bit FNV prime: odd, so multiplication is a bijection mod 2**64
 # Block texts are whitespace-folded by the segmentation, so they hold no newline: a page's blocks are
-# normalised and hashed as one newline-joined text, with C-level passes over its UTF-8 instead of a regex
-# per block (the regex scan alone cost more than the rest of fingerprinting). A newline bounds
-# str.lower's one context rule (final sigma) exactly as a block boundary does.
+# normalised as one newline-separated text, with C-level passes over its UTF-8 instead of a call per block.
 _SEP = "\n"
-_ASCII_DIGITS = bytes.maketrans(b"123456789", b"000000000")
+_ASCII_DIGITS = b"0123456789"
 _ASCII = bytes(range(128))
 
 
-def _normalise_blocks(texts: list[str]) -> list[bytes]:
-    """normalise() of already whitespace-folded texts, as UTF-8 (what the block hashes read)."""
-    if not texts:
+def _normalise_text(text: str, n: int) -> list[bytes]:
+    """normalise() of each of the `n` newline-separated, whitespace-folded block texts.
+
+    The segmentation's block texts are whitespace-folded, so they hold no newline."""
+    if not n:
         return []
-    joined = _SEP.join(texts).lower()
-    data = joined.encode("utf-8", "surrogatepass")
-    if (
-        joined.count(_SEP) != len(texts) - 1  # a text with a newline: not from the segmentation
-        # Digits beyond ASCII (Arabic-Indic, fullwidth...) need the regex: look at the non-ASCII bytes.
-        or (
-            not joined.isascii()
-            and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass"))
-        )
-    ):
-        return [_DIGIT.sub("0", t.lower()).encode("utf-8", "surrogatepass") for t in texts]
-    # Every digit becomes "0", then runs of "0" (all digits now) fold to one: the regex's r"\d+" -> "0".
-    return _fold_zeros(data.translate(_ASCII_DIGITS)).split(b"\n")
+    data = text.encode("utf-8", "surrogatepass")
+    # Digits beyond ASCII (Arabic-Indic, fullwidth...) need the regex: look at the non-ASCII bytes.
+    if not data.isascii() and _DIGIT.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
+        data = _DIGIT.sub("", text).encode("utf-8", "surrogatepass")
+    return data.translate(None, _ASCII_DIGITS).lower().split(b"\n")
 
 
-def _fold_zeros(data: bytes) -> bytes:
-    """Each run of b"0" to one b"0" (one split and join; repeated replace cost four times more)."""
-    if b"00" not in data:
-        return data
-    parts = data.split(b"0")
-    out = b"0".join([p for p in parts if p])
-    if not out:
-        return b"0"
-    if not parts[0]:
-        out = b"0" + out
-    if not parts[-1]:
-        out += b"0"
-    return out
+def _normalise_blocks(texts: list[str]) -> list[bytes]:
+    """normalise() of already whitespace-folded texts (as the segmentation makes them)."""
+    if any(_SEP in t for t in texts):  # not from the segmentation, whose block texts hold no newline
+        return [normalise(t) for t in texts]
+    return _normalise_text(_SEP.join(texts), len(texts))
 
 
-# (tag, class, id) -> (signature, its hash). A pure function's memo, cleared when full, so the output
-# never depends on what was seen before; one dict lookup per element instead of two cached calls.
-_SIGNATURES: dict[tuple[str, str, str], tuple[str, int]] = {}
-_SIGNATURES_MAX = 16384
+# (tag, class, id) -> the hash of its signature. A pure function's memo, cleared when full, so the output
+# never depends on what was seen before.
+_SIG_HASHES: dict[tuple[str, str, str], int] = {}
+_SIG_HASHES_MAX = 16384
 # class attribute -> its part of the signature (".a.b"): a site's class lists recur under many tags and ids.
 _CLASS_PARTS: dict[str, str] = {}
 
 
 def clear_memo() -> None:
     """Forget the memoised signatures (benchmarks start each run cold, as a worker meets a new site)."""
-    _SIGNATURES.clear()
+    _SIG_HASHES.clear()
     _CLASS_PARTS.clear()
 
 
-def _signature(e: Elem) -> tuple[str, int]:
-    """An element's signature and its hash, memoised by (tag, class, id)."""
-    key = (e.tag, e.cls, e.id_attr)
-    known = _SIGNATURES.get(key)
+def _signature_string(key: tuple[str, str, str]) -> str:
+    tag, cls, id_attr = key
+    return _elem_signature(tag, cls, id_attr)
+
+
+def _signature_hash(key: tuple[str, str, str]) -> int:
+    known = _SIG_HASHES.get(key)
     return known if known is not None else _signature_entry(key)
 
 
-def _signature_entry(key: tuple[str, str, str]) -> tuple[str, int]:
+def _signature_entry(key: tuple[str, str, str]) -> int:
+    """The signature hash of a (tag, class, id) the memo does not hold."""
     tag, cls, id_attr = key
     if id_attr and not stable_token(id_attr):
         # A generated id ("post-4711") is left out of the signature. Such ids make most keys unique (on
         # dragnet, 15k of 21k distinct keys held an id): memoised without it, they reuse one entry.
         key = (tag, cls, "")
-        known = _SIGNATURES.get(key)
+        known = _SIG_HASHES.get(key)
         if known is not None:
             return known
         id_attr = ""
-    if len(_SIGNATURES) >= _SIGNATURES_MAX:
+    if len(_SIG_HASHES) >= _SIG_HASHES_MAX:
         clear_memo()
     sig = _compose(tag, cls, id_attr)
-    entry = _SIGNATURES[key] = (sig, block_hash(sig.encode("utf-8", "surrogatepass")))
+    entry = _SIG_HASHES[key] = block_hash(sig.encode("utf-8", "surrogatepass"))
     return entry
 
 
-def _structure(seg: Segmentation, keep: list[int], path_hs: list[int], norm: list[bytes]) -> list[int]:
-    elems = seg.elems
-    sigs = [""] * len(elems)  # textless children count as "": they have no path either
-    for i in keep:
-        sigs[i] = _signature(elems[i])[0]
-    heads = [e.tag in HEADINGS for e in elems]
-    for i in range(len(elems) - 1, 0, -1):  # pre-order: children come after parents
-        if heads[i]:
-            heads[elems[i].parent] = True
-    raw: list[int] = []
-    counts: dict[int, int] = {}
-    for i in keep:
-        e = elems[i]
-        words = sum(t.count(b" ") + 1 for t in norm[e.first_block : e.end_block])
-        if i and not heads[i] and words <= STRUCT_MAX_WORDS:
-            fp = block_hash(f"{path_hs[i]:x}\x1e{','.join(sigs[c] for c in e.children)}".encode())
-            counts[fp] = counts.get(fp, 0) + 1
-        else:
-            fp = 0
-        raw.append(fp)
-    # A structure repeated within one page is a list of like items (comments, teasers): leave those to text.
-    return [fp if fp and counts[fp] == 1 else 0 for fp in raw]
-
-
-def fingerprint(root: LexborNode, structure: bool = True) -> PageFingerprints:
-    """Segment `root` like density does and fingerprint it (for callers without a segmentation)."""
-    return fingerprint_segmentation(segment(root, float("inf")), structure, with_paths=True)
+def fingerprint(root: LexborNode) -> PageFingerprints:
+    """Segment `root` as the pipeline does and fingerprint it, with paths (tests, debugging)."""
+    return fingerprint_segmentation(segment(root, Budget(float("inf"))), with_paths=True)

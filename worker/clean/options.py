@@ -1,22 +1,67 @@
-"""Knobs of the pure pipeline. Loaded from env/CLI by `worker.settings`; defaults are the product's."""
+"""What the pure pipeline is told: its options (derived from worker.settings) and the per-page budget."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-# The clock of the per-page time budget: CPU time of the cleaning thread, so a page is not timed out
-# because its process waited for a core on a busy machine (whether a page dead-letters stays repeatable).
-budget_clock = time.thread_time
+from worker.settings import Settings
+
+_DEFAULTS = Settings()
 
 
 @dataclass(frozen=True, slots=True)
 class CleanOptions:
+    """The settings that change what one page becomes. Defaults are the Settings' defaults."""
+
     # Limits that keep one page from stalling a partition (the stream turns them into dead letters).
-    max_bytes: int = 5_000_000
-    max_nodes: int = 200_000
-    time_budget_ms: float = 2_000.0
+    max_bytes: int = _DEFAULTS.max_bytes
+    max_nodes: int = _DEFAULTS.max_nodes
+    time_budget_ms: float = _DEFAULTS.time_budget_ms
     # Output choices.
-    keep_comments: bool = False
-    # Template memory (used only when a SiteMemory is passed in).
-    use_templates: bool = True
+    keep_comments: bool = _DEFAULTS.keep_comments
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> CleanOptions:
+        """Each option is the setting of the same name."""
+        return cls(**{f.name: getattr(settings, f.name) for f in fields(cls)})
+
+
+class OverBudget(TimeoutError):
+    """The page used up its CPU time budget; `stage` is where that was noticed."""
+
+    def __init__(self, stage: str, spent_ms: float) -> None:
+        super().__init__(f"{stage}: {spent_ms:.0f} ms")
+        self.stage = stage
+        self.spent_ms = spent_ms
+
+
+class TooManyNodes(Exception):
+    """The page holds more elements than the node limit allows."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"more than {limit} nodes")
+        self.limit = limit
+
+
+class Budget:
+    """One page's CPU time budget, checked between the pipeline's stages and inside the long ones.
+
+    The clock is the cleaning thread's CPU time, so a page is not timed out because its process waited for
+    a core on a busy machine (whether a page is reported `timeout` stays repeatable). It cannot stop a
+    single long C call (the parser); the stream's process pool holds the hard wall-clock limit.
+    """
+
+    __slots__ = ("deadline", "start")
+
+    clock = staticmethod(time.thread_time)
+
+    def __init__(self, ms: float) -> None:
+        self.start = self.clock()
+        self.deadline = self.start + ms / 1000.0
+
+    def check(self, stage: str) -> None:
+        """Raise OverBudget when the budget is spent."""
+        now = self.clock()
+        if now > self.deadline:
+            raise OverBudget(stage, (now - self.start) * 1000.0)

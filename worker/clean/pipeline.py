@@ -1,17 +1,204 @@
-"""clean_page: one fetched page in, one Document out. Never raises."""
+"""clean_page: one fetched page in, one Document out. Never raises.
+
+The stages, top to bottom, each a plain function with typed input and output:
+
+    decode -> guard -> parse -> segment (pre-cleaning included) -> site memory (observe + plan, strip)
+           -> score -> choose the content region -> classify + smooth -> site memory (learn location)
+           -> assemble the Document
+
+The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
+reported `timeout` whichever stage it was in.
+"""
 
 from __future__ import annotations
 
+import logging
 import time
+from dataclasses import dataclass
 
-from selectolax.lexbor import LexborNode
-
-from worker.clean import decode, density, dom, guard, template
-from worker.clean.options import CleanOptions, budget_clock
+from worker.clean import decode, dom, guard, template
+from worker.clean.classify import Classified, classify_region
+from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
+from worker.clean.region import Steer, choose
+from worker.clean.score import score
+from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
-from worker.models import Block, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
+from worker.models import Block, BlockKind, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
+
+log = logging.getLogger(__name__)
 
 DEFAULT_OPTIONS = CleanOptions()
+_KINDS: dict[str, BlockKind] = {
+    "heading": "heading", "paragraph": "paragraph", "list_item": "list_item", "quote": "quote",
+    "code": "code", "table_cell": "table_cell",
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class Extraction:
+    """What density found on one segmentation: the blocks kept, the target element, the language."""
+
+    seg: Segmentation
+    target: int
+    classified: Classified
+
+    @property
+    def texts(self) -> list[str]:
+        texts = self.seg.texts
+        return [texts[i] for i in self.classified.kept]
+
+    @property
+    def chars(self) -> int:
+        chars = self.seg.chars
+        return sum(chars[i] for i in self.classified.kept)
+
+
+def clean_page(
+    page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
+) -> Document:
+    """Decode, parse, segment and extract one page, learning its site's template into `memory`.
+
+    `memory` is the per-site template memory; None means single-page density extraction.
+    """
+    started = time.perf_counter()
+    budget = Budget(options.time_budget_ms)
+    size, encoded = _input_size(page)
+    if size == 0:
+        return _empty(page, started, 0, "empty_input", "page has no body")
+    if size > options.max_bytes:
+        return _empty(page, started, size, "too_large", f"{size} bytes > limit {options.max_bytes}")
+
+    # 1. Decode: bytes -> text, and which rule found the encoding.
+    if page.html is not None:
+        text, encoding, rule = page.html, None, "text"
+    else:
+        assert page.body is not None
+        decoded = decode.decode_html(page.body, page.content_type)
+        if decoded.text is None:
+            return _empty(page, started, size, "undecodable", decoded.rule)
+        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+
+    # 2. Guard: lexbor's time is superlinear on some markup, and no budget check can stop a parse.
+    verdict = guard.check(text, options.max_nodes)
+    if verdict.action == "reject":
+        return _empty(page, started, size, "too_many_nodes", verdict.reason)
+    extra: dict[str, str] = {}
+    if verdict.action == "flatten":  # structure gone: density only, and the site learns nothing from it
+        text, encoded, memory = verdict.markup, None, None
+        extra["flattened"] = verdict.reason
+
+    # 3. Parse, and read the title.
+    try:
+        tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
+    except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
+        return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
+    try:
+        budget.check("parse")
+        title = dom.title(tree)
+        body = tree.body
+        if body is None:
+            return _document(
+                page, started, size, title, [], 0, "density", None, encoding, rule, None, 0, extra
+            )
+
+        # 4. Segment: block-level elements and text blocks with their shallow features. The walk steps
+        # over what a reader never sees (scripts, styles, widgets, comments, hidden elements) and keeps
+        # the node limit.
+        seg = segment(body, budget, options.max_nodes)
+        budget.check("segment")
+
+        # 5. Site memory, before extraction: observe the page, plan what to strip (every read of the
+        # site's state happens here and in step 9).
+        site = template.site_of(page) if memory is not None else None
+        plan: template.Plan | None = None
+        info: TemplateInfo | None = None
+        if memory is not None and site is not None:
+            try:
+                plan = template.plan(seg, site, template.page_key(page), memory)
+            except Exception as exc:
+                info = _forget(memory, site, exc)
+            budget.check("memory")
+        view = seg.without(plan.strip) if plan is not None and plan.strip else seg
+
+        # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
+        result = extract(view, options, plan.steer if plan is not None else None, budget)
+        runs = 1
+        method: Method = "density"
+        if plan is not None:
+            method, info = _outcome(plan, len(seg.texts) - len(view.texts))
+            if plan.strip:
+                if not result.chars:  # rule: widening reached a container rejected as a whole
+                    result, runs = extract(view, options, None, budget), runs + 1
+                if template.suspicious(result.chars):  # rule: the template must never eat the article
+                    alone, runs = extract(seg, options, None, budget), runs + 1
+                    reason = template.unsafe(result.texts, alone.texts)
+                    if reason is not None:
+                        result, method = alone, "template_fallback"
+                        info = TemplateInfo(plan.pages_seen, 0, reason)
+            # 9. Site memory, after extraction: where this site's content was found.
+            if plan.fresh:
+                assert memory is not None
+                try:
+                    memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
+                except Exception as exc:
+                    info = _forget(memory, plan.site, exc)
+        budget.check("end")
+    except TooManyNodes as many:
+        return _empty(page, started, size, "too_many_nodes", str(many))
+    except OverBudget as over:
+        return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms ({over})")
+    except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
+        return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
+
+    # 10. Assemble the Document.
+    texts, kinds = result.seg.texts, result.seg.kinds
+    blocks = [Block(_KINDS[kinds[i]], texts[i]) for i in result.classified.kept]
+    dropped = len(seg.texts) - len(blocks)
+    lang = result.classified.lang
+    return _document(
+        page, started, size, title, blocks, dropped, method, info, encoding, rule, lang, runs, extra
+    )
+
+
+def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budget: Budget) -> Extraction:
+    """Stages 6-8 on one segmentation (the page, or the page without its template)."""
+    scores = score(seg, options.keep_comments)
+    budget.check("score")
+    region = choose(seg, scores.weights, scores.link_density, steer)
+    budget.check("region")
+    classified = classify_region(seg, scores, region, options.keep_comments)
+    budget.check("classify")
+    return Extraction(seg, region.target, classified)
+
+
+def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:
+    """Method and template info of a page the memory planned for (before the safety rules)."""
+    if plan.cold:
+        return "density", TemplateInfo(plan.pages_seen, 0, "cold_site")
+    if plan.all_template:
+        return "template_fallback", TemplateInfo(plan.pages_seen, 0, "all_template")
+    return "template", TemplateInfo(plan.pages_seen, stripped, None)
+
+
+def _forget(memory: SiteMemory, site: str, exc: Exception) -> TemplateInfo:
+    """An error while using a site's state: drop the state (the site relearns from its next page)."""
+    log.warning(
+        "site state of %r dropped after %s: %s; the page is cleaned density-only",
+        site[:200], type(exc).__name__, exc,
+    )  # fmt: skip
+    memory.drop(site)
+    return TemplateInfo(0, 0, "state_error")
+
+
+def _input_size(page: Page) -> tuple[int, bytes | None]:
+    """The page's size in bytes, and page.html's UTF-8 when it was encoded to count it (lexbor reads it)."""
+    if page.body is not None:
+        return len(page.body), None
+    try:
+        encoded = (page.html or "").encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: counted as their bytes, parse() replaces them
+        return len((page.html or "").encode("utf-8", "surrogatepass")), None
+    return len(encoded), encoded
 
 
 def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: str) -> Document:
@@ -29,93 +216,34 @@ def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: s
     )
 
 
-def _check(deadline: float) -> None:
-    """The budget is also checked between stages, so a page that is slow to parse stops before extraction."""
-    if budget_clock() > deadline:
-        raise TimeoutError
-
-
-def join_blocks(blocks: tuple[Block, ...] | list[Block]) -> str:
-    return "\n\n".join(b.text for b in blocks)
-
-
-def clean_page(
-    page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
+def _document(
+    page: Page,
+    started: float,
+    size: int,
+    title: str,
+    blocks: list[Block],
+    dropped: int,
+    method: Method,
+    info: TemplateInfo | None,
+    encoding: str | None,
+    rule: str,
+    lang: str | None,
+    runs: int,
+    extra: dict[str, str],
 ) -> Document:
-    """Decode, parse, pre-clean and extract one page.
-
-    `memory` is the per-site template memory (a `SiteMemory`); None means single-page density extraction.
-    """
-    started = time.perf_counter()
-    deadline = budget_clock() + options.time_budget_ms / 1000.0
-    encoded: bytes | None = None  # the UTF-8 of page.html, encoded once for both the size and lexbor
-    if page.body is not None:
-        size = len(page.body)
-    else:
-        try:
-            encoded = (page.html or "").encode("utf-8")
-            size = len(encoded)
-        except UnicodeEncodeError:  # lone surrogates: counted as their bytes, parse() replaces them
-            size = len((page.html or "").encode("utf-8", "surrogatepass"))
-    if size == 0:
-        return _empty(page, started, 0, "empty_input", "page has no body")
-    if size > options.max_bytes:
-        return _empty(page, started, size, "too_large", f"{size} bytes > limit {options.max_bytes}")
-    if page.html is not None:
-        text, encoding, rule = page.html, None, "text"
-    else:
-        assert page.body is not None
-        decoded = decode.decode_html(page.body, page.content_type)
-        if decoded.text is None:
-            return _empty(page, started, size, "undecodable", decoded.rule)
-        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
-    # Guards before the parser (worker.clean.guard): lexbor's time is superlinear on some markup.
-    verdict = guard.check(text, options.max_nodes)
-    if verdict.action == "reject":
-        return _empty(page, started, size, "too_many_nodes", verdict.reason)
-    if verdict.action == "flatten":  # structure gone: density only, and the site learns nothing from it
-        text, encoded, memory = verdict.markup, None, None
-    try:
-        tree = dom.parse(text if encoded is None else encoded)
-    except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
-        return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
-    doomed: list[LexborNode] = []  # what preclean removes by tag, found by the counting walk
-    nodes = dom.count_nodes(tree, options.max_nodes + 1, doomed)
-    if nodes > options.max_nodes:
-        return _empty(page, started, size, "too_many_nodes", f"more than {options.max_nodes} nodes")
-    try:
-        _check(deadline)
-        title = dom.title(tree)
-        dom.preclean(tree, doomed)
-        _check(deadline)
-        method: Method = "density"
-        info: TemplateInfo | None = None
-        if memory is not None and options.use_templates:
-            # Learns the page into the site's memory, strips the site's template, then runs density.
-            res = template.extract(tree, page, memory, options, deadline)
-            result, method, info = res.extraction, res.method, res.info
-        else:
-            result = density.extract(tree, options, deadline)
-    except TimeoutError:
-        return _empty(page, started, size, "timeout", f"over {options.time_budget_ms:.0f} ms")
-    except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
-        return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
-    blocks = tuple(result.blocks)
-    body = join_blocks(blocks)
+    text = "\n\n".join(b.text for b in blocks)
     return Document(
         id=page.id,
         url=page.url,
         site=page.site,
         title=title,
-        text=body,
-        blocks=blocks,
+        text=text,
+        blocks=tuple(blocks),
         method=method,
-        stats=DocStats(
-            size, len(body), len(blocks), result.dropped, (time.perf_counter() - started) * 1000.0
-        ),
-        lang=result.lang,
+        stats=DocStats(size, len(text), len(blocks), dropped, (time.perf_counter() - started) * 1000.0, runs),
+        lang=lang,
         encoding=encoding,
         encoding_rule=rule,
         template=info,
-        extra={"flattened": verdict.reason} if verdict.action == "flatten" else {},
+        extra=extra,
     )

@@ -70,6 +70,7 @@ def to_json_dict(doc: Document) -> dict[str, Any]:
         "blocks_kept": doc.stats.blocks_kept,
         "blocks_dropped": doc.stats.blocks_dropped,
         "elapsed_ms": round(doc.stats.elapsed_ms, 3),
+        "density_runs": doc.stats.density_runs,
     }
     if doc.template is not None:
         out["template"] = {

@@ -36,8 +36,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from hashlib import blake2b
 from itertools import compress
-from typing import Any
 
+from worker.settings import Settings
+
+_DEFAULTS = Settings()
 # Python objects around the arrays of one site (the SiteState, 5 array headers and their over-allocation,
 # the LRU entry and its key): tracemalloc over 470 restored dragnet sites gave 4252 bytes per site against
 # 3374 bytes of snapshot (bench/templates.py), so ~880; the payload itself is counted exactly.
@@ -45,13 +47,17 @@ SITE_OVERHEAD = 900
 # Share of a site's recent pages on which density must have found one content path for it to be "learned".
 CONTENT_PATH_SHARE = 0.5
 MAX_CONTENT_PATHS = 8
+# Page keys (URL, else id) a site remembers, so that a redelivered or re-fetched page is not counted twice:
+# a few times the pages of a site a crawler fetches in one pass over its front pages.
+URL_WINDOW = 128
 
 # version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths
 _HEADER = struct.Struct("<BIddIHHB")
 # 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint). 3: block texts hashed with
-# crc32/adler32 and summed; counts scaled by `unit`. Older fingerprints would never match again: the
-# changelog restore skips a snapshot it cannot read and the site re-learns.
-_VERSION = 3
+# crc32/adler32 and summed; counts scaled by `unit`. 4: block texts without digits, only ASCII case-folded.
+# Older fingerprints would never match again: the changelog restore skips a snapshot it cannot read and
+# the site re-learns.
+_VERSION = 4
 # When a site passes max_fingerprints, the lowest counts go until this share of the cap is left.
 PRUNE_TO = 0.75
 # Counts are float32 multiples of the newest page's weight: rescale long before they could overflow.
@@ -65,18 +71,17 @@ _LITTLE = sys.byteorder == "little"
 
 @dataclass(frozen=True, slots=True)
 class MemoryConfig:
-    """Defaults mirror worker.settings (template_* and memory_budget_mb); see `from_settings`."""
+    """The template memory's settings (template_* and memory_budget_mb); defaults are the Settings'."""
 
-    min_pages: int = 3
-    theta: float = 0.6
-    half_life: float = 50.0
-    max_fingerprints: int = 512
-    budget_mb: float = 256.0
-    url_window: int = 128
+    min_pages: int = _DEFAULTS.template_min_pages
+    theta: float = _DEFAULTS.template_theta
+    half_life: float = _DEFAULTS.template_half_life
+    max_fingerprints: int = _DEFAULTS.template_max_fingerprints
+    budget_mb: float = _DEFAULTS.memory_budget_mb
+    url_window: int = URL_WINDOW
 
     @classmethod
-    def from_settings(cls, settings: Any) -> MemoryConfig:
-        """From a worker.settings.Settings (typed loosely: worker.clean does not import the settings)."""
+    def from_settings(cls, settings: Settings) -> MemoryConfig:
         return cls(
             min_pages=settings.template_min_pages,
             theta=settings.template_theta,

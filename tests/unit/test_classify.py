@@ -1,0 +1,131 @@
+"""Block classification inside the region, language guess, context smoothing, comment tails."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
+from worker.clean import heuristics as h
+from worker.clean.classify import (
+    BAD,
+    GOOD,
+    NEAR,
+    SHORT,
+    Candidates,
+    classify,
+    classify_region,
+    comment_tail,
+    language,
+    smooth,
+)
+from worker.clean.lang import STOPWORDS
+from worker.clean.region import choose
+from worker.clean.score import score
+
+
+def _blocks(*specs: tuple[str, str, int]) -> Candidates:
+    """(text, kind, link words) per block."""
+    texts = [t for t, _, _ in specs]
+    words = [len(t.split()) for t in texts]
+    lw = [k for _, _, k in specs]
+    return Candidates(
+        texts, [k for _, k, _ in specs], [len(t) for t in texts], words, lw,
+        [a / b for a, b in zip(lw, words, strict=True)], [0] * len(texts),
+    )  # fmt: skip
+
+
+def _plain(*texts: str, kind: str = "paragraph") -> Candidates:
+    return _blocks(*((t, kind, 0) for t in texts))
+
+
+def _kept(html: str, keep_comments: bool = False) -> list[str]:
+    seg = seg_of(html)
+    scores = score(seg, keep_comments)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    return [seg.texts[i] for i in classify_region(seg, scores, region, keep_comments).kept]
+
+
+def test_classify_link_clusters_boilerplate_and_prose() -> None:
+    blocks = _blocks(
+        (PROSE, "paragraph", 0),
+        ("Home News Sport Weather More", "paragraph", 5),
+        ("Advertisement", "paragraph", 0),
+        ("© 2024 Example Media Group", "paragraph", 0),
+        ("Short line", "paragraph", 0),
+        ("Tuesday 12 March 2024 | Wednesday 13 March 2024 | Thursday 14 March 2024", "paragraph", 0),
+    )
+    blocks.stop_words[0] = 12
+    # A long line without stopwords is left to its neighbours (LOW_STOPWORDS_CLASS).
+    assert classify(blocks, "en", [False] * 6) == [GOOD, BAD, BAD, BAD, SHORT, NEAR]
+    # Without a stoplist, length and punctuation decide.
+    assert classify(blocks, None, [False] * 6)[0] == GOOD
+    # A boilerplate container overrides everything.
+    assert classify(blocks, "en", [True] * 6)[0] == BAD
+
+
+def test_language_counts_stopwords_of_long_blocks() -> None:
+    blocks = _plain(PROSE, PROSE2, "Short one")
+    assert language(blocks) == "en"
+    assert blocks.stop_words[0] == sum(w in STOPWORDS["en"] for w in PROSE.lower().split())
+    assert blocks.stop_words[0] > 0
+    assert blocks.stop_words[2] == 0  # too short to be tested
+
+
+@pytest.mark.parametrize(
+    ("classes", "expected"),
+    [
+        ([GOOD, SHORT, GOOD], [GOOD, GOOD, GOOD]),  # short between good: part of the text
+        ([BAD, SHORT, BAD], [BAD, BAD, BAD]),  # short between bad: boilerplate
+        ([GOOD, SHORT, BAD], [GOOD, BAD, BAD]),  # undecided short: dropped
+        ([GOOD, NEAR, BAD], [GOOD, GOOD, BAD]),  # near-good next to good: kept
+        ([BAD, NEAR, BAD], [BAD, BAD, BAD]),  # near-good between bad: dropped
+        ([BAD, NEAR, SHORT, GOOD], [BAD, GOOD, GOOD, GOOD]),  # short after a near-good run joins the text
+        ([BAD, SHORT, GOOD], [BAD, BAD, GOOD]),  # ... but not right after boilerplate
+    ],
+)
+def test_context_smoothing(classes: list[str], expected: list[str]) -> None:
+    blocks = _plain(*("x" * (100 if c in (GOOD, NEAR) else 10) for c in classes))
+    assert smooth(blocks, classes) == expected
+
+
+def test_edges_of_the_region_count_as_content() -> None:
+    # A short first line (a dateline) before the article text is decided by the text, not the page edge.
+    assert h.EDGE_CLASS == GOOD
+    assert smooth(_plain("Staff Reports", PROSE), [SHORT, GOOD]) == [GOOD, GOOD]
+
+
+def test_headings_before_good_text_are_kept() -> None:
+    blocks = _blocks(("x" * 300, "paragraph", 0), ("Background", "heading", 0), (PROSE, "paragraph", 0))
+    assert smooth(blocks, [BAD, SHORT, GOOD]) == [BAD, GOOD, GOOD]
+
+
+def test_comment_tail_starts_at_the_comments_heading_after_good_text() -> None:
+    blocks = _blocks((PROSE, "paragraph", 0), ("3 Comments", "heading", 0), (PROSE2, "paragraph", 0))
+    assert comment_tail(blocks, [GOOD, NEAR, GOOD]) == 1
+    assert comment_tail(blocks, [BAD, NEAR, GOOD]) == 3  # no good text before it: not a tail
+
+
+def test_flat_comment_section_is_cut_unless_comments_are_kept() -> None:
+    html = (
+        f"<div class='post'><p>{PROSE}</p><p>{PROSE2}</p><h3>3 Comments</h3>"
+        f"<p>{PROSE3}</p><p>Posted by: reader at 10:51 am</p></div>{NAV}"
+    )
+    assert _kept(html) == [PROSE, PROSE2]
+    assert _kept(html, keep_comments=True)[-2:] == [PROSE3, "Posted by: reader at 10:51 am"]
+
+
+def test_table_of_short_cells_survives_when_smoothing_has_no_anchor() -> None:
+    rows = "".join(f"<tr><td>{i}</td><td>Driver {i}</td><td>{5000 - i}</td></tr>" for i in range(1, 9))
+    kept = _kept(
+        f"{NAV}<div class='article-body'><p>Final standings after the last race:</p>"
+        f"<table>{rows}</table></div>"
+    )
+    assert kept[0] == "Final standings after the last race:"
+    assert "Driver 8" in kept
+    assert len(kept) == 1 + 8 * 3
+
+
+def test_marks_above_the_target_describe_the_container_and_are_ignored() -> None:
+    content = f"<div class='content'><p>{PROSE}</p><p>{PROSE2}</p></div>"
+    html = f"<div class='main-sidebar-layout'>{content}</div>{NAV}"
+    assert _kept(html) == [PROSE, PROSE2]

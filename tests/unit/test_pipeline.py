@@ -1,0 +1,239 @@
+"""clean_page, the pipeline: stage order, limits, the per-page budget, and golden pages end to end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
+from worker.clean import pipeline
+from worker.clean.options import Budget, CleanOptions
+from worker.clean.sitememory import SiteMemory
+from worker.models import Block, Page
+
+
+def _clean(html: str, options: CleanOptions | None = None) -> list[Block]:
+    doc = pipeline.clean_page(Page(id="p", html=html), None, options or CleanOptions())
+    assert doc.error is None, doc.error_detail
+    return list(doc.blocks)
+
+
+def _texts(html: str, options: CleanOptions | None = None) -> list[str]:
+    return [b.text for b in _clean(html, options)]
+
+
+STAGES = ("title", "segment", "plan", "score", "choose", "classify_region")
+
+
+def _spy(
+    monkeypatch: pytest.MonkeyPatch, calls: list[str], after: Callable[[str], None] | None = None
+) -> None:
+    """Record every stage call of clean_page (and run `after(stage)` once it returns)."""
+    targets = {
+        "title": (pipeline.dom, "title"),
+        "segment": (pipeline, "segment"),
+        "plan": (pipeline.template, "plan"),
+        "score": (pipeline, "score"),
+        "choose": (pipeline, "choose"),
+        "classify_region": (pipeline, "classify_region"),
+    }
+    for name, (owner, attr) in targets.items():
+        real = getattr(owner, attr)
+
+        def spy(*args: Any, _real: Any = real, _name: str = name, **kwargs: Any) -> Any:
+            calls.append(_name)
+            out = _real(*args, **kwargs)
+            if after is not None:
+                after(_name)
+            return out
+
+        monkeypatch.setattr(owner, attr, spy)
+
+
+ARTICLE = (
+    f"<html><body>{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></body></html>"
+)
+
+
+def test_stages_run_once_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    _spy(monkeypatch, calls)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE, site="example.org"), SiteMemory())
+    assert calls == list(STAGES)
+    assert doc.stats.density_runs == 1
+    calls.clear()
+    pipeline.clean_page(Page(id="p", html=ARTICLE))
+    assert calls == [s for s in STAGES if s != "plan"]  # without a memory
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_a_page_over_budget_in_any_stage_is_a_timeout(monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
+    now = [0.0]
+    monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+
+    def burn(name: str) -> None:
+        if name == stage:
+            now[0] += 0.5  # this stage took 500 ms of CPU time
+
+    _spy(monkeypatch, [], burn)
+    options = CleanOptions(time_budget_ms=300.0)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE, site="example.org"), SiteMemory(), options)
+    assert (doc.error, doc.text, doc.method) == ("timeout", "", "none")
+    assert doc.error_detail is not None
+    assert "500 ms" in doc.error_detail
+
+
+def test_a_page_under_budget_is_not_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [0.0]
+    monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+    _spy(monkeypatch, [], lambda name: now.__setitem__(0, now[0] + 0.04))  # 6 stages x 40 ms
+    doc = pipeline.clean_page(
+        Page(id="p", html=ARTICLE, site="example.org"), SiteMemory(), CleanOptions(time_budget_ms=300.0)
+    )
+    assert doc.error is None
+
+
+@pytest.mark.parametrize(
+    ("page", "options", "error"),
+    [
+        (Page(id="p", html=""), CleanOptions(), "empty_input"),
+        (Page(id="p", body=b""), CleanOptions(), "empty_input"),
+        (Page(id="p", html="<p>x</p>" * 100), CleanOptions(max_bytes=100), "too_large"),
+        (Page(id="p", html="<p>x</p>" * 100), CleanOptions(max_nodes=50), "too_many_nodes"),
+    ],
+)
+def test_limits_give_an_empty_document_with_a_reason(page: Page, options: CleanOptions, error: str) -> None:
+    doc = pipeline.clean_page(page, None, options)
+    assert (doc.error, doc.text, doc.blocks, doc.method) == (error, "", (), "none")
+    assert doc.stats.density_runs == 0
+
+
+def test_a_defect_in_a_stage_costs_the_page_not_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise IndexError("heuristic bug")
+
+    monkeypatch.setattr(pipeline, "score", broken)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE))
+    assert (doc.error, doc.error_detail) == ("extraction_error", "IndexError: heuristic bug")
+
+
+def test_empty_and_bodiless_pages() -> None:
+    assert _clean("<html><body>   </body></html>") == []
+    assert _clean("<!-- only a comment -->") == []
+
+
+def test_document_fields() -> None:
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE.replace("<html>", "<html><title>T</title>")))
+    assert doc.title == "T"
+    assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])
+    assert doc.lang == "en"
+    assert (doc.stats.blocks_kept, doc.stats.blocks_dropped) == (3, 8)
+    assert doc.encoding_rule == "text"
+
+
+# --- golden pages: expected blocks asserted exactly ---------------------------------------------------
+
+
+def test_marked_subtrees_do_not_pull_the_target() -> None:
+    # The comment section has more text than the article but is named as comments.
+    comments = "".join(f'<div class="comment"><p>{PROSE2} {PROSE3}</p></div>' for _ in range(3))
+    html = (
+        f"<body><div id='post'><p>{PROSE}</p><p>{PROSE3}</p></div><div id='comments'>{comments}</div></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE3]
+
+
+def test_keep_comments_keeps_the_comment_section_inside_the_target() -> None:
+    html = (
+        f"<body><article><p>{PROSE}</p><p>{PROSE3}</p><section class='comments'>"
+        f"<p>{PROSE2}</p></section></article>{NAV}</body>"
+    )
+    assert _texts(html) == [PROSE, PROSE3]
+    assert _texts(html, CleanOptions(keep_comments=True)) == [PROSE, PROSE3, PROSE2]
+
+
+def test_golden_news_article_with_share_bar_and_related_links() -> None:
+    html = f"""<html><head><title>Bridge opens | Example News</title></head><body>
+      <header class="site-header"><a href="/">Example News</a>{NAV}</header>
+      <main><article>
+        <h1>Bridge finally opens</h1>
+        <div class="byline">By Jane Doe, 12 March 2024</div>
+        <div class="share-bar"><a href="#">Facebook</a> <a href="#">Twitter</a> <a href="#">Email</a></div>
+        <div class="article-body">
+          <p>{PROSE}</p>
+          <h2>Years of delays</h2>
+          <p>{PROSE2}</p>
+          <blockquote><p>We are glad it is finally done, said one resident who lives nearby.</p></blockquote>
+          <p>{PROSE3}</p>
+        </div>
+        <aside class="related"><h3>Related</h3><ul><li><a href="/a">Council meets again</a></li>
+          <li><a href="/b">New road planned for next year</a></li></ul></aside>
+      </article></main>
+      <footer><p>© 2024 Example News</p></footer></body></html>"""
+    assert _clean(html) == [
+        Block("paragraph", PROSE),
+        Block("heading", "Years of delays"),
+        Block("paragraph", PROSE2),
+        Block("quote", "We are glad it is finally done, said one resident who lives nearby."),
+        Block("paragraph", PROSE3),
+    ]
+
+
+def test_golden_blog_post_with_list_and_comments() -> None:
+    html = f"""<html><body><div id="wrap">
+      <div id="sidebar"><h3>Archives</h3>
+        <ul><li><a href="/1">March</a></li><li><a href="/2">April</a></li></ul></div>
+      <div class="post"><h2 class="post-title">My garden in spring</h2>
+        <div class="entry">
+          <p>{PROSE}</p>
+          <p>Things I planted this year:</p>
+          <ul><li>Tomatoes, three kinds</li><li>Beans</li><li>A lot of basil</li></ul>
+          <p>{PROSE2}</p>
+        </div>
+        <div class="post-tags">Tags: <a href="/t/garden">garden</a>, <a href="/t/spring">spring</a></div>
+      </div>
+      <div id="comments"><h3>2 Comments</h3>
+        <div class="comment"><p>{PROSE3}</p></div></div>
+    </div></body></html>"""
+    assert _clean(html) == [
+        Block("paragraph", PROSE),
+        Block("paragraph", "Things I planted this year:"),
+        Block("list_item", "Tomatoes, three kinds"),
+        Block("list_item", "Beans"),
+        Block("list_item", "A lot of basil"),
+        Block("paragraph", PROSE2),
+    ]
+
+
+def test_golden_old_table_layout_page() -> None:
+    menu = "".join(f'<a href="/{i}">Link {i}</a><br>' for i in range(10))
+    html = f"""<html><body><table><tr>
+      <td width="150">{menu}</td>
+      <td><font face="Arial"><b>Annual report</b><br><br>{PROSE}<br><br>{PROSE2}<br><br>{PROSE3}</font></td>
+      </tr></table></body></html>"""
+    assert _clean(html) == [
+        Block("table_cell", "Annual report"),
+        Block("table_cell", PROSE),
+        Block("table_cell", PROSE2),
+        Block("table_cell", PROSE3),
+    ]
+
+
+def test_golden_german_page_detects_language() -> None:
+    p1 = (
+        "Der Bürgermeister sagte am Dienstag, dass die neue Brücke im Frühjahr eröffnet werden soll, "
+        "nachdem es zwei Jahre lang Verzögerungen gegeben hatte."
+    )
+    p2 = (
+        "Die Anwohner haben sich über den Lärm beschwert, und einige von ihnen sagen, dass sie nie "
+        "gefragt wurden, was sie von dem Projekt halten."
+    )
+    html = (
+        f"<body>{NAV}<div class='content'><p>{p1}</p><p>{p2}</p>"
+        "<p class='copyright'>Alle Rechte vorbehalten</p></div></body>"
+    )
+    doc = pipeline.clean_page(Page(id="p", html=html))
+    assert doc.lang == "de"
+    assert [b.text for b in doc.blocks] == [p1, p2]

@@ -1,0 +1,94 @@
+"""The content region: Baisa's descent, the memory's steering (learned location, widening), twins, lead."""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
+from worker.clean.region import Steer, choose, descend, prefer_learned, widen
+from worker.clean.score import score
+from worker.clean.segment import Segmentation, stable_path
+from worker.clean.sitememory import key_hash
+
+
+def _choose(seg: Segmentation, steer: Steer | None = None) -> tuple[str, list[str]]:
+    scores = score(seg, keep_comments=False)
+    region = choose(seg, scores.weights, scores.link_density, steer)
+    texts = [seg.texts[i] for lo, hi in region.ranges for i in range(lo, hi)]
+    return stable_path(seg, region.target), texts
+
+
+def _prefix(seg: Segmentation) -> list[float]:
+    return [0.0, *accumulate(score(seg, keep_comments=False).weights)]
+
+
+def test_target_is_the_article_not_the_wrappers() -> None:
+    seg = seg_of(
+        f'<div id="page">{NAV}<div id="main"><article class="story"><h1>Bridge opens</h1>'
+        f"<p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></article>{SIDEBAR}</div></div>"
+    )
+    path, texts = _choose(seg)
+    assert path == "html>body>div#page>div#main>article.story"
+    assert texts == ["Bridge opens", PROSE, PROSE2, PROSE3]
+
+
+def test_one_long_paragraph_is_never_the_target() -> None:
+    long = " ".join([PROSE, PROSE2, PROSE3])
+    seg = seg_of(f"<div id='c'><p>{long}</p><p>{PROSE}</p></div>{NAV}")
+    assert descend(seg, _prefix(seg)) == elem(seg, "div", "c")
+
+
+def test_article_split_into_twin_containers_is_read_whole() -> None:
+    seg = seg_of(
+        f"{NAV}<article><div class='chunk a'><p>{PROSE}</p><p>{PROSE2}</p></div>"
+        f"<div class='ad-slot'><p>Advertisement</p></div><div class='chunk b'><p>{PROSE3}</p></div></article>"
+    )
+    _, texts = _choose(seg)
+    assert texts == [PROSE, PROSE2, PROSE3]
+
+
+def test_lead_paragraph_in_the_article_header_joins_the_region() -> None:
+    lead = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
+    seg = seg_of(
+        f"{NAV}<article><header><h1>Bridge opens</h1><p class='standfirst'>{lead}</p></header>"
+        f"<div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></article>{SIDEBAR}"
+    )
+    assert _choose(seg)[1] == [lead, PROSE, PROSE2, PROSE3]
+
+
+def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:
+    seg = seg_of(f"<div id='main'><h1>Title</h1><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div></div>")
+    main, text = elem(seg, "div", "main"), elem(seg, "div", "text")
+    assert widen(seg, _prefix(seg), text) == main  # the headline is small next to the text
+    heavy = seg_of(f"<div id='main'><p>{PROSE3} {PROSE3}</p><div id='text'><p>{PROSE}</p></div></div>")
+    assert widen(heavy, _prefix(heavy), elem(heavy, "div", "text")) == elem(heavy, "div", "text")
+    after = seg_of(f"<div id='main'><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div><p>Tags: x.</p></div>")
+    assert widen(after, _prefix(after), elem(after, "div", "text")) == elem(after, "div", "text")
+
+
+def test_the_learned_location_wins_when_this_page_has_it() -> None:
+    seg = seg_of(
+        f"<div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div>"
+        f"<div id='b'><p>{PROSE}</p><p>{PROSE2}</p></div>"
+    )
+    prefix = _prefix(seg)
+    a, b = elem(seg, "div", "a"), elem(seg, "div", "b")
+    assert descend(seg, prefix) == a  # three of the five paragraphs
+    assert prefer_learned(seg, prefix, a, key_hash("html>body>div#b")) == b
+    assert prefer_learned(seg, prefix, a, key_hash("html>body>div#elsewhere")) == a
+    tiny = seg_of(f"<div id='a'><p>{PROSE}</p><p>{PROSE2}</p></div><div id='b'><p>Hi.</p></div>")
+    tiny_a = elem(tiny, "div", "a")
+    assert prefer_learned(tiny, _prefix(tiny), tiny_a, key_hash("html>body>div#b")) == tiny_a  # nearly empty
+
+
+def test_steer_is_applied_only_when_given() -> None:
+    seg = seg_of(
+        f"<div id='main'><h1>Title</h1><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div></div>{NAV}"
+    )
+    assert _choose(seg)[0] == "html>body>div#main>div#text"
+    assert _choose(seg, Steer(None))[0] == "html>body>div#main"
+
+
+def test_an_empty_page_chooses_the_body() -> None:
+    seg = seg_of("<div></div>")
+    assert _choose(seg) == ("html>body", [])

@@ -1,0 +1,94 @@
+"""Scoring: prose weights per block and the boilerplate / comment / content marks per element."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, elem, seg_of
+from worker.clean import heuristics as h
+from worker.clean.score import classify_ident, inherit, score
+
+
+@pytest.mark.parametrize(
+    ("ident", "expected"),
+    [
+        ("main-nav", (True, False, True)),  # strong: whatever else the class says
+        ("navbar article", (True, False, True)),
+        ("header", (True, False, False)),  # weak ...
+        ("header article-header", (False, False, True)),  # ... unless a content word is there too
+        ("comments-area", (False, True, False)),
+        ("post-157 type-post hentry sharing-on", (False, False, True)),  # the post itself
+        ("canvas address", (False, False, False)),  # prefixes match at word starts only
+        ("ad", (True, False, False)),
+    ],
+)
+def test_classify_ident(ident: str, expected: tuple[bool, bool, bool]) -> None:
+    assert classify_ident(ident) == expected
+
+
+def test_prose_weighs_more_than_links_and_menus() -> None:
+    seg = seg_of(
+        f"<p>{PROSE}</p><p><a href='/'>Home</a> <a href='/n'>News</a></p><p>Menu item without punct</p>"
+    )
+    weights = score(seg, keep_comments=False).weights
+    assert weights[0] == pytest.approx(len(PROSE))
+    assert weights[1] == 0.0  # a link cluster
+    assert weights[2] == pytest.approx(len("Menu item without punct") * h.NO_PUNCT_WEIGHT)
+
+
+def test_marks_are_inherited_and_zero_the_weights_below_them() -> None:
+    seg = seg_of(
+        f"<div class='sidebar'><div><p>{PROSE}</p></div></div>"
+        f"<article><p>{PROSE2}</p><p>{PROSE3}</p></article>"
+    )
+    scores = score(seg, keep_comments=False)
+    sidebar = elem(seg, "div", "sidebar")
+    assert scores.marked[sidebar]
+    assert scores.marked[sidebar + 1]  # the plain div inside it
+    assert scores.weights[0] == 0.0
+    article = elem(seg, "article")
+    assert scores.good[article]
+    assert not scores.marked[article]
+    assert scores.weights[1] == pytest.approx(len(PROSE2) * h.GOOD_CLASS_BOOST)
+
+
+def test_a_mark_on_most_of_the_page_is_ignored() -> None:
+    seg = seg_of(f"<div class='has-sidebar'><p>{PROSE}</p><p>{PROSE2}</p></div>{NAV}")
+    scores = score(seg, keep_comments=False)
+    assert not scores.marked[elem(seg, "div", "has-sidebar")]
+    assert scores.marked[elem(seg, "nav")] is False  # links only: no prose, no mark needed
+
+
+def test_comment_sections_count_only_when_comments_are_kept() -> None:
+    seg = seg_of(f"<article><p>{PROSE}</p><p>{PROSE3}</p></article><div id='comments'><p>{PROSE2}</p></div>")
+    assert score(seg, keep_comments=False).weights[2] == 0.0
+    kept = score(seg, keep_comments=True)
+    assert kept.weights[2] == pytest.approx(len(PROSE2))
+    assert kept.comment[elem(seg, "div", "comments")]
+
+
+def test_marks_that_would_remove_most_prose_are_ignored() -> None:
+    # "meta" containers holding the story: without them there would be almost nothing to choose from.
+    seg = seg_of(
+        f"<div class='byline'><p>{PROSE}</p></div><div class='tags'><p>{PROSE2}</p></div><p>It opened.</p>"
+    )
+    scores = score(seg, keep_comments=False)
+    assert scores.marked[elem(seg, "div", "byline")]
+    assert scores.marked[elem(seg, "div", "tags")]
+    assert scores.weights[0] == pytest.approx(len(PROSE))
+
+
+def test_inherit_copies_flags_down_the_subtree() -> None:
+    # body(0) > [div(1) > p(2)], [div(3) > [p(4), p(5)]]: skips give each subtree's end
+    skips = [6, 3, 3, 6, 5, 6]
+    assert inherit(skips, [False, True, False, False, False, False]) == [
+        False,
+        True,
+        True,
+        False,
+        False,
+        False,
+    ]
+    assert inherit(skips, [False, False, False, True, True, False]) == [False, False, False, True, True, True]
+    assert inherit(skips, [True] + [False] * 5) == [True] * 6
+    assert inherit(skips, [False] * 6) == [False] * 6

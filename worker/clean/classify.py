@@ -1,0 +1,236 @@
+"""Block classification inside the content region (jusText, Pomikálek 2011), then context smoothing.
+
+Blocks are classified good / bad / short / near-good from shallow features (length, link density,
+stopword density, sentence punctuation, boilerplate lines, marked containers); short and near-good ones
+are decided by their neighbours. A flat comment section after a "N Comments" heading is cut, and when
+smoothing has no anchor of good text the region's non-boilerplate blocks are kept.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import chain
+
+from worker.clean import heuristics as h
+from worker.clean import lang as lang_mod
+from worker.clean.region import Region
+from worker.clean.score import Scores
+from worker.clean.segment import Segmentation
+
+GOOD, BAD, SHORT, NEAR = "good", "bad", "short", "near"
+
+
+@dataclass(slots=True)
+class Candidates:
+    """The region's blocks, in document order, with what classification reads of each."""
+
+    texts: list[str]
+    kinds: list[str]
+    chars: list[int]
+    words: list[int]
+    link_words: list[int]
+    link_density: list[float]
+    stop_words: list[int]  # filled by `language` where the stopword test needs them
+
+    @property
+    def headings(self) -> list[bool]:
+        return [k == "heading" for k in self.kinds]
+
+
+@dataclass(slots=True)
+class Classified:
+    """The blocks kept, as indices into the segmentation, and the guessed language."""
+
+    kept: list[int]
+    lang: str | None
+
+
+def candidates(seg: Segmentation, link_density: list[float], idx: list[int]) -> Candidates:
+    texts, kinds, chars, words, lw = seg.texts, seg.kinds, seg.chars, seg.words, seg.link_words
+    return Candidates(
+        [texts[i] for i in idx],
+        [kinds[i] for i in idx],
+        [chars[i] for i in idx],
+        [words[i] for i in idx],
+        [lw[i] for i in idx],
+        [link_density[i] for i in idx],
+        [0] * len(idx),
+    )
+
+
+def classify_region(seg: Segmentation, scores: Scores, region: Region, keep_comments: bool) -> Classified:
+    """Which blocks of the region are the article's text."""
+    idx = [i for lo, hi in region.ranges for i in range(lo, hi)]
+    blocks = candidates(seg, scores.link_density, idx)
+    lang = language(blocks)
+    # Marks above the target describe the content container itself ("main-sidebar-layout"): ignore them.
+    marked = scores.marked if not scores.marked[region.target] else None
+    comment = scores.comment if not (keep_comments or scores.comment[region.target]) else None
+    owners = seg.owners
+    bad_ctx = [
+        (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
+        for i in idx
+    ]
+    initial = classify(blocks, lang, bad_ctx)
+    classes = smooth(blocks, initial)
+    chars = blocks.chars
+    if not keep_comments:
+        cut = comment_tail(blocks, classes)
+        idx, chars, initial, classes = idx[:cut], chars[:cut], initial[:cut], classes[:cut]
+    kept_chars = sum(c for c, k in zip(chars, classes, strict=True) if k == GOOD)
+    usable_chars = sum(c for c, k in zip(chars, initial, strict=True) if k != BAD)
+    if kept_chars < h.FALLBACK_SHARE * usable_chars:
+        # Smoothing found no anchor of good text (tables, short news lines): the region was chosen as
+        # content, so keep whatever is not boilerplate rather than almost nothing.
+        classes = [GOOD if c != BAD else BAD for c in initial]
+    return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang)
+
+
+def language(blocks: Candidates) -> str | None:
+    """Guess the language from the region's prose and fill `stop_words` where the classes need it."""
+    # Only blocks long enough for the stopword test need words; they are also the best sample.
+    long_blocks = [i for i, c in enumerate(blocks.chars) if c >= h.LENGTH_LOW]
+    tokens = [blocks.texts[i].lower().split() for i in long_blocks]  # stopwords rarely carry punctuation
+    # Prose only: menus and link lists dilute the function words. One Counter pass over all the tokens.
+    ld, max_ld = blocks.link_density, h.MAX_LINK_DENSITY
+    words: Counter[str] = Counter(
+        chain.from_iterable(t for i, t in zip(long_blocks, tokens, strict=True) if ld[i] <= max_ld)
+    )
+    lang = lang_mod.detect(words)
+    if lang is None and sum(words.values()) < lang_mod.MIN_WORDS:
+        short = (t for t, c in zip(blocks.texts, blocks.chars, strict=True) if c < h.LENGTH_LOW)
+        words.update(chain.from_iterable(t.lower().split() for t in short))
+        lang = lang_mod.detect(words)
+    if lang is not None:
+        is_stop = lang_mod.STOPWORDS[lang].__contains__
+        for i, toks in zip(long_blocks, tokens, strict=True):
+            blocks.stop_words[i] = sum(map(is_stop, toks))
+    return lang
+
+
+def _is_boilerplate(text: str, chars: int, ld: float) -> bool:
+    """Bad whatever its neighbours say: link clusters, one-word widgets, copyright lines."""
+    if ld > h.MAX_LINK_DENSITY and not (chars > h.LENGTH_HIGH and ld <= h.LONG_BLOCK_MAX_LINK_DENSITY):
+        return True
+    if chars < h.BOILERPLATE_MAX_CHARS and h.BOILERPLATE_LINE.match(text.lower()):
+        return True
+    return chars < h.COPYRIGHT_MAX_CHARS and h.COPYRIGHT.search(text) is not None
+
+
+def classify(blocks: Candidates, lang: str | None, bad_ctx: list[bool]) -> list[str]:
+    """jusText's context-free classes, with the link density measured over words in <a>."""
+    out: list[str] = []
+    for text, chars, words, lw, ld, stops, in_bad in zip(
+        blocks.texts, blocks.chars, blocks.words, blocks.link_words, blocks.link_density,
+        blocks.stop_words, bad_ctx, strict=True,
+    ):  # fmt: skip
+        if in_bad or _is_boilerplate(text, chars, ld):
+            cls = BAD
+        elif chars < h.LENGTH_LOW:
+            cls = BAD if lw and ld > h.SHORT_MAX_LINK_DENSITY else SHORT
+        elif lang is not None:
+            sd = stops / words
+            if sd >= h.STOPWORDS_HIGH:
+                cls = GOOD if chars > h.LENGTH_HIGH else NEAR
+            elif sd >= h.STOPWORDS_LOW or (chars > h.LENGTH_HIGH and h.SENTENCE_PUNCT.search(text)):
+                cls = NEAR
+            else:
+                cls = h.LOW_STOPWORDS_CLASS
+        elif chars >= h.NOSTOP_GOOD_LENGTH and h.SENTENCE_PUNCT.search(text):
+            cls = GOOD
+        else:
+            cls = NEAR
+        out.append(cls)
+    return out
+
+
+def _nearest(classes: list[str], accept: frozenset[str]) -> tuple[list[str], list[str]]:
+    """For every block, the class of the nearest block before / after it whose class is in `accept`
+    (EDGE_CLASS past the ends). Two linear passes; jusText's per-block scan is quadratic on long runs."""
+    n = len(classes)
+    prev = [h.EDGE_CLASS] * n
+    nxt = [h.EDGE_CLASS] * n
+    last = h.EDGE_CLASS
+    for i in range(n):
+        prev[i] = last
+        if classes[i] in accept:
+            last = classes[i]
+    last = h.EDGE_CLASS
+    for i in range(n - 1, -1, -1):
+        nxt[i] = last
+        if classes[i] in accept:
+            last = classes[i]
+    return prev, nxt
+
+
+_GOOD_BAD = frozenset({GOOD, BAD})
+_GOOD_BAD_NEAR = frozenset({GOOD, BAD, NEAR})
+
+
+def _good_text_follows(chars: list[int], cls: list[str], i: int) -> bool:
+    """A good block comes after block i within MAX_HEADING_DISTANCE characters."""
+    dist = 0
+    for j in range(i + 1, len(cls)):
+        if cls[j] == GOOD:
+            return True
+        dist += chars[j]
+        if dist > h.MAX_HEADING_DISTANCE:
+            return False
+    return False
+
+
+def smooth(blocks: Candidates, classes: list[str]) -> list[str]:
+    """jusText context smoothing: headings, then short blocks, then near-good blocks by neighbours."""
+    cls = list(classes)
+    n = len(cls)
+    headings, chars = blocks.headings, blocks.chars
+    # Short headings shortly before good text belong to it.
+    for i in range(n):
+        if headings[i] and cls[i] == SHORT and _good_text_follows(chars, cls, i):
+            cls[i] = NEAR
+    prev, nxt = _nearest(cls, _GOOD_BAD)
+    prev_n, nxt_n = _nearest(cls, _GOOD_BAD_NEAR)
+    revised = list(cls)
+    for i in range(n):
+        if cls[i] != SHORT:
+            continue
+        if prev[i] == GOOD and nxt[i] == GOOD:
+            revised[i] = GOOD
+        elif prev[i] == BAD and nxt[i] == BAD:
+            revised[i] = BAD
+        elif (prev[i] == BAD and prev_n[i] == NEAR) or (nxt[i] == BAD and nxt_n[i] == NEAR):
+            revised[i] = GOOD
+        else:
+            revised[i] = BAD
+    cls = revised
+    # Near-good blocks, left to right: earlier decisions count as neighbours for later ones.
+    _, nxt = _nearest(cls, _GOOD_BAD)
+    last = h.EDGE_CLASS
+    for i in range(n):
+        if cls[i] == NEAR:
+            cls[i] = BAD if last == BAD and nxt[i] == BAD else GOOD
+        last = cls[i]
+    # Headings that were dropped but introduce good text come back.
+    for i in range(n):
+        if headings[i] and cls[i] == BAD and classes[i] != BAD and _good_text_follows(chars, cls, i):
+            cls[i] = GOOD
+    return cls
+
+
+def comment_tail(blocks: Candidates, classes: list[str]) -> int:
+    """Flat blog layouts put comments right after the post with only a "12 Comments" heading between:
+    the index of the first such heading after some good text (the block count when there is none)."""
+    seen_good = False
+    for i, (text, kind, chars) in enumerate(zip(blocks.texts, blocks.kinds, blocks.chars, strict=True)):
+        heading = kind == "heading"
+        if classes[i] == GOOD and not heading:
+            seen_good = True
+        elif (
+            seen_good
+            and (heading or classes[i] != GOOD)
+            and chars <= h.COMMENT_HEADING_MAX_CHARS
+            and h.COMMENT_HEADING.match(text)
+        ):
+            return i
+    return len(blocks.texts)

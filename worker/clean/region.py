@@ -1,0 +1,155 @@
+"""The content region: the element holding the article (Baisa 2009, Algorithm 1), its twins and its lead.
+
+From <body>, descend into the child holding the most content weight while it holds at least half of its
+parent's. On a page whose template was stripped, the site's learned content location is preferred when
+this page has it, and the target is widened over the headline and byline beside it. Twins of the target
+(same tag and class: an article split into chunks) join it, and so does a lead paragraph in the article
+header just before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate
+
+from worker.clean import heuristics as h
+from worker.clean.segment import Segmentation, stable_path
+from worker.clean.sitememory import key_hash
+
+
+@dataclass(frozen=True, slots=True)
+class Steer:
+    """What the site memory adds to the choice on a page it stripped."""
+
+    learned_path: int | None  # key_hash of the site's usual content path, when one dominates
+
+
+@dataclass(slots=True)
+class Region:
+    target: int  # the element chosen as the article
+    ranges: list[tuple[int, int]]  # block ranges to classify, in document order
+
+
+def choose(seg: Segmentation, weights: list[float], link_density: list[float], steer: Steer | None) -> Region:
+    prefix = [0.0, *accumulate(weights)]
+    target = descend(seg, prefix)
+    if steer is not None:
+        if steer.learned_path is not None:
+            target = prefer_learned(seg, prefix, target, steer.learned_path)
+        target = widen(seg, prefix, target)
+    ranges = with_twins(seg, prefix, target)
+    return Region(target, with_lead_paragraph(seg, link_density, ranges))
+
+
+def descend(seg: Segmentation, prefix: list[float]) -> int:
+    """Baisa's descent: follow the child that keeps at least DESCEND_SHARE of the content."""
+    firsts, ends = seg.firsts, seg.ends
+    cur = 0
+    while True:
+        here = prefix[ends[cur]] - prefix[firsts[cur]]
+        if here <= 0:
+            return cur
+        best, best_content = -1, 0.0
+        for c in seg.children(cur):
+            cc = prefix[ends[c]] - prefix[firsts[c]]
+            if cc > best_content:
+                best, best_content = c, cc
+        if best < 0 or best_content < h.DESCEND_SHARE * here:
+            return cur
+        if seg.tags[best] in h.LEAF_TAGS or ends[best] - firsts[best] < h.MIN_TARGET_BLOCKS:
+            return cur  # a single paragraph is never the whole article
+        cur = best
+
+
+def prefer_learned(seg: Segmentation, prefix: list[float], target: int, learned: int) -> int:
+    """The element at the site's learned content path, when this page has one holding comparable content.
+
+    Density's own choice stands when the page does not agree (no such element, or it is nearly empty).
+    Only elements with at least LEARNED_MIN_SHARE of the target's content are looked at, which keeps
+    the path computations to the handful of big containers.
+    """
+    firsts, ends = seg.firsts, seg.ends
+    bar = h.LEARNED_MIN_SHARE * (prefix[ends[target]] - prefix[firsts[target]])
+    if bar <= 0:
+        return target
+    if key_hash(stable_path(seg, target)) == learned:
+        return target
+    for i in range(len(firsts)):
+        if prefix[ends[i]] - prefix[firsts[i]] >= bar and key_hash(stable_path(seg, i)) == learned:
+            return i
+    return target
+
+
+def widen(seg: Segmentation, prefix: list[float], target: int) -> int:
+    """Climb from the target to ancestors that add little content of their own (the template is gone,
+    so what sits beside the article in its container is the page's own: headline, byline, dateline)."""
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
+    for _ in range(h.WIDEN_LEVELS):
+        p = parents[target]
+        if p < 0 or seg.tags[p] in ("body", "html"):
+            break
+        own = prefix[ends[target]] - prefix[firsts[target]]
+        before = prefix[firsts[target]] - prefix[firsts[p]]
+        after = prefix[ends[p]] - prefix[ends[target]]
+        if before + after > h.WIDEN_RATIO * own or after > h.WIDEN_AFTER * own:
+            break
+        target = p
+    return target
+
+
+def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
+    """Block ranges of the target plus its twins: articles split into repeated containers
+    ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one."""
+    firsts, ends, tags = seg.firsts, seg.ends, seg.tags
+    node = target
+    for _ in range(h.CHUNK_LEVELS):
+        parent = seg.parents[node]
+        if parent < 0:
+            break
+        ident = seg.ident(node)
+        if ident:
+            tag, first_class = tags[node], seg.first_class(node)
+            twins = [
+                c
+                for c in seg.children(parent)
+                if c != node
+                and tags[c] == tag
+                and (seg.ident(c) == ident or (first_class and seg.first_class(c) == first_class))
+                and prefix[ends[c]] - prefix[firsts[c]] >= h.CHUNK_MIN_WEIGHT
+            ]
+            if twins:
+                return sorted([(firsts[target], ends[target])] + [(firsts[c], ends[c]) for c in twins])
+        node = parent
+    return [(firsts[target], ends[target])]
+
+
+@lru_cache(maxsize=8192)
+def _is_lead_class(ident: str) -> bool:
+    for word in ident.replace("_", " ").split():
+        start = 0
+        while True:
+            if word[start:].startswith(h.LEAD_TOKEN_PREFIXES):
+                return True
+            start = word.find("-", start) + 1
+            if start == 0:
+                break
+    return False
+
+
+def with_lead_paragraph(
+    seg: Segmentation, link_density: list[float], ranges: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Take the article's lead ("standfirst", "teaser-text", "intro") that sits in the article header
+    just before the target: a prose block shortly before it, in an element named like a lead."""
+    lo = ranges[0][0]
+    for j in range(lo - 1, max(-1, lo - 1 - h.LEAD_PARAGRAPH_BLOCKS), -1):
+        if seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY:
+            continue
+        e, levels = seg.owners[j], 0
+        while e > 0 and levels < 3:
+            ident = seg.ident(e)
+            if ident and _is_lead_class(ident):
+                return [(j, j + 1), *ranges]
+            e, levels = seg.parents[e], levels + 1
+    return ranges

@@ -1,0 +1,164 @@
+"""Scoring: how much each block speaks for its container being the article, and which elements are
+boilerplate (nav, share bars, related links), comment sections or content containers by tag and class/id.
+
+A mark on an element holding most of the page's prose is ignored (WordPress puts "has-sidebar" on
+wrappers of everything), and when marks would remove most of the prose they are ignored altogether.
+Thresholds and tables live in `heuristics`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, compress, repeat
+
+from worker.clean import heuristics as h
+from worker.clean.segment import Segmentation
+
+_MARKER, _COMMENT, _STRONG, _WEAK, _GOOD = 1, 2, 4, 8, 16
+
+
+@dataclass(slots=True)
+class Scores:
+    """Per block: link density and weight for the target choice; per element: inherited marks."""
+
+    link_density: list[float]
+    weights: list[float]  # prose weight, zero in marked and (unless kept) comment subtrees
+    marked: list[bool]  # inside a boilerplate container
+    comment: list[bool]  # inside a comment section
+    good: list[bool]  # inside a content-named container
+
+
+@lru_cache(maxsize=16384)
+def _word_flags(word: str) -> int:
+    """Categories of one class/id word, checked at its start and after each "-" in it.
+
+    Memoised like classify_ident: pure, and words ("post", "row", "col-md-6") repeat across pages.
+    """
+    flags = 0
+    start = 0
+    while True:
+        part = word[start:]
+        if part in h.CONTENT_MARKERS or (part.startswith("post-") and part[5:].isdigit()):
+            return _MARKER
+        if part.startswith(h.COMMENT_TOKEN_PREFIXES):
+            flags |= _COMMENT
+        elif part.startswith(h.STRONG_BAD_PREFIXES):
+            flags |= _STRONG
+        elif part.startswith(h.WEAK_BAD_PREFIXES) or part.split("-", 1)[0] in h.BAD_EXACT:
+            flags |= _WEAK
+        elif part.startswith(h.GOOD_TOKEN_PREFIXES):
+            flags |= _GOOD
+        start = word.find("-", start) + 1
+        if start == 0:
+            return flags
+
+
+@lru_cache(maxsize=8192)
+def classify_ident(ident: str) -> tuple[bool, bool, bool]:
+    """(boilerplate, comment section, content container) from a lower-cased "class id" string.
+
+    Memoised: a pure function of its argument, so the cache cannot make output depend on page order,
+    and pages of one site repeat the same class lists.
+    """
+    flags = 0
+    for word in ident.replace("_", " ").split():
+        flags |= _word_flags(word)
+    if flags & _MARKER:
+        return False, False, True
+    good = bool(flags & _GOOD)
+    if flags & _COMMENT:
+        return False, True, good
+    return bool(flags & _STRONG) or (bool(flags & _WEAK) and not good), False, good
+
+
+def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
+    """Per block, how much it speaks for its container being the article: prose counts, links and
+    lists less, text without sentence punctuation (menus, tag clouds) hardly at all."""
+    max_ld, kind_weight, no_punct, punct = (
+        h.TARGET_MAX_LINK_DENSITY, h.KIND_WEIGHT, h.NO_PUNCT_WEIGHT, h.SENTENCE_PUNCT.search
+    )  # fmt: skip
+    out = []
+    for text, kind, chars, ld in zip(seg.texts, seg.kinds, seg.chars, link_density, strict=True):
+        if ld > max_ld:
+            out.append(0.0)
+            continue
+        w = chars * (1.0 - ld) ** 2 * kind_weight.get(kind, 1.0)
+        out.append(w if punct(text) else w * no_punct)
+    return out
+
+
+# (class, id) -> classify_ident of them: a pure function's memo, cleared when full.
+_IDENTS: dict[tuple[str, str], tuple[bool, bool, bool]] = {}
+_IDENTS_MAX = 16384
+
+
+def _ident_flags(cls: str, id_attr: str) -> tuple[bool, bool, bool]:
+    if len(_IDENTS) >= _IDENTS_MAX:
+        _IDENTS.clear()
+    flags = _IDENTS[cls, id_attr] = classify_ident(f"{cls} {id_attr}".lower())
+    return flags
+
+
+def own_marks(seg: Segmentation, prose: list[float]) -> tuple[list[bool], list[bool], list[bool]]:
+    """Per element, from its own tag and class/id: (boilerplate, comment section, content container)."""
+    n = len(seg.tags)
+    marked, comment, good = [False] * n, [False] * n, [False] * n
+    prefix = [0.0, *accumulate(prose)]
+    limit = h.MARK_MAX_SHARE * (prefix[-1] or 1.0)
+    bad_tags = h.BAD_TAGS
+    known = _IDENTS.get
+    rows = zip(seg.tags, seg.classes, seg.ids, seg.firsts, seg.ends, strict=True)
+    next(rows)  # the root: page-level classes describe the page
+    for i, (tag, cls, id_attr, first, end) in enumerate(rows, 1):
+        own = prefix[end] - prefix[first]
+        if own <= 0.0 or tag == "body" or tag == "html":
+            # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
+            # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
+            continue
+        if cls or id_attr:
+            flags = known((cls, id_attr)) or _ident_flags(cls, id_attr)
+            bad, is_comment, is_good = flags
+            good[i] = is_good or tag == "article"
+            if is_comment:
+                comment[i] = True
+                continue
+        else:
+            bad = False
+            good[i] = tag == "article"
+        if (bad or tag in bad_tags) and own <= limit:
+            marked[i] = True
+    return marked, comment, good
+
+
+def inherit(skips: list[int], flags: list[bool]) -> list[bool]:
+    """Each element's flag or any ancestor's: an element's subtree is the elements (i, skips[i]).
+
+    Modifies `flags`; one slice assignment per flagged subtree, none inside one already set."""
+    covered = 0
+    for i in compress(range(len(flags)), flags):
+        if i >= covered:
+            covered = skips[i]
+            flags[i:covered] = repeat(True, covered - i)
+    return flags
+
+
+def score(seg: Segmentation, keep_comments: bool) -> Scores:
+    """Weights for the target choice and the marks the classification reads."""
+    link_density = seg.link_density()
+    prose = prose_weights(seg, link_density)
+    own_marked, own_comment, own_good = own_marks(seg, prose)
+    marked = inherit(seg.skips, own_marked)
+    comment = inherit(seg.skips, own_comment)
+    good = inherit(seg.skips, own_good)
+    owners, boost = seg.owners, h.GOOD_CLASS_BOOST
+    if keep_comments:
+        unmarked = prose
+    else:
+        unmarked = [0.0 if comment[e] else w for e, w in zip(owners, prose, strict=True)]
+    weights = [
+        0.0 if marked[e] else w * boost if good[e] else w for e, w in zip(owners, unmarked, strict=True)
+    ]
+    if sum(weights) < (1.0 - h.MARKS_MAX_REMOVED) * sum(unmarked):
+        weights = unmarked  # the marks are wrong about this page ("meta-information" holding the story)
+    return Scores(link_density, weights, marked, comment, good)
