@@ -20,6 +20,7 @@ from tests.integration.workerkit import (
     scrape,
     worker_settings,
 )
+from worker.models import Reason
 
 pytestmark = pytest.mark.broker
 
@@ -59,13 +60,18 @@ async def test_metrics_match_what_was_produced(broker: str, make_topic: MakeTopi
     }
     reasons = Counter(r.json()["reason"] for r in letters)
     assert reasons == {"invalid_json": 1, "schema_violation": 1, "empty_input": 1}
+    # every reason is exposed, at zero until it occurs
     assert metrics["cleanstream_dead_letters_total"] == {
-        (("reason", k),): float(v) for k, v in reasons.items()
+        (("reason", r.value),): float(reasons.get(r.value, 0)) for r in Reason
     }
     assert metrics["cleanstream_output_bytes_total"][()] == sum(len(r.value) for r in out)
     assert metrics["cleanstream_input_bytes_total"][()] == sum(len(v) for _, v, _ in inputs)
     assert metrics["cleanstream_page_seconds_count"][()] == len(inputs)
-    assert metrics["cleanstream_template_pages_total"] == {(("method", "density"),): 25.0}
+    assert metrics["cleanstream_template_pages_total"] == {
+        (("method", "density"),): 25.0,
+        (("method", "template"),): 0.0,
+        (("method", "template_fallback"),): 0.0,
+    }
     assert metrics["cleanstream_assigned_partitions"][()] == 2
     assert metrics["cleanstream_inflight_outputs"][()] == 0
     assert metrics["cleanstream_produce_errors_total"][()] == 0
