@@ -87,3 +87,31 @@ async def test_metrics_match_what_was_produced(broker: str, make_topic: MakeTopi
         assert name in metrics
     labels = {k for samples in metrics.values() for key in samples for k, _ in key}
     assert not labels & {"site", "url", "host"}  # never unbounded label values
+
+
+async def test_a_member_without_partitions_is_ready(
+    broker: str, make_topic: MakeTopic, group_id: str
+) -> None:
+    """Two members and one partition (a rollout's surge pod when partitions = pods): both are ready,
+    and only the owner says it has a partition. Ready used to mean "partitions assigned", so the
+    second pod never became ready and the rollout never went on."""
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=1)
+    ports = free_port(), free_port()
+    settings = [worker_settings(broker, group_id, pages, docs, dead, metrics_port=p) for p in ports]
+    async with running(settings[0]) as first, running(settings[1]) as second, aiohttp.ClientSession() as http:
+        deadline = time.monotonic() + 20
+        while True:
+            states = []
+            for port in ports:
+                async with http.get(f"http://127.0.0.1:{port}/readyz") as resp:
+                    states.append((resp.status, await resp.text()))
+            owners = first.health.assigned + second.health.assigned
+            settled = all(s == 200 for s, _ in states) and owners == 1
+            if settled or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.2)
+    assert [s for s, _ in states] == [200, 200], states
+    assert sorted(t for _, t in states) == [
+        "ok, group member with 0 partitions\n",
+        "ok, group member with 1 partitions\n",
+    ]
