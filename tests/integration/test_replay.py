@@ -114,13 +114,19 @@ def _write_mixed(path: Path) -> None:
             out.write(json.dumps(row) + "\n")
 
 
-def test_replay_skips_pages_without_url_and_says_so(
-    broker: str, make_topic: MakeTopic, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def _replay_mixed(broker: str, make_topic: MakeTopic, tmp_path: Path, *options: str) -> tuple[int, str]:
+    """Replay _write_mixed's pages into a new topic with `options`: (exit code, topic)."""
     source = tmp_path / "mixed.jsonl.gz"
     _write_mixed(source)
     topic = asyncio.run(make_topic("mixed", partitions=2))
-    assert _run([str(source), "--bootstrap-servers", broker, "--topic", topic, "--quiet"]) == 0
+    return _run([str(source), "--bootstrap-servers", broker, "--topic", topic, "--quiet", *options]), topic
+
+
+def test_replay_skips_pages_without_url_and_says_so(
+    broker: str, make_topic: MakeTopic, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, topic = _replay_mixed(broker, make_topic, tmp_path)
+    assert code == 0
     out = capsys.readouterr().out
     assert "replayed 6 pages" in out
     assert "4 skipped: 4 no url (give --url-prefix)" in out
@@ -131,11 +137,10 @@ def test_replay_skips_pages_without_url_and_says_so(
 def test_replay_url_prefix_names_pages_without_url(
     broker: str, make_topic: MakeTopic, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source = tmp_path / "mixed.jsonl.gz"
-    _write_mixed(source)
-    topic = asyncio.run(make_topic("named", partitions=2))
-    argv = [str(source), "--bootstrap-servers", broker, "--topic", topic, "--quiet"]
-    assert _run([*argv, "--url-prefix", "https://{site}/", "--site", SITES[2]]) == 0
+    code, topic = _replay_mixed(
+        broker, make_topic, tmp_path, "--url-prefix", "https://{site}/", "--site", SITES[2]
+    )
+    assert code == 0
     assert "replayed 10 pages" in capsys.readouterr().out
     urls = {
         json.loads(r.value)["id"]: json.loads(r.value)["url"]
@@ -144,7 +149,7 @@ def test_replay_url_prefix_names_pages_without_url(
     assert urls["m1"] == f"https://{SITES[1]}/m1"  # its own site
     assert urls["m3"] == f"https://{SITES[2]}/m3"  # --site for a page that names none
     assert urls["m0"] == f"https://{SITES[0]}/m/0"  # a page's own url is kept
-    assert _run([*argv, "--url-prefix", "pages/"]) == 2
+    assert _replay_mixed(broker, make_topic, tmp_path, "--url-prefix", "pages/")[0] == 2
     assert "not an absolute URL" in capsys.readouterr().err
 
 
