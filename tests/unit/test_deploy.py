@@ -30,8 +30,9 @@ YAML_FILES = sorted(p for p in K8S.rglob("*") if p.suffix in {".yaml", ".yml"})
 DASHBOARD = K8S / "grafana" / "cleanstream-dashboard.json"
 LOCKS = ROOT / "requirements"
 METRICS_PORT = 9108
-# What a pod needs besides its cleaning processes' address space: the member (Kafka clients, the
-# metrics server, outputs in flight), measured at ~120 MB RSS, with room.
+# What a pod needs besides its cleaning processes' address space: the member, 62 MB RSS after start-up
+# (measured with two cleaning processes, tests/integration/test_prometheus.py), plus what it buffers
+# under load: a fetch (16 MiB), its partitions' backlogs (16 MiB each at most) and outputs in flight.
 MEMBER_MEMORY_MI = 256
 # terminationGracePeriodSeconds - CLEANSTREAM_DRAIN_GRACE_S: closing the clients and stopping the
 # cleaning processes after the drain.
