@@ -158,12 +158,15 @@ def print_errors(records: list[dict[str, Any]], preds: dict[str, Any], metas: li
 
 
 def print_sources(records: list[dict[str, Any]], metas: list[Any]) -> None:
-    rules: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-    for r, meta in zip(records, metas, strict=True):
+    """Pages decided by each rule, right and wrong, per half."""
+    rules: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0, 0])
+    for i, (r, meta) in enumerate(zip(records, metas, strict=True)):
         if meta.published:
-            rules[meta.published.rule][0 if meta.published.date == r["date"] else 1] += 1
-    for rule, (right, wrong) in sorted(rules.items(), key=lambda kv: -sum(kv[1])):
-        print(f"  {rule:45s} right {right:4d}  wrong {wrong:3d}")
+            col = (0 if half_of(i) == "dev" else 2) + (meta.published.date != r["date"])
+            rules[meta.published.rule][col] += 1
+    print(f"  {'rule that decided':40s} {'dev right':>9s} {'wrong':>5s} {'check right':>11s} {'wrong':>5s}")
+    for rule, (dr, dw, cr, cw) in sorted(rules.items(), key=lambda kv: -sum(kv[1])):
+        print(f"  {rule:40s} {dr:9d} {dw:5d} {cr:11d} {cw:5d}")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,10 +1,11 @@
 """Page metadata: publication and modification dates, authors, site name, description, canonical URL,
-image, tags, categories and the article's own headline, read from the parsed tree in one scan.
+image, tags, categories and the article's own headline, read from the parsed tree.
 
     extract_metadata(tree, url) -> PageMetadata
 
 `tree` must be the page as parsed, before pre-cleaning: JSON-LD lives in <script>, which pre-cleaning
-removes.
+removes. The tree is only read, never changed. Cost: one scan of <head>, one of <body>; pages that no
+markup dates get a scan for date-like elements and, failing that, a search of the visible text.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
-from worker.clean.meta import choose
+from worker.clean.meta import choose, fields
+from worker.clean.meta import tables as t
 from worker.clean.meta.collect import collect
 from worker.clean.meta.dates import url_day
 from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
@@ -22,20 +24,41 @@ from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
 __all__ = ["EMPTY", "FoundDate", "PageMetadata", "extract_metadata"]
 
 
+def _url_parts(url: str | None) -> tuple[str, str]:
+    """The path (with its query) and the country-domain suffix of a page URL, "" when unknown."""
+    if not url:
+        return "", ""
+    try:
+        split = urlsplit(url)
+        host = split.hostname or ""
+    except ValueError:  # malformed (an unclosed IPv6 bracket): no URL evidence
+        return "", ""
+    return split.path + ("?" + split.query if split.query else ""), host.rsplit(".", 1)[-1]
+
+
 def extract_metadata(tree: LexborHTMLParser, url: str | None = None, today: date | None = None) -> PageMetadata:
     """What the page says about itself. `today` bounds plausible dates (default: the local date)."""
-    latest = (today or date.today()) + timedelta(days=1)
+    latest = (today or date.today()) + timedelta(days=1)  # a day's slack for time zones ahead of ours
     h = collect(tree, latest)
-    path = ""
-    if url:
-        split = urlsplit(url)
-        path = split.path + ("?" + split.query if split.query else "")
+    path, suffix = _url_parts(url)
     day = url_day(path, latest) if path else None
-    published = choose.published(h, day)
-    if published is None:
-        published = choose.from_text(tree, h, latest)
+    published = (
+        choose.published(h, day, suffix)
+        or choose.from_elements(tree, latest)
+        or choose.from_text(tree, h, latest)
+    )
+    site = fields.site_name(h)
+    canonical = h.canonical or h.meta.get("og:url") or h.linked.url
+    image = fields.first_meta(h, t.META_IMAGE) or h.linked.image
     return PageMetadata(
-        title=h.linked.headline or h.h1 or h.title,
+        title=fields.title(h, site),
         published=published,
         modified=choose.modified(h),
+        authors=fields.authors(h),
+        site_name=site,
+        description=fields.first_meta(h, t.META_DESCRIPTION) or fields.clean(h.linked.description),
+        canonical_url=fields.url(canonical, url),
+        image=fields.url(image, url),
+        tags=fields.labels(h.tags, h.linked.keywords),
+        categories=fields.labels(h.sections, h.linked.sections),
     )

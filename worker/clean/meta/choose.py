@@ -1,4 +1,12 @@
-"""Choosing among the candidates a Harvest holds: the date rules' order and the fields' precedence."""
+"""Choosing the publication date among the candidates: which source wins, and when none is trusted.
+
+Order (each step only when the ones before found nothing):
+1. the URL's day (permalinks are set once, at publication);
+2. markup made for the publication date (tier 1), by SOURCE_RANK;
+3. creation and generic dates (tier 2), by SOURCE_RANK;
+4. dates written for readers: date-like elements and plain <time> (tier 3), then the visible text.
+A wrong date is worse than none: sources that contradict themselves are dropped, not voted on.
+"""
 
 from __future__ import annotations
 
@@ -6,48 +14,88 @@ from datetime import date
 
 from selectolax.lexbor import LexborHTMLParser
 
-from worker.clean.meta.collect import Candidate, Harvest
-from worker.clean.meta.text import text_dates, visible_text
+from worker.clean.meta.collect import SKIPPED_SELECTOR, Candidate, Harvest, date_element_dates
+from worker.clean.meta.dates import local_day
 from worker.clean.meta.record import FoundDate
+from worker.clean.meta.text import text_dates, visible_text
+
+# Within a tier, the source whose day is taken (lower first). JSON-LD before Open Graph: where they
+# disagree, article:published_time is more often the last update (Medium, some WordPress plugins).
+SOURCE_RANK: dict[str, int] = {"json-ld": 0, "meta": 1, "microdata": 2, "abbr.published": 3, "time": 4}
+# Country domains of Central European Time (UTC+1, +2 in summer): a UTC stamp of a page there is
+# moved to its local day when the page writes no local offset itself ("22:04Z" is after midnight).
+CET_DOMAINS: frozenset[str] = frozenset(
+    {"de", "at", "ch", "li", "fr", "it", "es", "nl", "be", "lu", "pl", "cz", "sk", "hu", "si", "hr",
+     "dk", "se", "no", "rs", "ba", "mk", "al", "me", "mt", "ad", "mc", "sm", "va"}
+)  # fmt: skip
+# Months in which Central Europe is on summer time (from the last Sunday of March to the last of
+# October; March and October are counted as winter, which is wrong near midnight for a week only).
+CET_SUMMER_MONTHS = range(4, 11)
+# After the headline, a date this many characters on still belongs to the article's header.
+HEADLINE_REACH = 1000
+# ... and before it, this many (a dateline or kicker above the title: "Jan 18, 2019 | Politics").
+HEADLINE_BEFORE = 150
 
 
 def _found(day: date, rule: str) -> FoundDate:
     return FoundDate(day.isoformat(), rule)
 
 
-def published(h: Harvest, url_day: date | None) -> FoundDate | None:
-    if url_day is not None:
-        return _found(url_day, "url")
-    for tier in (1, 2, 3):
-        cands = [c for c in h.published if c.tier == tier]
-        if cands:
-            best = _best(cands)
-            return _found(best.stamp.day, best.rule)
+def _rank(c: Candidate) -> int:
+    return SOURCE_RANK.get(c.rule.split(":", 1)[0].split("[", 1)[0], len(SOURCE_RANK))
+
+
+def site_offset(h: Harvest) -> int | None:
+    """The site's UTC offset in minutes: the first local offset its own timestamps write, else None
+    (then the country domain decides, see _local)."""
+    for c in (*h.published, *h.modified):
+        if c.stamp.offset:
+            return c.stamp.offset
     return None
 
 
-def _best(cands: list[Candidate]) -> Candidate:
-    return cands[0]
+def _local(c: Candidate, offset: int | None, domain_cet: bool) -> date:
+    if c.stamp.offset != 0 or c.stamp.hour is None:
+        return c.stamp.day
+    if offset is None:
+        if not domain_cet:
+            return c.stamp.day
+        offset = 120 if c.stamp.day.month in CET_SUMMER_MONTHS else 60
+    return local_day(c.stamp, offset)
 
 
-def modified(h: Harvest) -> FoundDate | None:
-    if not h.modified:
-        return None
-    best = h.modified[0]
-    return _found(best.stamp.day, best.rule)
+def _consistent(cands: list[Candidate]) -> list[Candidate]:
+    """Drop <time> elements marked "published" when they disagree: such a page lists teasers or
+    comments, each with its own date, and the first is as likely someone else's as the article's."""
+    marked = {c.stamp.day for c in cands if c.rule == "time[pubdate]"}
+    if len(marked) <= 1:
+        return cands
+    return [c for c in cands if c.rule != "time[pubdate]"]
 
 
-# After the headline, a date this many characters on still belongs to the article's header.
-HEADLINE_REACH = 1000
+def published(h: Harvest, url_day: date | None, suffix: str) -> FoundDate | None:
+    if url_day is not None:
+        return _found(url_day, "url")
+    offset = site_offset(h)
+    for tier in (1, 2, 3):
+        cands = _consistent([c for c in h.published if c.tier == tier])
+        if cands:
+            best = min(cands, key=_rank)  # min keeps the first of equal rank: document order
+            return _found(_local(best, offset, suffix in CET_DOMAINS), best.rule)
+    return None
+
+
+def from_elements(tree: LexborHTMLParser, latest: date) -> FoundDate | None:
+    found = date_element_dates(tree, latest)
+    return _found(found[0].stamp.day, found[0].rule) if found else None
 
 
 def from_text(tree: LexborHTMLParser, h: Harvest, latest: date) -> FoundDate | None:
     body = tree.body
     if body is None:
         return None
-    body_text = body.text(deep=True)
-    skipped = [n.text(deep=True) for n in h.skipped if n.parent is not None]
-    text = " ".join(visible_text(body_text, skipped).split())
+    skipped = [n.text(deep=True) for n in body.css(SKIPPED_SELECTOR)]
+    text = " ".join(visible_text(body.text(deep=True), skipped).split())
     found = text_dates(text, latest)
     if not found:
         return None
@@ -59,7 +107,17 @@ def from_text(tree: LexborHTMLParser, h: Harvest, latest: date) -> FoundDate | N
         for d in found:
             if k <= d.position < k + HEADLINE_REACH and d.cue != "other":
                 return _found(d.day, "text:headline")
-    for d in found:
-        if d.cue != "other":
-            return _found(d.day, "text:first")
+        for d in reversed(found):
+            if k - HEADLINE_BEFORE <= d.position < k and d.cue != "other":
+                return _found(d.day, "text:headline")
+    days = [d.day for d in found if d.cue != "other"]
+    if days and (len(set(days)) == 1 or days.count(days[0]) >= 2):
+        return _found(days[0], "text:first")
     return None
+
+
+def modified(h: Harvest) -> FoundDate | None:
+    if not h.modified:
+        return None
+    best = min(h.modified, key=_rank)
+    return _found(best.stamp.day, best.rule)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 
 from worker.clean.meta.months import MONTHS
 
@@ -54,14 +54,16 @@ TEXT_DATE = re.compile(
 
 @dataclass(frozen=True, slots=True)
 class Stamp:
-    """A calendar day, and whether it was written as a UTC time of day (`utc_hour`, else None).
+    """A calendar day, with the time of day and UTC offset (minutes) when the value wrote them.
 
-    UTC stamps matter because the day of a late-evening story in America is already the next day in
-    UTC: the chooser then prefers a source written in the site's local time.
+    The offset matters because a late-evening story in America is already dated the next day in UTC:
+    a UTC stamp is moved to the site's local day when the page says its offset elsewhere.
     """
 
     day: date
-    utc_hour: int | None = None
+    hour: int | None = None
+    minute: int = 0
+    offset: int | None = None  # minutes east of UTC; 0 for "Z"
 
 
 def plausible(day: date, latest: date) -> bool:
@@ -95,18 +97,41 @@ def parse_value(value: str, latest: date) -> Stamp | None:
         found = _day(int(m[1]), int(m[3]), int(m[4]), latest)
         if found is None:
             return None
-        tz = m[7]
-        utc = tz is not None and (tz == "Z" or tz.replace(":", "").lstrip("+-") == "0000")
-        return Stamp(found, int(m[5]) if utc and m[5] is not None else None)
+        if m[5] is None:
+            return Stamp(found)
+        return Stamp(found, int(m[5]), int(m[6]), _offset(m[7]))
     # Machine values write slashed dates the way US-locale defaults print them: month first.
     days = find_dates(value, latest, limit=1, month_first=True)
     return Stamp(days[0]) if days else None
 
 
+def _offset(tz: str | None) -> int | None:
+    if tz is None:
+        return None
+    if tz == "Z":
+        return 0
+    digits = tz[1:].replace(":", "")
+    minutes = int(digits[:2]) * 60 + (int(digits[2:4]) if len(digits) >= 4 else 0)
+    return -minutes if tz[0] == "-" else minutes
+
+
+def local_day(stamp: Stamp, offset: int) -> date:
+    """The day of a UTC stamp at `offset` minutes east of UTC (stamps with another offset unchanged)."""
+    if stamp.offset != 0 or stamp.hour is None:
+        return stamp.day
+    minutes = stamp.hour * 60 + stamp.minute + offset
+    if minutes >= 24 * 60:
+        return stamp.day + timedelta(days=1)
+    if minutes < 0:
+        return stamp.day - timedelta(days=1)
+    return stamp.day
+
+
 def find_dates(text: str, latest: date, limit: int = 8, month_first: bool = False) -> list[date]:
     """The plausible days written in `text` (whitespace-folded), in order, at most `limit`.
 
-    Numeric day/month orders are read day first (Europe), unless `month_first` (an American page);
+    Numeric day/month orders are read day first (Europe), unless `month_first` and written with
+    slashes (03/14/2019, the US order);
     an order that only one reading makes valid (13/03 or 03/13) is read that way whatever the hint.
     """
     found: list[date] = []
@@ -135,7 +160,7 @@ def match_day(m: re.Match[str], latest: date, month_first: bool) -> date | None:
         if len(m["y3"]) == 2 and (len(m["a3"]) < 2 or len(m["b3"]) < 2):
             return None  # "1.2.19" is a version number; a two-digit year is only read in "14.03.19"
         first, second, year = int(m["a3"]), int(m["b3"]), _year(m["y3"])
-        if m["s3"] == "." or first > 12 or (second <= 12 and not month_first):
+        if m["s3"] != "/" or first > 12 or (second <= 12 and not month_first):
             return _day(year, second, first, latest)  # 14.03.2019: day first, as most of the world
         return _day(year, first, second, latest)  # 03/14/2019, or an American page
     word, day, year = (m["w4"], m["d4"], m["y4"]) if kind == "dmy" else (

@@ -106,3 +106,16 @@ PUBLISHED_CLASSES: frozenset[str] = frozenset(
 # ... and the modification date ("updated" is hAtom's, "dt-updated" microformats2's).
 MODIFIED_CLASSES: frozenset[str] = frozenset({"updated", "dt-updated", "modified", "date-modified",
                                               "last-modified"})  # fmt: skip
+
+# Every <meta> key the extractor reads, to its role: one dict lookup per <meta>.
+META_ROLE: dict[str, str] = {
+    **{k: "published" for k in META_PUBLISHED},
+    **{k: "created" for k in META_CREATED},
+    **{k: "modified" for k in META_MODIFIED},
+    **{k: "tag" for k in META_TAGS},
+    **{k: "section" for k in META_SECTION},
+    **{k: "author" for k in META_AUTHOR},
+}
+assert len(META_ROLE) == sum(
+    map(len, (META_PUBLISHED, META_CREATED, META_MODIFIED, META_TAGS, META_SECTION, META_AUTHOR))
+), "a <meta> key has two roles"

@@ -29,13 +29,15 @@ CUE_CHARS = 40
 # (lower-cased; matched anywhere in the CUE_CHARS before the date).
 PUBLISHED_CUE = re.compile(
     r"ver[öo]ffentlicht|erschienen|erstellt|publiziert|gepostet|geschrieben|eingestellt|datum:|"
-    r"published|posted|written|date:|publié|publie le|mis en ligne|publicado|fecha|pubblicato|"
+    r"gespeichert|published|posted|submitted|written|date:|publié|publie le|mis en ligne|publicado|fecha|pubblicato|"
     r"gepubliceerd|geplaatst|opublikowano|publicerad|julkaistu|publikováno"
 )
 # ... that it is something else: a deadline, a period, an update, a birthday.
 OTHER_CUE = re.compile(
     r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|aktualisiert|updated|"
-    r"mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|letzte|last|stand"
+    r"mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|letzte|last|"
+    # the end of a range: "23.-26.8.2017"
+    r"[0-9]\.? ?[-–] ?$"
 )
 
 
