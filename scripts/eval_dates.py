@@ -201,7 +201,10 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.compare:
         for tool, (tool_preds, cpu_s) in run_references(args.data).items():
-            result[tool] = {**score(tool_preds, records), "ms_per_page_mean": round(cpu_s * 1000 / len(records), 3)}
+            result[tool] = {
+                **score(tool_preds, records),
+                "ms_per_page_mean": round(cpu_s * 1000 / len(records), 3),
+            }
 
     if args.json:
         print(json.dumps(result, indent=2))

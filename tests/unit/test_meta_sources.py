@@ -92,7 +92,8 @@ WORDPRESS = """<!DOCTYPE html><html lang="en-US"><head>
 def test_open_graph_wordpress_page() -> None:
     m = meta_of(WORDPRESS, "https://garden.example.com/?p=12")
     assert m.published == FoundDate("2019-05-03", "meta:article:published_time")
-    assert m.modified is not None and m.modified.date == "2020-04-01"
+    assert m.modified is not None
+    assert m.modified.date == "2020-04-01"
     assert m.title == "Growing Tomatoes on a Balcony"  # og:title without the site suffix
     assert m.site_name == "The Garden Blog"
     assert m.authors == ("Sam Green",)
@@ -116,7 +117,8 @@ def test_open_graph_wordpress_page() -> None:
 )
 def test_meta_vocabularies(attr: str, key: str, value: str, rule: str) -> None:
     m = meta_of(f'<head><meta {attr}="{key}" content="{value}"></head>')
-    assert m.published is not None and m.published.rule == rule
+    assert m.published is not None
+    assert m.published.rule == rule
     expected = {"meta:date": "2023-11-01"}.get(rule)
     assert m.published.date == (expected or value[:10].replace("/", "-"))
 
@@ -147,7 +149,8 @@ def test_microdata_article() -> None:
     <meta itemprop="dateModified" content="2022-09-02"></article></body>"""
     m = meta_of(html)
     assert m.published == FoundDate("2022-09-01", "microdata:datepublished")
-    assert m.modified is not None and m.modified.date == "2022-09-02"
+    assert m.modified is not None
+    assert m.modified.date == "2022-09-02"
     assert m.authors == ("Eva Klein",)
     assert m.title == "Neue Brücke eröffnet"
 
@@ -181,6 +184,7 @@ def test_blogger_hatom_abbr() -> None:
     m = meta_of(BLOGGER, "https://kitchen-notes.blogspot.com/2019/03/sourdough.html")
     assert m.published == FoundDate("2019-03-14", "abbr.published")
     assert m.title == "Kitchen Notes: Sourdough at last"  # no separator that marks a site suffix
+
 
 # --- <time> ------------------------------------------------------------------------------------------
 
@@ -234,7 +238,10 @@ def test_url_beats_a_utc_timestamp_of_the_next_day() -> None:
 
 
 def test_utc_stamp_moves_to_the_local_day_of_a_cet_domain() -> None:
-    html = '<script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2019-10-18T22:04:00Z"}</script>'
+    html = (
+        '<script type="application/ld+json">'
+        '{"@type":"NewsArticle","datePublished":"2019-10-18T22:04:00Z"}</script>'
+    )
     assert meta_of(html, "https://www.nachrichten.example.at/story").published == FoundDate(
         "2019-10-19", "json-ld:datePublished"
     )
@@ -302,7 +309,8 @@ def test_dates_in_the_future_or_before_the_web_are_ignored() -> None:
 def test_empty_and_dateless_pages() -> None:
     assert meta_of("") == PageMetadata()
     m = meta_of("<html><head><title>Home</title></head><body><p>Welcome.</p></body></html>")
-    assert m.published is None and m.modified is None
+    assert m.published is None
+    assert m.modified is None
     assert m.title == "Home"
 
 

@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import choose, fields
 from worker.clean.meta import tables as t
-from worker.clean.meta.collect import collect
+from worker.clean.meta.collect import collect as harvest
 from worker.clean.meta.dates import url_day
 from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
 
@@ -36,14 +36,16 @@ def _url_parts(url: str | None) -> tuple[str, str]:
     return split.path + ("?" + split.query if split.query else ""), host.rsplit(".", 1)[-1]
 
 
-def extract_metadata(tree: LexborHTMLParser, url: str | None = None, today: date | None = None) -> PageMetadata:
+def extract_metadata(
+    tree: LexborHTMLParser, url: str | None = None, today: date | None = None
+) -> PageMetadata:
     """What the page says about itself. `today` bounds plausible dates (default: the local date)."""
     latest = (today or date.today()) + timedelta(days=1)  # a day's slack for time zones ahead of ours
-    h = collect(tree, latest)
+    h = harvest(tree, latest)
     path, suffix = _url_parts(url)
     day = url_day(path, latest) if path else None
     published = (
-        choose.published(h, day, suffix)
+        choose.published(h, day, suffix, latest)
         or choose.from_elements(tree, latest)
         or choose.from_text(tree, h, latest)
     )

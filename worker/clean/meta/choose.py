@@ -73,7 +73,7 @@ def _consistent(cands: list[Candidate]) -> list[Candidate]:
     return [c for c in cands if c.rule != "time[pubdate]"]
 
 
-def published(h: Harvest, url_day: date | None, suffix: str) -> FoundDate | None:
+def published(h: Harvest, url_day: date | None, suffix: str, latest: date) -> FoundDate | None:
     if url_day is not None:
         return _found(url_day, "url")
     offset = site_offset(h)
@@ -81,7 +81,8 @@ def published(h: Harvest, url_day: date | None, suffix: str) -> FoundDate | None
         cands = _consistent([c for c in h.published if c.tier == tier])
         if cands:
             best = min(cands, key=_rank)  # min keeps the first of equal rank: document order
-            return _found(_local(best, offset, suffix in CET_DOMAINS), best.rule)
+            day = _local(best, offset, suffix in CET_DOMAINS)
+            return _found(day if day <= latest else best.stamp.day, best.rule)
     return None
 
 

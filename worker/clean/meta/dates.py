@@ -25,7 +25,8 @@ TWO_DIGIT_PIVOT = 69
 # offset when written; matched at the start of a stripped value.
 _ISO = re.compile(
     r"([12][0-9]{3})(-?)([01][0-9])\2([0-3][0-9])"
-    r"(?:[T ]([0-2][0-9]):?([0-5][0-9])(?::?[0-5][0-9](?:[.,][0-9]{1,9})?)? ?(Z|[+-][01][0-9](?::?[0-5][0-9])?)?)?"
+    r"(?:[T ]([0-2][0-9]):?([0-5][0-9])(?::?[0-5][0-9](?:[.,][0-9]{1,9})?)?"
+    r" ?(Z|[+-][01][0-9](?::?[0-5][0-9])?)?)?"
     r"(?![0-9])"
 )
 
@@ -35,14 +36,17 @@ _ISO = re.compile(
 _WORD = r"[^\W\d_]{3,12}"
 TEXT_DATE = re.compile(
     # 2019-03-14, 2019/03/14, 2019.03.14, "2019. 3. 14." (Korean, Hungarian)
-    r"(?P<ymd>(?<![0-9])(?P<y1>[12][0-9]{3})(?P<s1>[-/.]) ?(?P<m1>[01]?[0-9])(?P=s1) ?(?P<d1>[0-3]?[0-9])(?![0-9]))"
+    r"(?P<ymd>(?<![0-9])(?P<y1>[12][0-9]{3})(?P<s1>[-/.]) ?(?P<m1>[01]?[0-9])(?P=s1) ?"
+    r"(?P<d1>[0-3]?[0-9])(?![0-9]))"
     # 2019年3月14日 (Chinese, Japanese)
     r"|(?P<cjk>(?P<y2>[12][0-9]{3}) ?年 ?(?P<m2>[01]?[0-9]) ?月 ?(?P<d2>[0-3]?[0-9]) ?日)"
     # 14.03.2019, 14. 3. 2019, 14.03.19, 14/03/2019, 03/14/2019, 14-03-2019
     r"|(?P<num>(?<![0-9.])(?P<a3>[0-3]?[0-9])(?P<s3>[-/.]) ?(?P<b3>[01]?[0-9])(?P=s3) ?"
     r"(?P<y3>[12][0-9]{3}|[0-9]{2})(?![0-9]))"
     # 14 March 2019, 14. März 2019, 1er mars 2019, 14 de marzo de 2019, 14th of March, 2019
-    r"|(?P<dmy>(?<![0-9])(?P<d4>[0-3]?[0-9])(?:\.|st|nd|rd|th|er|º|°)? ?(?:de |of )?(?P<w4>" + _WORD + r")\.?,? ?"
+    r"|(?P<dmy>(?<![0-9])(?P<d4>[0-3]?[0-9])(?:\.|st|nd|rd|th|er|º|°)? ?(?:de |of )?(?P<w4>"
+    + _WORD
+    + r")\.?,? ?"
     r"(?:de |del )?(?P<y4>[12][0-9]{3})(?![0-9]))"
     # March 14, 2019, Mar. 14 2019, Jan 28 15:28:56 CET 2020 (Java's Date.toString)
     r"|(?P<mdy>(?<![^\W\d_])(?P<w5>" + _WORD + r")\.? (?P<d5>[0-3]?[0-9])(?:st|nd|rd|th)?,? "
@@ -163,18 +167,14 @@ def match_day(m: re.Match[str], latest: date, month_first: bool) -> date | None:
         if m["s3"] != "/" or first > 12 or (second <= 12 and not month_first):
             return _day(year, second, first, latest)  # 14.03.2019: day first, as most of the world
         return _day(year, first, second, latest)  # 03/14/2019, or an American page
-    word, day, year = (m["w4"], m["d4"], m["y4"]) if kind == "dmy" else (
-        (m["w5"], m["d5"], m["y5"]) if kind == "mdy" else (m["w6"], m["d6"], m["y6"])
-    )
-    month = MONTHS.get(word.lower())
-    return None if month is None else _day(int(year), month, int(day), latest)
+    n = {"dmy": 4, "mdy": 5}.get(kind or "", 6)  # the named month's branch: w4/d4/y4, w5..., w6...
+    month = MONTHS.get(m[f"w{n}"].lower())
+    return None if month is None else _day(int(m[f"y{n}"]), month, int(m[f"d{n}"]), latest)
 
 
 # Dates in a URL path: /2019/03/14/, /2019-03-14-, _20190314_ (CMS permalinks are set once, at
 # publication, and never follow later edits).
-_URL_DAY = re.compile(
-    r"(?<![0-9])([12][0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])"
-)
+_URL_DAY = re.compile(r"(?<![0-9])([12][0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])")
 # ... and the year and month alone (/2019/03/slug): not a day, but a check on the days found elsewhere.
 _URL_MONTH = re.compile(r"/([12][0-9]{3})/([01]?[0-9])/")
 

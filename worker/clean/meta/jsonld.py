@@ -132,9 +132,9 @@ def read(scripts: list[str]) -> LinkedData:
                 page = entity
             elif found.site_name is None and types & {"website", "newsmediaorganization"}:
                 found.site_name = _text(entity.get("name"))
-    for entity in (article, page):
-        if entity is not None:
-            _take(entity, found)
+    for chosen in (article, page):
+        if chosen is not None:
+            _take(chosen, found)
     return found
 
 

@@ -109,12 +109,12 @@ MODIFIED_CLASSES: frozenset[str] = frozenset({"updated", "dt-updated", "modified
 
 # Every <meta> key the extractor reads, to its role: one dict lookup per <meta>.
 META_ROLE: dict[str, str] = {
-    **{k: "published" for k in META_PUBLISHED},
-    **{k: "created" for k in META_CREATED},
-    **{k: "modified" for k in META_MODIFIED},
-    **{k: "tag" for k in META_TAGS},
-    **{k: "section" for k in META_SECTION},
-    **{k: "author" for k in META_AUTHOR},
+    **dict.fromkeys(META_PUBLISHED, "published"),
+    **dict.fromkeys(META_CREATED, "created"),
+    **dict.fromkeys(META_MODIFIED, "modified"),
+    **dict.fromkeys(META_TAGS, "tag"),
+    **dict.fromkeys(META_SECTION, "section"),
+    **dict.fromkeys(META_AUTHOR, "author"),
 }
 assert len(META_ROLE) == sum(
     map(len, (META_PUBLISHED, META_CREATED, META_MODIFIED, META_TAGS, META_SECTION, META_AUTHOR))

@@ -29,7 +29,8 @@ CUE_CHARS = 40
 # (lower-cased; matched anywhere in the CUE_CHARS before the date).
 PUBLISHED_CUE = re.compile(
     r"ver[öo]ffentlicht|erschienen|erstellt|publiziert|gepostet|geschrieben|eingestellt|datum:|"
-    r"gespeichert|published|posted|submitted|written|date:|publié|publie le|mis en ligne|publicado|fecha|pubblicato|"
+    r"gespeichert|published|posted|submitted|written|date:|publié|publie le|mis en ligne|publicado|"
+    r"fecha|pubblicato|"
     r"gepubliceerd|geplaatst|opublikowano|publicerad|julkaistu|publikováno"
 )
 # ... that it is something else: a deadline, a period, an update, a birthday.
