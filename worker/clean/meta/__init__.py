@@ -43,17 +43,23 @@ def extract_metadata(
     latest = (today or date.today()) + timedelta(days=1)  # a day's slack for time zones ahead of ours
     h = harvest(tree, latest)
     path, suffix = _url_parts(url)
+    canonical = h.canonical or h.meta.get("og:url") or h.linked.url
     day = url_day(path, latest) if path else None
+    if day is None and canonical:
+        # the canonical URL is the permalink, which may carry the date the fetched URL lacks (AMP,
+        # short links, ?p=123)
+        canonical_path, _ = _url_parts(canonical)
+        day = url_day(canonical_path, latest) if canonical_path else None
+    site = fields.site_name(h)
+    title = fields.title(h, site)
     published = (
         choose.published(h, day, suffix, latest)
         or choose.from_elements(tree, latest)
-        or choose.from_text(tree, h, latest)
+        or choose.from_text(tree, h, title, latest)
     )
-    site = fields.site_name(h)
-    canonical = h.canonical or h.meta.get("og:url") or h.linked.url
     image = fields.first_meta(h, t.META_IMAGE) or h.linked.image
     return PageMetadata(
-        title=fields.title(h, site),
+        title=title,
         published=published,
         modified=choose.modified(h),
         authors=fields.authors(h),

@@ -91,7 +91,7 @@ def from_elements(tree: LexborHTMLParser, latest: date) -> FoundDate | None:
     return _found(found[0].stamp.day, found[0].rule) if found else None
 
 
-def from_text(tree: LexborHTMLParser, h: Harvest, latest: date) -> FoundDate | None:
+def from_text(tree: LexborHTMLParser, h: Harvest, title: str | None, latest: date) -> FoundDate | None:
     body = tree.body
     if body is None:
         return None
@@ -104,6 +104,8 @@ def from_text(tree: LexborHTMLParser, h: Harvest, latest: date) -> FoundDate | N
         if d.cue == "published":
             return _found(d.day, "text:published")
     k = text.find(h.h1) if h.h1 else -1
+    if k < 0 and title:
+        k = text.find(title)  # no <h1>, or a logo in it: the headline the metadata names
     if k >= 0:
         for d in found:
             if k <= d.position < k + HEADLINE_REACH and d.cue != "other":

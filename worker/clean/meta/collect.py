@@ -33,7 +33,7 @@ SKIPPED_SELECTOR = "script, style, noscript, template"
 # matches cost lexbor ~20 µs each per scan, so this runs on a quarter of the pages only.
 DATE_SELECTOR = (
     "[class*='date' i], [id*='date' i], [class*='publish' i], [class*='byline' i], [class*='posted' i],"
-    " [class*='datum' i]"
+    " [class*='datum' i], [class*='meta' i], [class*='time' i]"
 )
 
 _SPACE = re.compile(r"\s+")
@@ -205,13 +205,13 @@ def _dispatch(node: LexborNode, h: Harvest, latest: date, scripts: list[str]) ->
         if h.h1 is None:
             h.h1 = fold(node.text(deep=True)) or None
     elif tag == _ABBR:
-        # hAtom's <abbr class="published" title="2019-03-14T...">; other abbr titles are
-        # readers' dates (Facebook: "Freitag, 6. Oktober 2017 um 04:00"), or not dates at all.
+        # hAtom's <abbr class="published" title="2019-03-14T...">. Other abbr titles are not read:
+        # on htmldate's development half they dated 2 pages, both wrong.
         classes = _classes(node)
         modified = bool(classes & t.MODIFIED_CLASSES)
         marked = modified or bool(classes & t.PUBLISHED_CLASSES)
-        rule = "abbr.published" if marked else "abbr[title]"
-        _add_date(h, node.attributes.get("title"), rule, 1 if marked else 3, latest, modified)
+        if marked:
+            _add_date(h, node.attributes.get("title"), "abbr.published", 1, latest, modified)
     elif "itemprop" in node.attributes:
         _itemprop(node, h, latest)
     elif "property" in node.attributes:
