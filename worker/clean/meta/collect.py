@@ -1,8 +1,9 @@
-"""One scan of the parsed tree for every element that carries metadata, sorted into a Harvest.
+"""The scans of the parsed tree for every element that carries metadata, sorted into a Harvest.
 
-lexbor runs a CSS selector as one walk of the tree whatever the number of alternatives in it, so every
-element kind the extractor reads is named in one selector (SELECTOR) and the matches are dispatched by
-tag in Python, in document order.
+lexbor runs a CSS selector list as one walk of the tree whatever the number of alternatives in it, so
+the element kinds read are named in one selector per scan (HEAD_SELECTOR, BODY_SELECTOR) and the
+matches are dispatched by tag in Python, in document order. DATE_SELECTOR's scan runs only when no
+markup dated the page (date_nodes).
 """
 
 from __future__ import annotations
