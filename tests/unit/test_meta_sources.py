@@ -262,14 +262,23 @@ GERMAN_NEWS = """<html><head><title>Stadtrat beschließt Haushalt - Lokalzeitung
 
 def test_german_dateline_after_the_headline() -> None:
     m = meta_of(GERMAN_NEWS, "https://www.lokalzeitung.example.de/freiburg/haushalt")
-    assert m.published == FoundDate("2019-03-14", "text:date-element")
+    assert m.published == FoundDate("2019-03-14", "text:header")
     assert m.title == "Stadtrat beschließt Haushalt"
 
 
 def test_date_after_headline_in_plain_text() -> None:
     html = """<body><div>Menü</div><h1>Neue Brücke</h1><div><span>Berlin</span>
     <span>3. Mai 2018</span></div><p>Lange wurde gebaut. Die Brücke hält bis 2100.</p></body>"""
-    assert meta_of(html).published == FoundDate("2018-05-03", "text:headline")
+    assert meta_of(html).published == FoundDate("2018-05-03", "text:header")
+
+
+def test_headline_without_h1_is_found_in_the_text_by_its_title() -> None:
+    # an old table layout: the title is a <b>, <title> names it; the menu's date is no article's
+    html = """<html><head><title>Sommerfest im Verein | TSV Musterhausen</title></head><body>
+    <table><tr><td>Termine: 1.5.2018 Saisonstart, 3.6.2018 Turnier</td></tr>
+    <tr><td><b>Sommerfest im Verein</b><br>12.07.2018, Kai Berg<br>Alle waren da.</td></tr>
+    </table></body></html>"""
+    assert meta_of(html).published == FoundDate("2018-07-12", "text:headline")
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,9 @@ image, tags, categories and the article's own headline, read from the parsed tre
     extract_metadata(tree, url) -> PageMetadata
 
 `tree` must be the page as parsed, before pre-cleaning: JSON-LD lives in <script>, which pre-cleaning
-removes. The tree is only read, never changed. Cost: one scan of <head>, one of <body>; pages that no
-markup dates get a scan for date-like elements and, failing that, a search of the visible text.
+removes. The tree is only read, never changed. Cost: one scan of <head>, one of <body>; a short walk
+from the headline where the markup gives no date or several; pages that neither dates get a scan for
+date-like elements and, failing that, a search of the visible text.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from worker.clean.meta import choose, fields
 from worker.clean.meta import tables as t
 from worker.clean.meta.collect import collect as harvest
 from worker.clean.meta.dates import url_day
+from worker.clean.meta.header import header_dates
 from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
 
 __all__ = ["EMPTY", "FoundDate", "PageMetadata", "extract_metadata"]
@@ -52,8 +54,14 @@ def extract_metadata(
         day = url_day(canonical_path, latest) if canonical_path else None
     site = fields.site_name(h)
     title = fields.title(h, site)
+    markup = choose.from_markup(h, day, suffix, latest)
+    days = choose.markup_days(h, day, suffix)
+    # the header is read only where it can decide something: no markup date, or several
+    header = header_dates(h.h1_nodes, title, latest) if markup is None or len(days) > 1 else []
     published = (
-        choose.published(h, day, suffix, latest)
+        choose.checked(markup, days, header)
+        or choose.from_header(header)
+        or choose.from_time(h, suffix, latest)
         or choose.from_elements(tree, latest)
         or choose.from_text(tree, h, title, latest)
     )

@@ -4,7 +4,11 @@ Order (each step only when the ones before found nothing):
 1. the URL's day (permalinks are set once, at publication);
 2. markup made for the publication date (tier 1), by SOURCE_RANK;
 3. creation and generic dates (tier 2), by SOURCE_RANK;
-4. dates written for readers: date-like elements and plain <time> (tier 3), then the visible text.
+   steps 1-3 are checked against the article's header (header.py) when the page's markup gives more
+   than one day (published and modified, sources that disagree): if the header shows one of those
+   days but not the one chosen, the header's day is taken (`checked`);
+4. the first date of the article's header;
+5. dates written for readers elsewhere: plain <time> (tier 3), date-like elements, the visible text.
 A wrong date is worse than none: sources that contradict themselves are dropped, not voted on.
 """
 
@@ -17,7 +21,7 @@ from selectolax.lexbor import LexborHTMLParser
 from worker.clean.meta.collect import SKIPPED_SELECTOR, Candidate, Harvest, date_element_dates
 from worker.clean.meta.dates import local_day
 from worker.clean.meta.record import FoundDate
-from worker.clean.meta.text import text_dates, visible_text
+from worker.clean.meta.text import TextDate, text_dates, visible_text
 
 # Within a tier, the source whose day is taken (lower first). JSON-LD before Open Graph: where they
 # disagree, article:published_time is more often the last update (Medium, some WordPress plugins).
@@ -73,17 +77,61 @@ def _consistent(cands: list[Candidate]) -> list[Candidate]:
     return [c for c in cands if c.rule != "time[pubdate]"]
 
 
-def published(h: Harvest, url_day: date | None, suffix: str, latest: date) -> FoundDate | None:
+def _pick(h: Harvest, tier: int, offset: int | None, domain_cet: bool, latest: date) -> FoundDate | None:
+    cands = _consistent([c for c in h.published if c.tier == tier])
+    if not cands:
+        return None
+    best = min(cands, key=_rank)  # min keeps the first of equal rank: document order
+    day = _local(best, offset, domain_cet)
+    return _found(day if day <= latest else best.stamp.day, best.rule)
+
+
+def from_markup(h: Harvest, url_day: date | None, suffix: str, latest: date) -> FoundDate | None:
+    """Steps 1-3: the URL's day, else the best tier-1 source, else the best tier-2 source."""
     if url_day is not None:
         return _found(url_day, "url")
     offset = site_offset(h)
-    for tier in (1, 2, 3):
-        cands = _consistent([c for c in h.published if c.tier == tier])
-        if cands:
-            best = min(cands, key=_rank)  # min keeps the first of equal rank: document order
-            day = _local(best, offset, suffix in CET_DOMAINS)
-            return _found(day if day <= latest else best.stamp.day, best.rule)
-    return None
+    return _pick(h, 1, offset, suffix in CET_DOMAINS, latest) or _pick(
+        h, 2, offset, suffix in CET_DOMAINS, latest
+    )
+
+
+def from_time(h: Harvest, suffix: str, latest: date) -> FoundDate | None:
+    """Step 5's first source: plain <time> elements (tier 3)."""
+    return _pick(h, 3, site_offset(h), suffix in CET_DOMAINS, latest)
+
+
+def markup_days(h: Harvest, url_day: date | None, suffix: str) -> set[date]:
+    """Every day the page's markup and URL give, published or modified, each as written and as the
+    site's local day (a UTC stamp near midnight names both)."""
+    offset = site_offset(h)
+    domain_cet = suffix in CET_DOMAINS
+    days = {url_day} if url_day is not None else set()
+    for c in (*h.published, *h.modified):
+        days.add(c.stamp.day)
+        days.add(_local(c, offset, domain_cet))
+    return days
+
+
+def checked(found: FoundDate | None, days: set[date], header: list[TextDate]) -> FoundDate | None:
+    """`found`, unless the article's header shows another of the markup's days and not found's.
+
+    The header's day is the one the site presents the article with: an article republished after an
+    update shows the update's day there, while its markup still says when it was first published
+    (htmldate's gold follows the page). Requiring the day to be one the markup gives too keeps a
+    date the article's text mentions from being taken.
+    """
+    if found is None or not header:
+        return found
+    shown = {d.day for d in header}
+    if date.fromisoformat(found.date) in shown:
+        return found
+    first = header[0].day
+    return _found(first, "text:header+markup") if first in days else found
+
+
+def from_header(header: list[TextDate]) -> FoundDate | None:
+    return _found(header[0].day, "text:header") if header else None
 
 
 def from_elements(tree: LexborHTMLParser, latest: date) -> FoundDate | None:

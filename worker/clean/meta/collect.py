@@ -44,6 +44,8 @@ DATE_TEXT_MAX = 200
 DATE_ELEMENTS_MAX = 12
 # Author names longer than this are a sentence, not a name.
 AUTHOR_MAX = 80
+# <h1> elements kept per page at most (the site's logo, the article's title, teasers on a front page).
+H1_MAX = 8
 
 
 _SCHEMA_PREFIXES = ("schema:", "http://schema.org/", "https://schema.org/")
@@ -73,7 +75,8 @@ class Harvest:
     authors: list[tuple[str, str]] = field(default_factory=list)  # (rule, name)
     canonical: str | None = None
     title: str | None = None
-    h1: str | None = None
+    h1: str | None = None  # the first <h1> with text
+    h1_nodes: list[tuple[LexborNode, str]] = field(default_factory=list)  # (<h1>, its text) with text
     itemprop_headline: str | None = None
     linked: jsonld.LinkedData = field(default_factory=jsonld.LinkedData)
 
@@ -203,8 +206,11 @@ def _dispatch(node: LexborNode, h: Harvest, latest: date, scripts: list[str]) ->
     elif tag == _TIME:
         _time(node, h, latest)
     elif tag == _H1:
-        if h.h1 is None:
-            h.h1 = fold(node.text(deep=True)) or None
+        text = fold(node.text(deep=True))
+        if text and len(h.h1_nodes) < H1_MAX:
+            h.h1_nodes.append((node, text))
+            if h.h1 is None:
+                h.h1 = text
     elif tag == _ABBR:
         # hAtom's <abbr class="published" title="2019-03-14T...">. Other abbr titles are not read:
         # on htmldate's development half they dated 2 pages, both wrong.

@@ -1,0 +1,156 @@
+"""The article's header (the text around its headline) as a source and as a check of the markup's
+dates. Pages written for the tests, after real CMS templates (WordPress themes with Yoast, news sites
+with teaser lists, Drupal and TYPO3 news)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from selectolax.lexbor import LexborHTMLParser
+
+from worker.clean.meta import FoundDate, PageMetadata, extract_metadata
+from worker.clean.meta.header import HEADER_AFTER, HEADER_NODES_MAX, _after, _before, dates_around
+
+TODAY = date(2024, 6, 1)
+
+
+def meta_of(html: str, url: str | None = None) -> PageMetadata:
+    return extract_metadata(LexborHTMLParser(html), url, today=TODAY)
+
+
+def _yoast(published: str, modified: str, header: str) -> str:
+    """A WordPress post with Yoast's JSON-LD and Open Graph, and the theme's header line."""
+    return f"""<html><head>
+<meta property="article:published_time" content="{published}T14:13:37+00:00" />
+<meta property="article:modified_time" content="{modified}T14:27:30+00:00" />
+<meta property="og:title" content="Können Fische Schmerzen spüren? - Angelblog" />
+<script type="application/ld+json">{{"@context":"https://schema.org","@graph":[
+ {{"@type":"WebPage","name":"Können Fische Schmerzen spüren?"}},
+ {{"@type":"Article","headline":"Können Fische Schmerzen spüren?",
+   "datePublished":"{published}T14:13:37+00:00","dateModified":"{modified}T14:27:30+00:00"}}]}}
+</script></head><body class="single-post"><header id="masthead"><h1 class="site-title">Angelblog</h1>
+</header><article class="post"><h1 class="entry-title">Können Fische Schmerzen spüren?</h1>
+<div class="post-info"><span class="icon-book"></span>&nbsp; ca. 8 Min.<br>{header}</div>
+<p>Ob Fische Schmerzen empfinden, wird seit dem 3. März 1998 untersucht.</p></article></body></html>"""
+
+
+def test_header_showing_the_update_day_wins_over_the_first_publication() -> None:
+    # the theme prints the last update as the article's date; the markup knows both days
+    html = _yoast("2021-11-29", "2022-01-12", '<span class="icon-calendar"></span>&nbsp; 12.01.2022')
+    m = meta_of(html, "https://angelblog.example.de/fische-schmerzen/")
+    assert m.published == FoundDate("2022-01-12", "text:header+markup")
+    assert m.modified == FoundDate("2022-01-12", "json-ld:dateModified")
+
+
+def test_header_showing_the_publication_day_keeps_it() -> None:
+    html = _yoast("2021-11-29", "2022-01-12", "29.11.2021 · 12.01.2022")
+    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
+
+
+def test_update_marked_as_such_in_the_header_is_no_publication_date() -> None:
+    html = _yoast("2021-11-29", "2022-01-12", "Aktualisiert am 12.01.2022")
+    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
+
+
+def test_header_day_the_markup_does_not_give_changes_nothing() -> None:
+    # a day the article's first lines mention is not the article's date
+    html = _yoast("2021-11-29", "2022-01-12", "Laut der am 28.01.2022 geltenden Verordnung")
+    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
+
+
+def test_markup_that_agrees_on_one_day_is_not_checked() -> None:
+    html = _yoast("2021-11-29", "2021-11-29", "12.01.2022")
+    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
+
+
+def test_header_corrects_a_utc_stamp_moved_to_the_wrong_local_day() -> None:
+    # WordPress writes local time with "+00:00" when the site's time zone is unset: the theme's
+    # visible date says which day was meant
+    html = """<html><head><title>Schneesport - talent.example</title></head><body>
+    <article><h1 class="entry-title">Schneesport mit Rücksicht</h1>
+    <span class="posted-on"><a href="/?p=5031" rel="bookmark"><time class="entry-date published"
+    datetime="2019-12-26T23:07:45+00:00">26/12/2019</time></a></span><p>Text.</p></article></body></html>"""
+    assert meta_of(html, "https://www.talent.example.ch/?p=5031").published == FoundDate(
+        "2019-12-26", "text:header+markup"
+    )
+
+
+TEASERS_FIRST = """<html><head><title>Meet the Artist Alexandria Doe | Weekly</title></head><body>
+<nav class="mega-menu"><ul>
+ <li><a href="/arts/calendar">Arts Calendar November 9-15</a><span>November 8, 2023</span></li>
+ <li><a href="/arts/meet-artist">Meet the Artist Alexandria Doe</a><span>November 6, 2023</span></li>
+ <li><a href="/arts/cardboard">Cardboard Fashion Sense</a><span>November 2, 2023</span></li>
+</ul></nav>
+<main><article><div class="kicker">Wellness</div><h1>Meet the Artist Alexandria Doe</h1>
+<div class="byline">Shana Example<span class="sep"></span>November 6, 2023</div>
+<p>Cultivation is more than a metaphor.</p></article>
+<aside><h3>Related</h3><ul><li><time datetime="2023-11-02">Nov 2</time></li></ul></aside>
+</main></body></html>"""
+
+
+def test_the_headline_element_is_found_in_the_tree_not_its_words_in_a_menu() -> None:
+    assert meta_of(TEASERS_FIRST).published == FoundDate("2023-11-06", "text:header")
+
+
+def test_header_date_wins_over_teaser_time_elements() -> None:
+    # <time> elements of teasers come first in the document; the date under the headline is plain text
+    html = """<html><body><div class="teasers">
+    <article><time>12.03.2018</time><a href="/a">Erstes</a></article>
+    <article><time>19.03.2018</time><a href="/b">Zweites</a></article></div>
+    <h1>Was sich nach dem Urteil ändert</h1><p class="author">Von Eva Klein | 29.01.2019</p>
+    <p>Das Gericht hat entschieden.</p></body></html>"""
+    assert meta_of(html).published == FoundDate("2019-01-29", "text:header")
+
+
+def test_logo_h1_is_passed_over_for_the_one_holding_the_title() -> None:
+    html = """<html><head><meta property="og:title" content="Privatisierungen: wem sie nützen">
+    </head><body><h1 class="logo">Attac <span>Aktion</span></h1><ul class="menu"><li>Termine
+    2.5.2021</li></ul><div class="article"><h1>Privatisierungen: wem sie nützen</h1>
+    <p class="info">jeudi 13 juin 2019</p><p>Texte.</p></div></body></html>"""
+    assert meta_of(html).published == FoundDate("2019-06-13", "text:header")
+
+
+def test_dateline_inside_the_headline_element() -> None:
+    html = """<body><h1>Zuschauer kehren zurück <small>02.02.2022 • Verband, Presse</small></h1>
+    <p>Laut der am 28.01.2022 in Kraft getretenen Verordnung dürfen wieder Fans kommen.</p></body>"""
+    assert meta_of(html).published == FoundDate("2022-02-02", "text:header")
+
+
+def test_kicker_above_the_headline() -> None:
+    html = """<body><div class="menu">Start</div><div class="article"><p class="kicker">18.01.2019 |
+    Politik</p><h1>Die Wahl ist entschieden</h1><p>Der Text beginnt.</p></div></body>"""
+    assert meta_of(html).published == FoundDate("2019-01-18", "text:header")
+
+
+def test_script_between_headline_and_byline_is_not_read() -> None:
+    html = """<body><h1>Story</h1><script>var built = "2015-05-05";</script><style>.x{}</style>
+    <p>By Ann, March 3, 2020</p></body>"""
+    assert meta_of(html).published == FoundDate("2020-03-03", "text:header")
+
+
+def test_after_reads_about_its_limit_and_stops_at_the_body() -> None:
+    tree = LexborHTMLParser("<body><h1>T</h1>" + "<p>word word word</p>" * 200 + "</body>")
+    h1 = tree.css_first("h1")
+    assert h1 is not None
+    text = _after(h1, HEADER_AFTER)
+    assert len(text) == HEADER_AFTER
+    assert text.startswith("T word")
+    short = LexborHTMLParser("<body><div><h1>T</h1><p>a</p></div></body><!-- x -->").css_first("h1")
+    assert short is not None
+    assert _after(short, HEADER_AFTER) == "T a"
+
+
+def test_before_reads_the_nearest_text_first() -> None:
+    tree = LexborHTMLParser("<body><div><p>far</p><div><span>near</span></div></div><h1>T</h1></body>")
+    h1 = tree.css_first("h1")
+    assert h1 is not None
+    assert _before(h1, 150) == "far near"
+    assert _before(h1, 4) == "near"
+
+
+def test_walk_is_bounded_by_nodes_not_by_page_size() -> None:
+    # thousands of empty elements after the headline: the walk gives up after HEADER_NODES_MAX nodes
+    html = "<body><h1>T</h1>" + "<span></span>" * (HEADER_NODES_MAX * 5) + "<p>1. März 2019</p></body>"
+    h1 = LexborHTMLParser(html).css_first("h1")
+    assert h1 is not None
+    assert dates_around(h1, TODAY) == []
