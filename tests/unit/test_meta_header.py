@@ -116,6 +116,40 @@ def test_dateline_inside_the_headline_element() -> None:
     assert meta_of(html).published == FoundDate("2022-02-02", "text:header")
 
 
+def test_a_day_in_the_title_words_is_the_subject_not_the_date() -> None:
+    html = """<body><article><h1 class="entry-title">Protokoll der Vorstandssitzung vom 10. Oktober
+    2019</h1><span class="posted-on">26/12/2019</span> von Webteam<p>Ort: Zürich</p></article></body>"""
+    assert meta_of(html).published == FoundDate("2019-12-26", "text:header")
+
+
+def test_logo_h1_marked_as_such_is_no_headline() -> None:
+    # a WordPress blog's front page: the site's name is the only <h1>, its menu lists old days
+    html = """<html><head><title>Demokratie Jetzt</title></head><body class="blog"><div id="header">
+    <h1 id="site-title"><a href="/">Demokratie Jetzt</a></h1><div class="menu"><a href="/12m">12M –
+    12. Mai 2012</a></div></div><div class="post"><h2>Neue Termine</h2>13. Januar 2014</div></body></html>"""
+    m = meta_of(html)
+    assert m.published is None or m.published.rule != "text:header"
+
+
+def test_site_menu_in_nav_is_not_the_header() -> None:
+    html = """<body><h1>Atomkraft ist nicht nachhaltig</h1><nav class="breadcrumb"><a href="/presse">Presse
+    vom 21.01.2022</a></nav><div class="article-meta">25.01.2022</div><p>Text.</p></body>"""
+    assert meta_of(html).published == FoundDate("2022-01-25", "text:header")
+
+
+def test_two_digit_year_in_the_header() -> None:
+    html = """<body><h1>Grab-Bote fliegt nach Singapur</h1><div class="article-meta">Von: Björn Jahner
+    <span>|</span> <span>31.10.23</span></div><p>Der Sprecher sagte am Montag (30. Oktober 2023),
+    das Video sei erfunden.</p></body>"""
+    assert meta_of(html).published == FoundDate("2023-10-31", "text:header")
+
+
+def test_two_digit_year_in_running_text_is_no_date() -> None:
+    # far from any headline, "10.11.12" is as likely a score or a version as a day
+    html = "<body><p>" + "Bericht. " * 200 + "Ergebnis der Runde: 10.11.12</p></body>"
+    assert meta_of(html).published is None
+
+
 def test_kicker_above_the_headline() -> None:
     html = """<body><div class="menu">Start</div><div class="article"><p class="kicker">18.01.2019 |
     Politik</p><h1>Die Wahl ist entschieden</h1><p>Der Text beginnt.</p></div></body>"""
@@ -134,10 +168,12 @@ def test_after_reads_about_its_limit_and_stops_at_the_body() -> None:
     assert h1 is not None
     text = _after(h1, HEADER_AFTER)
     assert len(text) == HEADER_AFTER
-    assert text.startswith("T word")
-    short = LexborHTMLParser("<body><div><h1>T</h1><p>a</p></div></body><!-- x -->").css_first("h1")
+    assert text.startswith("word word")  # the headline's own words are the title, not its header
+    short = LexborHTMLParser(
+        "<body><div><h1>T <small>x</small></h1><p>a</p></div></body><!-- y -->"
+    ).css_first("h1")
     assert short is not None
-    assert _after(short, HEADER_AFTER) == "T a"
+    assert _after(short, HEADER_AFTER) == "x a"
 
 
 def test_before_reads_the_nearest_text_first() -> None:

@@ -27,7 +27,7 @@ UNITS = (
     "1", "12", "2019", "1.", "12.", "1. ", "2019-", "2019-03-", "14.03.", "1/", "14/03/", " ", "a",
     "März ", "14 März ", "Jan 14 ", "de ", "14 de ", "2019 März ", "2019. ", "T10:00", "+01:00",
     '"datePublished": "', '"headline":', "by ", " and ", ", ", "veröffentlicht ", "bis ", "-",
-    "/2019/03/", "/2019", "年", "2019年3月", "\u00a0", "Mär.", "1er ",
+    "/2019/03/", "/2019", "年", "2019年3月", "\u00a0", "Mär.", "1er ", "31.10.", "31/10/",
 )  # fmt: skip
 
 REGEXES: dict[str, re.Pattern[str]] = {
@@ -36,6 +36,7 @@ REGEXES: dict[str, re.Pattern[str]] = {
     "dates._URL_DAY": dates._URL_DAY,
     "dates._URL_MONTH": dates._URL_MONTH,
     "text._YEAR": text._YEAR,
+    "text._YEAR_OR_SHORT_DATE": text._YEAR_OR_SHORT_DATE,
     "text.PUBLISHED_CUE": text.PUBLISHED_CUE,
     "text.OTHER_CUE": text.OTHER_CUE,
     "jsonld._LOOSE": jsonld._LOOSE,
@@ -49,6 +50,7 @@ FUNCTIONS: dict[str, Callable[[str], object]] = {
     "find_dates": lambda s: dates.find_dates(s, LATEST, limit=10**9),
     "parse_value": lambda s: dates.parse_value(s, LATEST),
     "text_dates": lambda s: text.text_dates(s, LATEST, limit=10**9),
+    "text_dates(short_years)": lambda s: text.text_dates(s, LATEST, limit=10**9, short_years=True),
     "url_day": lambda s: dates.url_day(s, LATEST),
     "visible_text": lambda s: text.visible_text(s, [s[: len(s) // 3], s[len(s) // 2 :]]),
 }

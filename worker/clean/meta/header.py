@@ -25,10 +25,15 @@ HEADER_AFTER = 500
 HEADER_BEFORE = 150
 # Nodes visited per direction at most (a menu of hundreds of empty items costs no more than this).
 HEADER_NODES_MAX = 400
+# Class or id words of an <h1> that holds the site's name, not an article's title (WordPress themes'
+# "site-title", "logo" elsewhere): its neighbourhood is the site's menu. On htmldate's pages: +1 dev,
+# +1 check, nothing lost.
+LOGO_MARKERS: tuple[str, ...] = ("logo", "site-title", "site-name", "sitename", "branding")
 
-# Elements whose text no reader sees.
+# Elements whose text no reader sees, and <nav>: the site's menus, whose links name other pages'
+# days (on htmldate's pages skipping <nav> gains 1 dev page and loses none).
 _SKIPPED_TAGS: frozenset[int] = frozenset(
-    create_tag(name).tag_id for name in ("script", "style", "noscript", "template", "svg", "head")
+    create_tag(name).tag_id for name in ("script", "style", "noscript", "template", "svg", "head", "nav")
 )
 _TEXT_TAG = 2  # lexbor's tag id of a text node (LXB_TAG__TEXT)
 _STOP_TAGS: frozenset[int] = frozenset(create_tag(name).tag_id for name in ("body", "html"))
@@ -41,6 +46,9 @@ def _after(node: LexborNode, limit: int) -> str:
     size = 0
     cur: LexborNode | None = node
     descend = True
+    # The headline's first text is the title's words: a day in them is the article's subject ("Protokoll
+    # der Sitzung vom 10. Oktober 2019"); a dateline in the headline has an element of its own.
+    title_words = True
     for _ in range(HEADER_NODES_MAX):
         nxt = cur.child if descend and cur is not None else None
         while nxt is None and cur is not None:
@@ -56,6 +64,9 @@ def _after(node: LexborNode, limit: int) -> str:
         descend = tag not in _SKIPPED_TAGS and tag != _TEXT_TAG
         if tag == _TEXT_TAG:
             text = " ".join((cur.text_content or "").split())
+            if text and title_words:
+                title_words = False
+                continue
             if text:
                 parts.append(text)
                 size += len(text) + 1
@@ -93,9 +104,16 @@ def _before(node: LexborNode, limit: int) -> str:
     return text[-limit:] if len(text) > limit else text
 
 
+def _is_logo(node: LexborNode) -> bool:
+    attrs = node.attributes
+    words = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+    return any(marker in words for marker in LOGO_MARKERS)
+
+
 def headline(h1s: list[tuple[LexborNode, str]], title: str | None) -> LexborNode | None:
     """The <h1> that holds the article's title (the metadata's title contains its text, or it the
-    title's), else the first <h1>: a site's logo is often the page's first <h1>."""
+    title's), else the first <h1> that is no logo: a site's logo is often the page's first <h1>."""
+    h1s = [(node, text) for node, text in h1s if not _is_logo(node)]
     if not h1s:
         return None
     if title:
@@ -115,6 +133,8 @@ def header_dates(h1s: list[tuple[LexborNode, str]], title: str | None, latest: d
 
 
 def dates_around(headline: LexborNode, latest: date) -> list[TextDate]:
-    after = [d for d in text_dates(_after(headline, HEADER_AFTER), latest) if d.cue != "other"]
-    before = [d for d in text_dates(_before(headline, HEADER_BEFORE), latest) if d.cue != "other"]
+    after = text_dates(_after(headline, HEADER_AFTER), latest, short_years=True)
+    before = text_dates(_before(headline, HEADER_BEFORE), latest, short_years=True)
+    after = [d for d in after if d.cue != "other"]
+    before = [d for d in before if d.cue != "other"]
     return after + before[::-1]
