@@ -75,6 +75,25 @@ def test_header_corrects_a_utc_stamp_moved_to_the_wrong_local_day() -> None:
     )
 
 
+def _typo3(meta: str) -> str:
+    """A TYPO3 news page (tx_news): the generic date key in <head>, the news date under the title."""
+    return f"""<html><head>{meta}<title>Faire Lieferketten: ejw</title></head><body><div id="c158">
+    <div class="news-single-item"><h1>Faire Lieferketten</h1><div class="news-single-timedata">05.02.2020
+    <span>- Redaktion: Eberhard Muster</span></div><p>Seit Januar gilt das neue Gesetz.</p></div>
+    </div></body></html>"""
+
+
+def test_generic_date_key_yields_to_the_header() -> None:
+    # TYPO3 fills <meta name="date"> with the day the record was last saved
+    m = meta_of(_typo3('<meta name="date" content="2020-02-12">'))
+    assert m.published == FoundDate("2020-02-05", "text:header")
+
+
+def test_publication_key_does_not_yield_to_a_header_day_it_does_not_give() -> None:
+    m = meta_of(_typo3('<meta property="article:published_time" content="2020-02-12T10:00:00+01:00">'))
+    assert m.published == FoundDate("2020-02-12", "meta:article:published_time")
+
+
 TEASERS_FIRST = """<html><head><title>Meet the Artist Alexandria Doe | Weekly</title></head><body>
 <nav class="mega-menu"><ul>
  <li><a href="/arts/calendar">Arts Calendar November 9-15</a><span>November 8, 2023</span></li>

@@ -56,8 +56,7 @@ def extract_metadata(
     title = fields.title(h, site)
     markup = choose.from_markup(h, day, suffix, latest)
     days = choose.markup_days(h, day, suffix)
-    # the header is read only where it can decide something: no markup date, or several
-    header = header_dates(h.h1_nodes, title, latest) if markup is None or len(days) > 1 else []
+    header = header_dates(h.h1_nodes, title, latest) if choose.header_decides(markup, days) else []
     published = (
         choose.checked(markup, days, header)
         or choose.from_header(header)

@@ -15,6 +15,7 @@ A wrong date is worse than none: sources that contradict themselves are dropped,
 from __future__ import annotations
 
 from datetime import date
+from typing import NamedTuple
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -86,14 +87,27 @@ def _pick(h: Harvest, tier: int, offset: int | None, domain_cet: bool, latest: d
     return _found(day if day <= latest else best.stamp.day, best.rule)
 
 
-def from_markup(h: Harvest, url_day: date | None, suffix: str, latest: date) -> FoundDate | None:
+class Markup(NamedTuple):
+    found: FoundDate
+    tier: int  # 0 for the URL, else the tier of the source (tables.py)
+
+
+def from_markup(h: Harvest, url_day: date | None, suffix: str, latest: date) -> Markup | None:
     """Steps 1-3: the URL's day, else the best tier-1 source, else the best tier-2 source."""
     if url_day is not None:
-        return _found(url_day, "url")
+        return Markup(_found(url_day, "url"), 0)
     offset = site_offset(h)
-    return _pick(h, 1, offset, suffix in CET_DOMAINS, latest) or _pick(
-        h, 2, offset, suffix in CET_DOMAINS, latest
-    )
+    for tier in (1, 2):
+        found = _pick(h, tier, offset, suffix in CET_DOMAINS, latest)
+        if found is not None:
+            return Markup(found, tier)
+    return None
+
+
+def header_decides(markup: Markup | None, days: set[date]) -> bool:
+    """Whether the article's header can change the choice (it is read only then): no markup date, a
+    generic one (tier 2), or markup that gives several days."""
+    return markup is None or markup.tier == 2 or len(days) > 1
 
 
 def from_time(h: Harvest, suffix: str, latest: date) -> FoundDate | None:
@@ -113,21 +127,26 @@ def markup_days(h: Harvest, url_day: date | None, suffix: str) -> set[date]:
     return days
 
 
-def checked(found: FoundDate | None, days: set[date], header: list[TextDate]) -> FoundDate | None:
-    """`found`, unless the article's header shows another of the markup's days and not found's.
+def checked(markup: Markup | None, days: set[date], header: list[TextDate]) -> FoundDate | None:
+    """The markup's choice, unless the article's header shows another day and not the chosen one:
+    then the header's day where the markup gives it too, or where the choice was a generic date.
 
     The header's day is the one the site presents the article with: an article republished after an
     update shows the update's day there, while its markup still says when it was first published
     (htmldate's gold follows the page). Requiring the day to be one the markup gives too keeps a
-    date the article's text mentions from being taken.
+    date the article's text mentions from being taken; generic keys (tier 2: "date", "dc.date") are
+    filled by some CMSs with the day the page was generated or last touched, and yield to the header
+    without that check (on htmldate's pages: 4 of 4 such disagreements, the header was right).
     """
-    if found is None or not header:
-        return found
-    shown = {d.day for d in header}
-    if date.fromisoformat(found.date) in shown:
+    if markup is None:
+        return None
+    found = markup.found
+    if not header or date.fromisoformat(found.date) in {d.day for d in header}:
         return found
     first = header[0].day
-    return _found(first, "text:header+markup") if first in days else found
+    if first in days:
+        return _found(first, "text:header+markup")
+    return _found(first, "text:header") if markup.tier == 2 else found
 
 
 def from_header(header: list[TextDate]) -> FoundDate | None:
