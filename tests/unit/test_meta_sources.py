@@ -299,8 +299,30 @@ def test_publication_cue_in_many_languages(line: str, day: str) -> None:
     assert meta_of(html).published == FoundDate(day, "text:published")
 
 
-def test_deadline_and_update_dates_are_not_publication_dates() -> None:
-    html = "<body><p>Anmeldung bis 31.12.2020.</p><p>Zuletzt geändert am 2. Februar 2021</p></body>"
+def test_deadline_dates_are_not_publication_dates() -> None:
+    html = "<body><p>Anmeldung bis 31.12.2020.</p><p>Geöffnet ab 2. Februar 2021</p></body>"
+    assert meta_of(html).published is None
+
+
+def test_update_date_dates_a_page_only_when_nothing_else_does() -> None:
+    # MediaWiki's footer: the page's only date is its last edit
+    wiki = """<body><div id="content"><h1 id="firstHeading">Download</h1><p>Get Python here.</p></div>
+    <div id="footer"><p id="footer-info-lastmod">This page was last edited on 10 November 2019, at
+    13:28.</p></div></body>"""
+    assert meta_of(wiki).published == FoundDate("2019-11-10", "text:updated")
+    # a deadline is no update; an update is not taken over the publication date
+    news = """<body><p>Anmeldung bis 31.12.2020.</p><p>Aktualisiert am 2. Februar 2021</p>
+    <p>Veröffentlicht am 28. Januar 2021</p></body>"""
+    assert meta_of(news).published == FoundDate("2021-01-28", "text:published")
+
+
+def test_comment_dates_are_not_the_page_date() -> None:
+    # a WordPress theme's comment list: each comment's date is in div.comment-meta
+    html = """<body><article><h2>Eine Arduino-Wand</h2><div class="post-byline">von Heiner</div>
+    <p>Bauanleitung.</p></article><ol class="commentlist">
+    <li><div class="comment-meta commentmetadata">15. Dezember 2015 at 11:21</div><p>Danke!</p></li>
+    <li><div class="comment-meta commentmetadata">16. Dezember 2015 at 21:50</div><p>Super.</p></li>
+    </ol></body>"""
     assert meta_of(html).published is None
 
 

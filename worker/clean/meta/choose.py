@@ -175,14 +175,20 @@ def from_text(tree: LexborHTMLParser, h: Harvest, title: str | None, latest: dat
         k = text.find(title)  # no <h1>, or a logo in it: the headline the metadata names
     if k >= 0:
         for d in found:
-            if k <= d.position < k + HEADLINE_REACH and d.cue != "other":
+            if k <= d.position < k + HEADLINE_REACH and d.dates_page:
                 return _found(d.day, "text:headline")
         for d in reversed(found):
-            if k - HEADLINE_BEFORE <= d.position < k and d.cue != "other":
+            if k - HEADLINE_BEFORE <= d.position < k and d.dates_page:
                 return _found(d.day, "text:headline")
-    days = [d.day for d in found if d.cue != "other"]
+    days = [d.day for d in found if d.dates_page]
     if days and (len(set(days)) == 1 or days.count(days[0]) >= 2):
         return _found(days[0], "text:first")
+    # Last: the day the page says it was last changed, when it gives no other ("Letzte Änderung",
+    # "last edited" of wikis, "Date of Last Revision" of terms): the current text is from that day.
+    # On htmldate's pages: +1 dev, +2 check, 1 wrong (check).
+    for d in found:
+        if d.cue == "updated":
+            return _found(d.day, "text:updated")
     return None
 
 

@@ -42,6 +42,9 @@ _SPACE = re.compile(r"\s+")
 DATE_TEXT_MAX = 200
 # Date-like elements read per page at most (a comment list has one per comment).
 DATE_ELEMENTS_MAX = 12
+# Class or id words of date-like elements that date a reader's comment, not the page ("comment-meta",
+# "commentmetadata" of WordPress themes). On htmldate's pages: 1 wrong date fewer (check), none lost.
+COMMENT_MARKERS: tuple[str, ...] = ("comment",)
 # Author names longer than this are a sentence, not a name.
 AUTHOR_MAX = 80
 # <h1> elements kept per page at most (the site's logo, the article's title, teasers on a front page).
@@ -152,10 +155,14 @@ def _itemprop(node: LexborNode, h: Harvest, latest: date) -> None:
 
 def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
     """Dates in the text of date-like elements (class "date", "byline", "posted"...), read only when
-    markup gave no date: one candidate per element, skipping dates whose cue says they are no
-    publication date ("bis", "zuletzt geändert")."""
+    markup gave no date: one candidate per element, skipping comments' dates and dates whose cue
+    says they are no publication date ("bis", "zuletzt geändert")."""
     found: list[Candidate] = []
     for node in date_nodes(tree):
+        attrs = node.attributes
+        names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+        if any(marker in names for marker in COMMENT_MARKERS):
+            continue
         text = node.text(deep=True)
         if len(text) > DATE_TEXT_MAX * 4:
             continue
@@ -163,7 +170,7 @@ def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
         if not 6 <= len(text) <= DATE_TEXT_MAX:
             continue
         for d in text_dates(text, latest, limit=1):
-            if d.cue != "other":
+            if d.dates_page:
                 found.append(Candidate(Stamp(d.day), "text:date-element", 3))
     return found
 

@@ -135,6 +135,6 @@ def header_dates(h1s: list[tuple[LexborNode, str]], title: str | None, latest: d
 def dates_around(headline: LexborNode, latest: date) -> list[TextDate]:
     after = text_dates(_after(headline, HEADER_AFTER), latest, short_years=True)
     before = text_dates(_before(headline, HEADER_BEFORE), latest, short_years=True)
-    after = [d for d in after if d.cue != "other"]
-    before = [d for d in before if d.cue != "other"]
+    after = [d for d in after if d.dates_page]
+    before = [d for d in before if d.dates_page]
     return after + before[::-1]

@@ -39,10 +39,15 @@ PUBLISHED_CUE = re.compile(
     r"fecha|pubblicato|"
     r"gepubliceerd|geplaatst|opublikowano|publicerad|julkaistu|publikováno"
 )
-# ... that it is something else: a deadline, a period, an update, a birthday.
+# ... that it is the last update ("Aktualisiert:", "last edited", "Letzte Änderung"): no publication
+# date, but the only date some pages give (wikis, terms of service), read last (choose.from_text).
+UPDATED_CUE = re.compile(
+    r"aktualisiert|updated|mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|"
+    r"letzte|last"
+)
+# ... that it is something else: a deadline, a period, a birthday.
 OTHER_CUE = re.compile(
-    r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|aktualisiert|updated|"
-    r"mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|letzte|last|"
+    r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|"
     # the end of a range: "23.-26.8.2017"
     r"[0-9]\.? ?[-–] ?$"
 )
@@ -52,7 +57,12 @@ OTHER_CUE = re.compile(
 class TextDate:
     day: date
     position: int  # character offset in the text
-    cue: str  # "published", "other" or ""
+    cue: str  # "published", "updated", "other" or ""
+
+    @property
+    def dates_page(self) -> bool:
+        """Whether the date may be the page's publication date (no cue says it is something else)."""
+        return self.cue in ("", "published")
 
 
 def visible_text(body_text: str, skipped: list[str]) -> str:
@@ -110,7 +120,7 @@ def _cue(before: str) -> str:
     """The cue closest to the date wins ("erschienen am 3.5.2019, aktualisiert am ..." )."""
     before = before.lower()
     best, best_end = "", -1
-    for kind, pattern in (("published", PUBLISHED_CUE), ("other", OTHER_CUE)):
+    for kind, pattern in (("published", PUBLISHED_CUE), ("updated", UPDATED_CUE), ("other", OTHER_CUE)):
         for m in pattern.finditer(before):
             if m.end() > best_end:
                 best, best_end = kind, m.end()
