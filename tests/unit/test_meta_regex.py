@@ -36,6 +36,7 @@ REGEXES: dict[str, re.Pattern[str]] = {
     "dates._ISO": dates._ISO,
     "dates._URL_DAY": dates._URL_DAY,
     "dates._URL_MONTH": dates._URL_MONTH,
+    "dates._URL_DMY": dates._URL_DMY,
     "text._YEAR": text._YEAR,
     "text._YEAR_OR_SHORT_DATE": text._YEAR_OR_SHORT_DATE,
     "text.PUBLISHED_CUE": text.PUBLISHED_CUE,
@@ -53,6 +54,7 @@ FUNCTIONS: dict[str, Callable[[str], object]] = {
     "text_dates": lambda s: text.text_dates(s, LATEST, limit=10**9),
     "text_dates(short_years)": lambda s: text.text_dates(s, LATEST, limit=10**9, short_years=True),
     "url_day": lambda s: dates.url_day(s, LATEST),
+    "url_dmy_day": lambda s: dates.url_dmy_day(s, LATEST),
     "visible_text": lambda s: text.visible_text(s, [s[: len(s) // 3], s[len(s) // 2 :]]),
 }
 

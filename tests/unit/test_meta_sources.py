@@ -230,6 +230,25 @@ def test_url_without_a_day(url: str) -> None:
     assert meta_of("<p>x</p>", url).published is None
 
 
+@pytest.mark.parametrize(
+    ("url", "day"),
+    [
+        ("https://verein.example.de/media-news/meldungen/29-10-2021", "2021-10-29"),
+        ("https://www.example.it/de/newsroom/23-01-2022-wierer-siegt", "2022-01-23"),
+        ("https://example.com/artikel/bericht_vom_22.04.2020_zur_lage", "2020-04-22"),
+    ],
+)
+def test_url_day_written_day_first(url: str, day: str) -> None:
+    assert meta_of("<p>x</p>", url).published == FoundDate(day, "url:dmy")
+
+
+def test_url_day_written_day_first_yields_to_date_markup() -> None:
+    # a day named in the slug may be the title's subject; the page's own markup says when it appeared
+    html = '<meta property="article:published_time" content="2020-04-24T08:00:00+02:00">'
+    m = meta_of(html, "https://example.com/artikel/bericht_vom_22.04.2020_zur_lage")
+    assert m.published == FoundDate("2020-04-24", "meta:article:published_time")
+
+
 def test_url_beats_a_utc_timestamp_of_the_next_day() -> None:
     # 21:25 in New York is 02:25 UTC the next day; the permalink has the local day
     html = '<meta property="article:published_time" content="2020-02-25T02:25:54+00:00">'

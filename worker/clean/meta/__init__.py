@@ -18,8 +18,9 @@ from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import choose, fields
 from worker.clean.meta import tables as t
+from worker.clean.meta.collect import Candidate
 from worker.clean.meta.collect import collect as harvest
-from worker.clean.meta.dates import url_day
+from worker.clean.meta.dates import Stamp, url_day, url_dmy_day
 from worker.clean.meta.header import header_dates
 from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
 
@@ -38,6 +39,18 @@ def _url_parts(url: str | None) -> tuple[str, str]:
     return split.path + ("?" + split.query if split.query else ""), host.rsplit(".", 1)[-1]
 
 
+def _url_days(path: str, canonical: str | None, latest: date) -> tuple[date | None, date | None]:
+    """The permalink's year-first day and a slug's day-first day, from the fetched URL or else the
+    canonical one: the permalink, which may carry the date the fetched URL lacks (AMP, short links,
+    ?p=123)."""
+    paths = [path]
+    if canonical:
+        paths.append(_url_parts(canonical)[0])
+    day = next((d for p in paths if p and (d := url_day(p, latest)) is not None), None)
+    dmy = next((d for p in paths if p and (d := url_dmy_day(p, latest)) is not None), None)
+    return day, dmy
+
+
 def extract_metadata(
     tree: LexborHTMLParser, url: str | None = None, today: date | None = None
 ) -> PageMetadata:
@@ -46,12 +59,9 @@ def extract_metadata(
     h = harvest(tree, latest)
     path, suffix = _url_parts(url)
     canonical = h.canonical or h.meta.get("og:url") or h.linked.url
-    day = url_day(path, latest) if path else None
-    if day is None and canonical:
-        # the canonical URL is the permalink, which may carry the date the fetched URL lacks (AMP,
-        # short links, ?p=123)
-        canonical_path, _ = _url_parts(canonical)
-        day = url_day(canonical_path, latest) if canonical_path else None
+    day, dmy = _url_days(path, canonical, latest)
+    if dmy is not None:  # a slug's day-first date is weaker: a tier-2 source among the markup's
+        h.published.append(Candidate(Stamp(dmy), "url:dmy", 2))
     site = fields.site_name(h)
     title = fields.title(h, site)
     markup = choose.from_markup(h, day, suffix, latest)

@@ -175,6 +175,10 @@ def match_day(m: re.Match[str], latest: date, month_first: bool) -> date | None:
 # Dates in a URL path: /2019/03/14/, /2019-03-14-, _20190314_ (CMS permalinks are set once, at
 # publication, and never follow later edits).
 _URL_DAY = re.compile(r"(?<![0-9])([12][0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])")
+# ... and day first, as European CMSs and press offices write it in slugs: /meldungen/29-10-2021,
+# /23-01-2022-titel, _22.04.2020_. Weaker than a permalink's year-first path (it may be a day the
+# title names), so it is a tier-2 source (choose.py), below the page's own date markup.
+_URL_DMY = re.compile(r"(?<![0-9])([0-3]?[0-9])([-_.])([01]?[0-9])\2([12][0-9]{3})(?![0-9])")
 # ... and the year and month alone (/2019/03/slug): not a day, but a check on the days found elsewhere.
 _URL_MONTH = re.compile(r"/([12][0-9]{3})/([01]?[0-9])/")
 
@@ -187,6 +191,15 @@ def url_day(path: str, latest: date) -> date | None:
         if m[2] == "/" and path[m.end() : m.end() + 1] not in ("", "/", ".", "?", "#"):
             continue  # /2023/10/3-fragen-an: the "3" starts the slug, the URL has only a month
         found = _day(int(m[1]), int(m[3]), int(m[4]), latest)
+        if found is not None:
+            return found
+    return None
+
+
+def url_dmy_day(path: str, latest: date) -> date | None:
+    """The day a URL path writes day first (29-10-2021), None when it writes none."""
+    for m in _URL_DMY.finditer(path):
+        found = _day(int(m[4]), int(m[3]), int(m[1]), latest)
         if found is not None:
             return found
     return None
