@@ -323,6 +323,19 @@ def test_deadline_dates_are_not_publication_dates() -> None:
     assert meta_of(html).published is None
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Der nächste Stammtisch findet am Mi. 5. Februar 2020 ab 19 Uhr statt.",
+        "Our next meetup: March 3, 2020 at the library.",
+        "Upcoming: 14 March 2020, open day.",
+    ],
+)
+def test_announced_events_are_not_publication_dates(line: str) -> None:
+    html = f"<body><h1>Stammtisch</h1><p>{line}</p></body>"
+    assert meta_of(html).published is None
+
+
 def test_update_date_dates_a_page_only_when_nothing_else_does() -> None:
     # MediaWiki's footer: the page's only date is its last edit
     wiki = """<body><div id="content"><h1 id="firstHeading">Download</h1><p>Get Python here.</p></div>

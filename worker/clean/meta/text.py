@@ -45,9 +45,11 @@ UPDATED_CUE = re.compile(
     r"aktualisiert|updated|mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|"
     r"letzte|last"
 )
-# ... that it is something else: a deadline, a period, a birthday.
+# ... that it is something else: a deadline, a period, a birthday, an announced event ("der nächste
+# Stammtisch findet am ... statt", "next meeting"; htmldate eval: +1 dev, none lost).
 OTHER_CUE = re.compile(
     r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|"
+    r"nächste|findet|\bnext\b|upcoming|"
     # the end of a range: "23.-26.8.2017"
     r"[0-9]\.? ?[-–] ?$"
 )
