@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import FoundDate, PageMetadata, extract_metadata
@@ -42,24 +43,18 @@ def test_header_showing_the_update_day_wins_over_the_first_publication() -> None
     assert m.modified == FoundDate("2022-01-12", "json-ld:dateModified")
 
 
-def test_header_showing_the_publication_day_keeps_it() -> None:
-    html = _yoast("2021-11-29", "2022-01-12", "29.11.2021 · 12.01.2022")
-    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
-
-
-def test_update_marked_as_such_in_the_header_is_no_publication_date() -> None:
-    html = _yoast("2021-11-29", "2022-01-12", "Aktualisiert am 12.01.2022")
-    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
-
-
-def test_header_day_the_markup_does_not_give_changes_nothing() -> None:
-    # a day the article's first lines mention is not the article's date
-    html = _yoast("2021-11-29", "2022-01-12", "Laut der am 28.01.2022 geltenden Verordnung")
-    assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
-
-
-def test_markup_that_agrees_on_one_day_is_not_checked() -> None:
-    html = _yoast("2021-11-29", "2021-11-29", "12.01.2022")
+@pytest.mark.parametrize(
+    ("modified", "header"),
+    [
+        pytest.param("2022-01-12", "29.11.2021 · 12.01.2022", id="header shows the publication day"),
+        pytest.param("2022-01-12", "Aktualisiert am 12.01.2022", id="update marked as such"),
+        # a day the article's first lines mention is not the article's date
+        pytest.param("2022-01-12", "Laut der am 28.01.2022 geltenden Verordnung", id="day not in markup"),
+        pytest.param("2021-11-29", "12.01.2022", id="markup agrees on one day: not checked"),
+    ],
+)
+def test_header_leaves_the_publication_day(modified: str, header: str) -> None:
+    html = _yoast("2021-11-29", modified, header)
     assert meta_of(html).published == FoundDate("2021-11-29", "json-ld:datePublished")
 
 
