@@ -3,12 +3,15 @@
 Order (each step only when the ones before found nothing):
 1. the URL's day (permalinks are set once, at publication);
 2. markup made for the publication date (tier 1), by SOURCE_RANK;
-3. creation and generic dates (tier 2), by SOURCE_RANK;
-   steps 1-3 are checked against the article's header (header.py) when the page's markup gives more
-   than one day (published and modified, sources that disagree): if the header shows one of those
-   days but not the one chosen, the header's day is taken (`checked`);
+3. creation and generic dates (tier 2: also a URL's day-first date), by SOURCE_RANK;
+   the choice of steps 1-3 is checked against the article's header (header.py, `checked`): where
+   the markup gives several days (published and modified, sources that disagree) and the header
+   shows one of them but not the one chosen, or where the choice is a generic tier-2 date the header
+   contradicts, the header's day is taken;
 4. the first date of the article's header;
-5. dates written for readers elsewhere: plain <time> (tier 3), date-like elements, the visible text.
+5. dates written for readers elsewhere: plain <time> (tier 3), date-like elements, the visible text
+   (a publication cue, the headline found in the text, a repeated first date, and last a stated
+   update).
 A wrong date is worse than none: sources that contradict themselves are dropped, not voted on.
 """
 
