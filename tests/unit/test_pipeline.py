@@ -24,7 +24,7 @@ def _texts(html: str, options: CleanOptions | None = None) -> list[str]:
     return [b.text for b in _clean(html, options)]
 
 
-STAGES = ("title", "segment", "plan", "score", "choose", "classify_region")
+STAGES = ("metadata", "segment", "plan", "score", "choose", "classify_region")
 
 
 def _spy(
@@ -32,7 +32,7 @@ def _spy(
 ) -> None:
     """Record every stage call of clean_page (and run `after(stage)` once it returns)."""
     targets = {
-        "title": (pipeline.dom, "title"),
+        "metadata": (pipeline, "extract_metadata"),
         "segment": (pipeline, "segment"),
         "plan": (pipeline.template, "plan"),
         "score": (pipeline, "score"),

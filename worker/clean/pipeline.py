@@ -2,7 +2,8 @@
 
 The stages, top to bottom, each a plain function with typed input and output:
 
-    decode -> guard -> parse -> segment (pre-cleaning included) -> site memory (observe + plan, strip)
+    decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
+           strip)
            -> score -> choose the content region -> classify + smooth -> site memory (learn location)
            -> assemble the Document
 
@@ -15,15 +16,27 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from datetime import date
 
 from worker.clean import decode, dom, guard, template
 from worker.clean.classify import Classified, classify_region
+from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.region import Steer, choose
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
-from worker.models import Block, BlockKind, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
+from worker.models import (
+    Block,
+    BlockKind,
+    DocStats,
+    Document,
+    ErrorReason,
+    Method,
+    Page,
+    PageMetadata,
+    TemplateInfo,
+)
 
 log = logging.getLogger(__name__)
 
@@ -87,18 +100,20 @@ def clean_page(
         text, encoded, memory = verdict.markup, None, None
         extra["flattened"] = verdict.reason
 
-    # 3. Parse, and read the title.
+    # 3. Parse.
     try:
         tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
     try:
         budget.check("parse")
-        title = dom.title(tree)
+        # 3b. Metadata: what the page says about itself (JSON-LD sits in <script>, which the walk skips).
+        meta = extract_metadata(tree, page.url, today=fetched_day(page.fetched_at))
+        budget.check("metadata")
         body = tree.body
         if body is None:
             return _document(
-                page, started, size, title, [], 0, "density", None, encoding, rule, None, 0, extra
+                page, started, size, meta, [], 0, "density", None, encoding, rule, None, 0, extra
             )
 
         # 4. Segment: block-level elements and text blocks with their shallow features. The walk steps
@@ -156,7 +171,7 @@ def clean_page(
     dropped = len(seg.texts) - len(blocks)
     lang = result.classified.lang
     return _document(
-        page, started, size, title, blocks, dropped, method, info, encoding, rule, lang, runs, extra
+        page, started, size, meta, blocks, dropped, method, info, encoding, rule, lang, runs, extra
     )
 
 
@@ -190,6 +205,16 @@ def _forget(memory: SiteMemory, site: str, exc: Exception) -> TemplateInfo:
     return TemplateInfo(0, 0, "state_error")
 
 
+def fetched_day(fetched_at: str | None) -> date | None:
+    """The day a page was fetched (an ISO timestamp's date part), which bounds its plausible dates."""
+    if not fetched_at:
+        return None
+    try:
+        return date.fromisoformat(fetched_at[:10])
+    except ValueError:
+        return None
+
+
 def _input_size(page: Page) -> tuple[int, bytes | None]:
     """The page's size in bytes, and page.html's UTF-8 when it was encoded to count it (lexbor reads it)."""
     if page.body is not None:
@@ -220,7 +245,7 @@ def _document(
     page: Page,
     started: float,
     size: int,
-    title: str,
+    meta: PageMetadata,
     blocks: list[Block],
     dropped: int,
     method: Method,
@@ -236,7 +261,7 @@ def _document(
         id=page.id,
         url=page.url,
         site=page.site,
-        title=title,
+        title=meta.title or "",
         text=text,
         blocks=tuple(blocks),
         method=method,
@@ -246,4 +271,5 @@ def _document(
         encoding_rule=rule,
         template=info,
         extra=extra,
+        metadata=meta,
     )

@@ -22,9 +22,9 @@ from worker.clean.meta.collect import Candidate
 from worker.clean.meta.collect import collect as harvest
 from worker.clean.meta.dates import Stamp, url_day, url_dmy_day
 from worker.clean.meta.header import header_dates
-from worker.clean.meta.record import EMPTY, FoundDate, PageMetadata
+from worker.models import NO_METADATA, FoundDate, PageMetadata
 
-__all__ = ["EMPTY", "FoundDate", "PageMetadata", "extract_metadata"]
+__all__ = ["NO_METADATA", "FoundDate", "PageMetadata", "extract_metadata"]
 
 
 def _url_parts(url: str | None) -> tuple[str, str]:

@@ -24,8 +24,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta.collect import SKIPPED_SELECTOR, Candidate, Harvest, date_element_dates
 from worker.clean.meta.dates import local_day
-from worker.clean.meta.record import FoundDate
 from worker.clean.meta.text import TextDate, text_dates, visible_text
+from worker.models import FoundDate
 
 # Within a tier, the source whose day is taken (lower first). JSON-LD before Open Graph: where they
 # disagree, article:published_time is more often the last update (Medium, some WordPress plugins).
