@@ -81,7 +81,7 @@ WEAK_BAD_PREFIXES: tuple[str, ...] = (
 )  # fmt: skip
 # Exact parts too short or ambiguous for prefix matching.
 BAD_EXACT: frozenset[str] = frozenset({"ad", "ads", "adv", "aside", "date", "time", "tag", "sns"})
-# Comment sections: dropped unless options.keep_comments, and never unmarked for being large.
+# Comment sections: never the article (read apart by worker.clean.comments), never unmarked for being large.
 COMMENT_TOKEN_PREFIXES: tuple[str, ...] = ("comment", "disqus", "respond", "reply", "discussion")
 # Content containers: boost the target choice and protect against weak bad patterns.
 GOOD_TOKEN_PREFIXES: tuple[str, ...] = (
@@ -221,3 +221,42 @@ WIDEN_LEVELS = 3
 # What follows an article in its container is rarely the article (author boxes, tags, related posts): no
 # widening past a target with content after it (0.1 -> 0.9370, 0 -> 0.9378).
 WIDEN_AFTER = 0.0
+
+# --- comments (worker/clean/comments.py) -------------------------------------------------------------
+# Numbers are comment shingle F1 on dragnet's 419 pages with gold comments (`eval --comments`).
+
+# Class/id parts of a reply form inside a comment section: its labels and notes are no comment.
+COMMENT_FORM_PREFIXES: tuple[str, ...] = (
+    "respond", "comment-form", "commentform", "reply-title", "comment-respond",
+    "add-comment", "addcomment", "leave", "comment-notes", "form", "captcha",
+    "subscribe", "login", "logged",
+)  # fmt: skip
+# Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
+COMMENT_CONTROL = re.compile(
+    r"^(reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link|share|edit"
+    r"|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?|antworten|répondre"
+    r"|responder|rispondi|\d+ (likes?|replies|points?|votes?)|(older|newer|previous|next) comments"
+    r"|load more comments|show more comments|view all comments|\W*)\W*$",
+    re.IGNORECASE,
+)
+COMMENT_CONTROL_MAX_CHARS = 40
+# A heading that counts comments ("12 Responses to “Bridge reopens”").
+COMMENT_COUNT = re.compile(r"^\d+\s+(comments?|responses?|replies|thoughts|reactions)\b", re.IGNORECASE)
+# Link lists inside a section (pagination, "most liked"): at least this many words, mostly links.
+COMMENT_MAX_LINK_DENSITY = 0.7
+COMMENT_LINK_LIST_WORDS = 4
+# A comment's author and date are read from its first few short blocks.
+COMMENT_HEADER_BLOCKS = 4
+COMMENT_HEADER_MAX_CHARS = 120
+# Class/id parts of the element naming a commenter (WordPress "comment-author vcard", "fn", Blogger
+# "comment-author", Disqus "author", phpBB "postauthor", "username").
+COMMENT_AUTHOR_PREFIXES: tuple[str, ...] = (
+    "author", "fn", "vcard", "user", "username", "poster", "postauthor", "commenter", "nickname", "name",
+)  # fmt: skip
+# How far up from a block its author-named element may be.
+COMMENT_AUTHOR_LEVELS = 3
+COMMENT_AUTHOR_MAX_CHARS = 80
+# "Jane says:", "Jane said...", "Jane wrote:": the name before the verb.
+COMMENT_SAYS = re.compile(r"^(\S.{0,60}?)\s+(?:says|said|wrote|writes|schreibt|dit|dice)\b", re.IGNORECASE)
+# "by Jane", "Posted by Jane": the name after it.
+COMMENT_BY = re.compile(r"^(?:posted |written )?by\s+|\s+(?:says|said)\W*$", re.IGNORECASE)

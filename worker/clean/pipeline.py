@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from worker.clean import decode, dom, guard, template
 from worker.clean.classify import Classified, classify_region
+from worker.clean.comments import find_comments
 from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.region import Steer, choose
-from worker.clean.score import score
+from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
 from worker.models import (
     Block,
     BlockKind,
+    Comment,
     DocStats,
     Document,
     ErrorReason,
@@ -54,6 +56,7 @@ class Extraction:
     seg: Segmentation
     target: int
     classified: Classified
+    scores: Scores
 
     @property
     def texts(self) -> list[str]:
@@ -108,7 +111,8 @@ def clean_page(
     try:
         budget.check("parse")
         # 3b. Metadata: what the page says about itself (JSON-LD sits in <script>, which the walk skips).
-        meta = extract_metadata(tree, page.url, today=fetched_day(page.fetched_at))
+        today = fetched_day(page.fetched_at)
+        meta = extract_metadata(tree, page.url, today=today)
         budget.check("metadata")
         body = tree.body
         if body is None:
@@ -157,6 +161,12 @@ def clean_page(
                     memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
+        # 10. Comments, kept apart: found on the segmentation the article came from.
+        comments: list[Comment] = []
+        if options.keep_comments:
+            c = result.classified
+            day = today or date.today()
+            comments = find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day)
         budget.check("end")
     except TooManyNodes as many:
         return _empty(page, started, size, "too_many_nodes", str(many))
@@ -165,25 +175,26 @@ def clean_page(
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
         return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
 
-    # 10. Assemble the Document.
+    # 11. Assemble the Document.
     texts, kinds = result.seg.texts, result.seg.kinds
     blocks = [Block(_KINDS[kinds[i]], texts[i]) for i in result.classified.kept]
     dropped = len(seg.texts) - len(blocks)
     lang = result.classified.lang
-    return _document(
+    doc = _document(
         page, started, size, meta, blocks, dropped, method, info, encoding, rule, lang, runs, extra
     )
+    return replace(doc, comments=tuple(comments)) if comments else doc
 
 
 def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budget: Budget) -> Extraction:
     """Stages 6-8 on one segmentation (the page, or the page without its template)."""
-    scores = score(seg, options.keep_comments)
+    scores = score(seg)
     budget.check("score")
     region = choose(seg, scores.weights, scores.link_density, steer)
     budget.check("region")
-    classified = classify_region(seg, scores, region, options.keep_comments)
+    classified = classify_region(seg, scores, region)
     budget.check("classify")
-    return Extraction(seg, region.target, classified)
+    return Extraction(seg, region.target, classified, scores)
 
 
 def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:

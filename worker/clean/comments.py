@@ -1,0 +1,223 @@
+"""Reader comments, kept apart from the article: found on the segmentation the article was extracted from.
+
+1. Where: the outermost elements whose class/id names a comment section (WordPress "commentlist",
+   "comment-body", Blogger "comments-block", Disqus "disqus_thread", phpBB-like "post-reply"...; the
+   marks worker.clean.score computes), outside the article's target element, and the flat tail that
+   follows a "12 Comments" heading inside the target (worker.clean.classify.comment_tail).
+2. What is not a comment there: the reply form (its labels and notes), headings that count or invite
+   comments, controls ("Reply", "Report", "Like") and link lists (pagination, "older comments").
+3. One comment each: inside a section, the element whose children repeat one signature (tag and first
+   class, digits ignored) most often holds the comments; each comment starts at a child of that
+   signature and runs to the next one (Blogger's flat <dt>/<dd> pairs), and replies nested in a comment
+   under the same signature are comments of their own.
+4. Author and date where marked: the comment's block in an element named like an author ("comment-author",
+   "fn", "vcard", "username") or written "X says:"; the first day written in a short block of the comment.
+
+Every table is in worker.clean.heuristics ("comments"); tuned on dragnet's pages with comments
+(`eval --comments`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from worker.clean import heuristics as h
+from worker.clean.meta.dates import find_dates
+from worker.clean.score import Scores
+from worker.clean.segment import Segmentation
+from worker.models import Comment
+
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass(slots=True)
+class Section:
+    """One comment section: its element and the blocks that are comment text, in document order."""
+
+    root: int
+    blocks: list[int]
+
+
+def find_comments(
+    seg: Segmentation,
+    scores: Scores,
+    target: int,
+    kept: list[int],
+    tail: list[int],
+    today: date,
+) -> list[Comment]:
+    """The page's reader comments, in document order; none of the article's blocks (`kept`) is in one."""
+    in_text = set(kept)
+    out: list[Comment] = []
+    for section in sections(seg, scores, target, in_text, tail):
+        out.extend(split(seg, section, today))
+    return out
+
+
+def sections(
+    seg: Segmentation, scores: Scores, target: int, in_text: set[int], tail: list[int]
+) -> list[Section]:
+    """The comment sections: marked ones outside the target, then the target's flat comment tail."""
+    firsts, ends = seg.firsts, seg.ends
+    out: list[Section] = []
+    end = -1
+    for e in scores.comment_marked:
+        if firsts[e] < end:
+            continue  # inside a section already taken
+        if firsts[e] <= firsts[target] and ends[target] <= ends[e]:
+            continue  # holds the article (a "comments-open" wrapper): its inner sections are looked at
+        blocks = _comment_blocks(seg, scores, e, range(firsts[e], ends[e]), in_text)
+        end = ends[e]
+        if blocks:
+            out.append(Section(e, blocks))
+    if tail:
+        covered = {b for s in out for b in s.blocks}
+        blocks = _comment_blocks(seg, scores, target, [b for b in tail if b not in covered], in_text)
+        if blocks:
+            out.append(Section(target, blocks))
+        out.sort(key=lambda s: s.blocks[0])
+    return out
+
+
+def _comment_blocks(
+    seg: Segmentation, scores: Scores, root: int, blocks: range | list[int], in_text: set[int]
+) -> list[int]:
+    """The blocks of a section that are comment text (not the form, the controls, the counts)."""
+    texts, owners, kinds = seg.texts, seg.owners, seg.kinds
+    link_density = scores.link_density
+    form = _form_elements(seg, root)
+    out = []
+    for b in blocks:
+        if b in in_text or owners[b] in form:
+            continue
+        text = texts[b]
+        if len(text) <= h.COMMENT_CONTROL_MAX_CHARS and h.COMMENT_CONTROL.match(text):
+            continue
+        if (
+            kinds[b] == "heading"
+            and len(text) <= h.COMMENT_HEADING_MAX_CHARS * 3
+            and (h.COMMENT_HEADING.match(text) or h.COMMENT_COUNT.search(text))
+        ):
+            continue
+        if link_density[b] > h.COMMENT_MAX_LINK_DENSITY and seg.words[b] > h.COMMENT_LINK_LIST_WORDS:
+            continue
+        out.append(b)
+    return out
+
+
+def _form_elements(seg: Segmentation, root: int) -> set[int]:
+    """Elements of `root`'s subtree inside a reply form ("Leave a Reply", its labels and notes)."""
+    form: set[int] = set()
+    skips, tags = seg.skips, seg.tags
+    e = root
+    end = skips[root]
+    while e < end:
+        if tags[e] == "form" or _is_form_ident(seg.ident(e)):
+            form.update(range(e, skips[e]))
+            e = skips[e]
+        else:
+            e += 1
+    return form
+
+
+def _has_part(ident: str, prefixes: tuple[str, ...]) -> bool:
+    """Does a class/id word start with one of `prefixes`, at its start or after a "-" or "_"?"""
+    for word in ident.replace("_", "-").split():
+        start = 0
+        while True:
+            if word.startswith(prefixes, start):
+                return True
+            start = word.find("-", start) + 1
+            if start == 0:
+                break
+    return False
+
+
+def _is_form_ident(ident: str) -> bool:
+    return bool(ident) and _has_part(ident, h.COMMENT_FORM_PREFIXES)
+
+
+def _signature(seg: Segmentation, e: int) -> str:
+    """Tag and first class with digits left out: what repeats from one comment to the next."""
+    return seg.tags[e] + "." + _DIGITS.sub("", seg.first_class(e))
+
+
+def _items(seg: Segmentation, section: Section) -> list[tuple[int, int]]:
+    """Block ranges of the section's comments: one per repetition of the most repeated child signature,
+    each running to the next; nested repetitions (replies) split their comment further."""
+    firsts, ends = seg.firsts, seg.ends
+    root = section.root
+    best: tuple[int, int, str] = (0, -1, "")  # (count, parent, signature)
+    for p in range(root, seg.skips[root]):
+        if ends[p] - firsts[p] < 2:
+            continue
+        counts: dict[str, int] = {}
+        order: list[str] = []
+        for c in seg.children(p):
+            if ends[c] > firsts[c]:
+                sig = _signature(seg, c)
+                if sig not in counts:
+                    order.append(sig)
+                counts[sig] = counts.get(sig, 0) + 1
+        for sig in order:  # the first of equally repeated signatures starts a comment
+            if counts[sig] > best[0]:
+                best = (counts[sig], p, sig)
+    count, _, sig = best
+    if count < 2:
+        return [(firsts[root], ends[root])]
+    starts = [firsts[c] for c in range(root, seg.skips[root]) if _signature(seg, c) == sig]
+    starts = sorted(set(starts) | {firsts[root]})
+    bounds = [*starts[1:], ends[root]]
+    return list(zip(starts, bounds, strict=True))
+
+
+def split(seg: Segmentation, section: Section, today: date) -> list[Comment]:
+    """The section's blocks as comments, with author and date where marked."""
+    out: list[Comment] = []
+    blocks = section.blocks
+    i = 0
+    for lo, hi in _items(seg, section):
+        mine: list[int] = []
+        while i < len(blocks) and blocks[i] < hi:
+            if blocks[i] >= lo:
+                mine.append(blocks[i])
+            i += 1
+        if mine:
+            out.append(_comment(seg, mine, today))
+    return out
+
+
+def _comment(seg: Segmentation, blocks: list[int], today: date) -> Comment:
+    texts = seg.texts
+    author = published = None
+    for b in blocks[: h.COMMENT_HEADER_BLOCKS]:
+        text = texts[b]
+        if len(text) > h.COMMENT_HEADER_MAX_CHARS:
+            continue
+        if author is None:
+            author = _author(seg, b)
+        if published is None:
+            days = find_dates(text, today, limit=1)
+            if days:
+                published = days[0].isoformat()
+    return Comment("\n\n".join(texts[b] for b in blocks), author, published)
+
+
+def _author(seg: Segmentation, b: int) -> str | None:
+    """The commenter's name where the block says it: an author-named element or "Name says:"."""
+    text = seg.texts[b]
+    said = h.COMMENT_SAYS.match(text)
+    if said is not None:
+        return said.group(1).strip() or None
+    e = seg.owners[b]
+    for _ in range(h.COMMENT_AUTHOR_LEVELS):
+        ident = seg.ident(e)
+        if ident and _has_part(ident, h.COMMENT_AUTHOR_PREFIXES):
+            name = h.COMMENT_BY.sub("", text).strip()
+            return name if 0 < len(name) <= h.COMMENT_AUTHOR_MAX_CHARS else None
+        e = seg.parents[e]
+        if e < 0:
+            break
+    return None
