@@ -95,10 +95,8 @@ def _comment_blocks(
         text = texts[b]
         if len(text) <= h.COMMENT_CONTROL_MAX_CHARS and h.COMMENT_CONTROL.match(text):
             continue
-        if (
-            kinds[b] == "heading"
-            and len(text) <= h.COMMENT_HEADING_MAX_CHARS * 3
-            and (h.COMMENT_HEADING.match(text) or h.COMMENT_COUNT.search(text))
+        if len(text) <= h.COMMENT_COUNT_MAX_CHARS and (
+            h.COMMENT_COUNT.match(text) or (kinds[b] == "heading" and h.COMMENT_HEADING.match(text))
         ):
             continue
         if link_density[b] > h.COMMENT_MAX_LINK_DENSITY and seg.words[b] > h.COMMENT_LINK_LIST_WORDS:

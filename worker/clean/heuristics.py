@@ -228,20 +228,21 @@ WIDEN_AFTER = 0.0
 # Class/id parts of a reply form inside a comment section: its labels and notes are no comment.
 COMMENT_FORM_PREFIXES: tuple[str, ...] = (
     "respond", "comment-form", "commentform", "reply-title", "comment-respond",
-    "add-comment", "addcomment", "leave", "comment-notes", "form", "captcha",
+    "add-comment", "addcomment", "leave", "comment-notes", "captcha",
     "subscribe", "login", "logged",
 )  # fmt: skip
 # Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
 COMMENT_CONTROL = re.compile(
-    r"^(reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link|share|edit"
+    r"^\W*(reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link|share|edit"
     r"|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?|antworten|répondre"
     r"|responder|rispondi|\d+ (likes?|replies|points?|votes?)|(older|newer|previous|next) comments"
     r"|load more comments|show more comments|view all comments|\W*)\W*$",
     re.IGNORECASE,
 )
 COMMENT_CONTROL_MAX_CHARS = 40
-# A heading that counts comments ("12 Responses to “Bridge reopens”").
-COMMENT_COUNT = re.compile(r"^\d+\s+(comments?|responses?|replies|thoughts|reactions)\b", re.IGNORECASE)
+# A line that counts comments ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }").
+COMMENT_COUNT = re.compile(r"^\W*\d+\s+(comments?|responses?|replies|thoughts|reactions)\b", re.IGNORECASE)
+COMMENT_COUNT_MAX_CHARS = 120
 # Link lists inside a section (pagination, "most liked"): at least this many words, mostly links.
 COMMENT_MAX_LINK_DENSITY = 0.7
 COMMENT_LINK_LIST_WORDS = 4
