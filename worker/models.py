@@ -77,7 +77,8 @@ class Quality:
 class Block:
     kind: BlockKind
     text: str
-    quality: Quality | None = None
+    # Derived from the text (worker/clean/quality.py): two blocks with the same kind and text are equal.
+    quality: Quality | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,13 +145,16 @@ def test_marked_subtrees_do_not_pull_the_target() -> None:
     assert _texts(html) == [PROSE, PROSE3]
 
 
-def test_keep_comments_keeps_the_comment_section_inside_the_target() -> None:
+def test_keep_comments_fills_comments_and_leaves_the_text_alone() -> None:
     html = (
         f"<body><article><p>{PROSE}</p><p>{PROSE3}</p><section class='comments'>"
         f"<p>{PROSE2}</p></section></article>{NAV}</body>"
     )
-    assert _texts(html) == [PROSE, PROSE3]
-    assert _texts(html, CleanOptions(keep_comments=True)) == [PROSE, PROSE3, PROSE2]
+    plain = pipeline.clean_page(Page(id="p", html=html))
+    kept = pipeline.clean_page(Page(id="p", html=html), options=CleanOptions(keep_comments=True))
+    assert [b.text for b in plain.blocks] == [b.text for b in kept.blocks] == [PROSE, PROSE3]
+    assert plain.comments == ()
+    assert [c.text for c in kept.comments] == [PROSE2]
 
 
 def test_golden_news_article_with_share_bar_and_related_links() -> None:

@@ -261,3 +261,8 @@ COMMENT_AUTHOR_MAX_CHARS = 80
 COMMENT_SAYS = re.compile(r"^(\S.{0,60}?)\s+(?:says|said|wrote|writes|schreibt|dit|dice)\b", re.IGNORECASE)
 # "by Jane", "Posted by Jane": the name after it.
 COMMENT_BY = re.compile(r"^(?:posted |written )?by\s+|\s+(?:says|said)\W*$", re.IGNORECASE)
+
+# --- quality filter (worker/clean/quality.py) -----------------------------------------------------------
+
+# The filter judges a block only from this many letter tokens on: a heading or a name says too little.
+FILTER_MIN_TOKENS = 8

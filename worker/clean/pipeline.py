@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from datetime import date
 
-from worker.clean import decode, dom, guard, template
+from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region
 from worker.clean.comments import find_comments
 from worker.clean.meta import extract_metadata
@@ -37,6 +37,7 @@ from worker.models import (
     Method,
     Page,
     PageMetadata,
+    Quality,
     TemplateInfo,
 )
 
@@ -116,9 +117,7 @@ def clean_page(
         budget.check("metadata")
         body = tree.body
         if body is None:
-            return _document(
-                page, started, size, meta, [], 0, "density", None, encoding, rule, None, 0, extra
-            )
+            return _document(page, started, size, Parts(meta, encoding, rule, extra))
 
         # 4. Segment: block-level elements and text blocks with their shallow features. The walk steps
         # over what a reader never sees (scripts, styles, widgets, comments, hidden elements) and keeps
@@ -161,13 +160,26 @@ def clean_page(
                     memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
+        parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
         # 10. Comments, kept apart: found on the segmentation the article came from.
-        comments: list[Comment] = []
         if options.keep_comments:
             c = result.classified
             day = today or date.today()
-            comments = find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day)
-        budget.check("end")
+            parts.comments = find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day)
+            budget.check("comments")
+        # 11. Quality signals of every block kept, and the optional filter on them.
+        texts, kinds = result.seg.texts, result.seg.kinds
+        kept = result.classified.kept
+        judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
+        parts.blocks = [
+            Block(_KINDS[kinds[i]], texts[i], q)
+            for i, q, ok in zip(kept, judged.blocks, judged.keep, strict=True)
+            if ok
+        ]
+        parts.quality = judged.whole
+        parts.filtered = len(kept) - len(parts.blocks)
+        parts.dropped = len(seg.texts) - len(parts.blocks)
+        budget.check("quality")
     except TooManyNodes as many:
         return _empty(page, started, size, "too_many_nodes", str(many))
     except OverBudget as over:
@@ -175,15 +187,8 @@ def clean_page(
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
         return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
 
-    # 11. Assemble the Document.
-    texts, kinds = result.seg.texts, result.seg.kinds
-    blocks = [Block(_KINDS[kinds[i]], texts[i]) for i in result.classified.kept]
-    dropped = len(seg.texts) - len(blocks)
-    lang = result.classified.lang
-    doc = _document(
-        page, started, size, meta, blocks, dropped, method, info, encoding, rule, lang, runs, extra
-    )
-    return replace(doc, comments=tuple(comments)) if comments else doc
+    # 12. Assemble the Document.
+    return _document(page, started, size, parts)
 
 
 def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budget: Budget) -> Extraction:
@@ -252,35 +257,44 @@ def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: s
     )
 
 
-def _document(
-    page: Page,
-    started: float,
-    size: int,
-    meta: PageMetadata,
-    blocks: list[Block],
-    dropped: int,
-    method: Method,
-    info: TemplateInfo | None,
-    encoding: str | None,
-    rule: str,
-    lang: str | None,
-    runs: int,
-    extra: dict[str, str],
-) -> Document:
+@dataclass(slots=True)
+class Parts:
+    """What the stages found for one page's Document (filled as they run)."""
+
+    meta: PageMetadata
+    encoding: str | None
+    rule: str
+    extra: dict[str, str]
+    method: Method = "density"
+    info: TemplateInfo | None = None
+    runs: int = 0
+    lang: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+    dropped: int = 0  # text blocks of the page not in the document (the filtered ones included)
+    filtered: int = 0  # of those, taken out by the quality filter
+    comments: list[Comment] = field(default_factory=list)
+    quality: Quality | None = None  # of the blocks kept, together
+
+
+def _document(page: Page, started: float, size: int, parts: Parts) -> Document:
+    blocks = parts.blocks
     text = "\n\n".join(b.text for b in blocks)
+    elapsed = (time.perf_counter() - started) * 1000.0
     return Document(
         id=page.id,
         url=page.url,
         site=page.site,
-        title=meta.title or "",
+        title=parts.meta.title or "",
         text=text,
         blocks=tuple(blocks),
-        method=method,
-        stats=DocStats(size, len(text), len(blocks), dropped, (time.perf_counter() - started) * 1000.0, runs),
-        lang=lang,
-        encoding=encoding,
-        encoding_rule=rule,
-        template=info,
-        extra=extra,
-        metadata=meta,
+        method=parts.method,
+        stats=DocStats(size, len(text), len(blocks), parts.dropped, elapsed, parts.runs, parts.filtered),
+        lang=parts.lang,
+        encoding=parts.encoding,
+        encoding_rule=parts.rule,
+        template=parts.info,
+        extra=parts.extra,
+        metadata=parts.meta,
+        comments=tuple(parts.comments),
+        quality=parts.quality,
     )
