@@ -19,17 +19,14 @@ Every table is in worker.clean.heuristics ("comments"); tuned on dragnet's pages
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.meta.dates import find_dates
+from worker.clean.repeats import has_part, header_facts, item_ranges, most_repeated
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Comment
-
-_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(slots=True)
@@ -120,102 +117,27 @@ def _form_elements(seg: Segmentation, root: int) -> set[int]:
     return form
 
 
-def _has_part(ident: str, prefixes: tuple[str, ...]) -> bool:
-    """Does a class/id word start with one of `prefixes`, at its start or after a "-" or "_"?"""
-    for word in ident.replace("_", "-").split():
-        start = 0
-        while True:
-            if word.startswith(prefixes, start):
-                return True
-            start = word.find("-", start) + 1
-            if start == 0:
-                break
-    return False
-
-
 def _is_form_ident(ident: str) -> bool:
-    return bool(ident) and _has_part(ident, h.COMMENT_FORM_PREFIXES)
-
-
-def _signature(seg: Segmentation, e: int) -> str:
-    """Tag and first class with digits left out: what repeats from one comment to the next."""
-    return seg.tags[e] + "." + _DIGITS.sub("", seg.first_class(e))
-
-
-def _items(seg: Segmentation, section: Section) -> list[tuple[int, int]]:
-    """Block ranges of the section's comments: one per repetition of the most repeated child signature,
-    each running to the next; nested repetitions (replies) split their comment further."""
-    firsts, ends = seg.firsts, seg.ends
-    root = section.root
-    best: tuple[int, int, str] = (0, -1, "")  # (count, parent, signature)
-    for p in range(root, seg.skips[root]):
-        if ends[p] - firsts[p] < 2:
-            continue
-        counts: dict[str, int] = {}
-        order: list[str] = []
-        for c in seg.children(p):
-            if ends[c] > firsts[c]:
-                sig = _signature(seg, c)
-                if sig not in counts:
-                    order.append(sig)
-                counts[sig] = counts.get(sig, 0) + 1
-        for sig in order:  # the first of equally repeated signatures starts a comment
-            if counts[sig] > best[0]:
-                best = (counts[sig], p, sig)
-    count, _, sig = best
-    if count < 2:
-        return [(firsts[root], ends[root])]
-    starts = [firsts[c] for c in range(root, seg.skips[root]) if _signature(seg, c) == sig]
-    starts = sorted(set(starts) | {firsts[root]})
-    bounds = [*starts[1:], ends[root]]
-    return list(zip(starts, bounds, strict=True))
+    return bool(ident) and has_part(ident, h.COMMENT_FORM_PREFIXES)
 
 
 def split(seg: Segmentation, section: Section, today: date) -> list[Comment]:
     """The section's blocks as comments, with author and date where marked."""
+    count, sig = most_repeated(seg, section.root)
+    if count < 2:
+        ranges = [(seg.firsts[section.root], seg.ends[section.root])]
+    else:
+        ranges = item_ranges(seg, section.root, sig)
     out: list[Comment] = []
     blocks = section.blocks
     i = 0
-    for lo, hi in _items(seg, section):
+    for lo, hi in ranges:
         mine: list[int] = []
         while i < len(blocks) and blocks[i] < hi:
             if blocks[i] >= lo:
                 mine.append(blocks[i])
             i += 1
         if mine:
-            out.append(_comment(seg, mine, today))
+            author, published, _ = header_facts(seg, mine, today)
+            out.append(Comment("\n\n".join(seg.texts[b] for b in mine), author, published))
     return out
-
-
-def _comment(seg: Segmentation, blocks: list[int], today: date) -> Comment:
-    texts = seg.texts
-    author = published = None
-    for b in blocks[: h.COMMENT_HEADER_BLOCKS]:
-        text = texts[b]
-        if len(text) > h.COMMENT_HEADER_MAX_CHARS:
-            continue
-        if author is None:
-            author = _author(seg, b)
-        if published is None:
-            days = find_dates(text, today, limit=1)
-            if days:
-                published = days[0].isoformat()
-    return Comment("\n\n".join(texts[b] for b in blocks), author, published)
-
-
-def _author(seg: Segmentation, b: int) -> str | None:
-    """The commenter's name where the block says it: an author-named element or "Name says:"."""
-    text = seg.texts[b]
-    said = h.COMMENT_SAYS.match(text)
-    if said is not None:
-        return said.group(1).strip() or None
-    e = seg.owners[b]
-    for _ in range(h.COMMENT_AUTHOR_LEVELS):
-        ident = seg.ident(e)
-        if ident and _has_part(ident, h.COMMENT_AUTHOR_PREFIXES):
-            name = h.COMMENT_BY.sub("", text).strip()
-            return name if 0 < len(name) <= h.COMMENT_AUTHOR_MAX_CHARS else None
-        e = seg.parents[e]
-        if e < 0:
-            break
-    return None

@@ -23,6 +23,7 @@ from worker.clean.classify import Classified, classify_region
 from worker.clean.comments import find_comments
 from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
+from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation, segment, stable_path
@@ -37,6 +38,7 @@ from worker.models import (
     Method,
     Page,
     PageMetadata,
+    Post,
     Quality,
     TemplateInfo,
 )
@@ -161,12 +163,14 @@ def clean_page(
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
-        # 10. Comments, kept apart: found on the segmentation the article came from.
+        # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
+        # article came from.
+        day = today or date.today()
+        parts.posts = find_posts(result.seg, result.scores, day)
         if options.keep_comments:
             c = result.classified
-            day = today or date.today()
             parts.comments = find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day)
-            budget.check("comments")
+        budget.check("comments")
         # 11. Quality signals of every block kept, and the optional filter on them.
         texts, kinds = result.seg.texts, result.seg.kinds
         kept = result.classified.kept
@@ -273,6 +277,7 @@ class Parts:
     dropped: int = 0  # text blocks of the page not in the document (the filtered ones included)
     filtered: int = 0  # of those, taken out by the quality filter
     comments: list[Comment] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
     quality: Quality | None = None  # of the blocks kept, together
 
 
@@ -296,5 +301,6 @@ def _document(page: Page, started: float, size: int, parts: Parts) -> Document:
         extra=parts.extra,
         metadata=parts.meta,
         comments=tuple(parts.comments),
+        posts=tuple(parts.posts),
         quality=parts.quality,
     )
