@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.repeats import has_part, header_facts, item_ranges, most_repeated
+from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Comment
@@ -44,12 +44,13 @@ def find_comments(
     kept: list[int],
     tail: list[int],
     today: date,
+    bylines: Bylines,
 ) -> list[Comment]:
     """The page's reader comments, in document order; none of the article's blocks (`kept`) is in one."""
     in_text = set(kept)
     out: list[Comment] = []
     for section in sections(seg, scores, target, in_text, tail):
-        out.extend(split(seg, section, today))
+        out.extend(split(seg, section, today, bylines))
     return out
 
 
@@ -93,13 +94,25 @@ def _comment_blocks(
         if len(text) <= h.COMMENT_CONTROL_MAX_CHARS and h.COMMENT_CONTROL.match(text):
             continue
         if len(text) <= h.COMMENT_COUNT_MAX_CHARS and (
-            h.COMMENT_COUNT.match(text) or (kinds[b] == "heading" and h.COMMENT_HEADING.match(text))
+            h.COMMENT_COUNT.match(text)
+            or (
+                (kinds[b] == "heading" or len(text) <= h.COMMENT_HEADING_MAX_CHARS)
+                and h.COMMENT_HEADING.match(text)
+            )
         ):
-            continue
-        if link_density[b] > h.COMMENT_MAX_LINK_DENSITY and seg.words[b] > h.COMMENT_LINK_LIST_WORDS:
+            continue  # "12 Comments", "Leave a Reply", "Post a Comment"
+        if (
+            link_density[b] > h.COMMENT_MAX_LINK_DENSITY
+            and seg.words[b] > h.COMMENT_LINK_LIST_WORDS
+            and not _has_digit(text)  # a permalink's date ("March 3, 2011 at 4:00 PM") is no link list
+        ):
             continue
         out.append(b)
     return out
+
+
+def _has_digit(text: str) -> bool:
+    return any(d in text for d in "0123456789")
 
 
 def _form_elements(seg: Segmentation, root: int) -> set[int]:
@@ -121,7 +134,7 @@ def _is_form_ident(ident: str) -> bool:
     return bool(ident) and has_part(ident, h.COMMENT_FORM_PREFIXES)
 
 
-def split(seg: Segmentation, section: Section, today: date) -> list[Comment]:
+def split(seg: Segmentation, section: Section, today: date, bylines: Bylines) -> list[Comment]:
     """The section's blocks as comments, with author and date where marked."""
     count, sig = most_repeated(seg, section.root)
     if count < 2:
@@ -138,6 +151,6 @@ def split(seg: Segmentation, section: Section, today: date) -> list[Comment]:
                 mine.append(blocks[i])
             i += 1
         if mine:
-            author, published, _ = header_facts(seg, mine, today)
+            author, published, _ = header_facts(seg, mine, today, bylines)
             out.append(Comment("\n\n".join(seg.texts[b] for b in mine), author, published))
     return out

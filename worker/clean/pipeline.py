@@ -25,6 +25,7 @@ from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
+from worker.clean.repeats import Bylines
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
@@ -165,11 +166,13 @@ def clean_page(
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
         # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
         # article came from.
-        day = today or date.today()
-        parts.posts = find_posts(result.seg, result.scores, day)
+        day, bylines = today or date.today(), Bylines(tree)
+        parts.posts = find_posts(result.seg, result.scores, day, bylines)
         if options.keep_comments:
             c = result.classified
-            parts.comments = find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day)
+            parts.comments = find_comments(
+                result.seg, result.scores, result.target, c.kept, c.tail, day, bylines
+            )
         budget.check("comments")
         # 11. Quality signals of every block kept, and the optional filter on them.
         texts, kinds = result.seg.texts, result.seg.kinds

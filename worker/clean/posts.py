@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.repeats import has_part, header_facts, item_ranges, most_repeated
+from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Post
@@ -44,12 +44,12 @@ def _is_post(cls: str, id_attr: str) -> bool:
     return flag
 
 
-def find_posts(seg: Segmentation, scores: Scores, today: date) -> list[Post]:
+def find_posts(seg: Segmentation, scores: Scores, today: date, bylines: Bylines) -> list[Post]:
     """The posts of a page that lists several; [] for a page that holds one article (most pages)."""
     ranges = _marked(seg, scores) or _repeated(seg, scores)
     if not _is_list(scores, ranges):
         return []
-    posts = [post for lo, hi in ranges if (post := _post(seg, scores, lo, hi, today)) is not None]
+    posts = [p for lo, hi in ranges if (p := _post(seg, scores, lo, hi, today, bylines)) is not None]
     # Posts say when or by whom they were written; sections of one article, teasers and link cards do not.
     stated = sum(1 for p in posts if p.published or p.author)
     return posts if len(posts) >= h.POSTS_MIN and stated >= h.POSTS_STATED_SHARE * len(posts) else []
@@ -92,11 +92,11 @@ def _is_list(scores: Scores, ranges: list[tuple[int, int]]) -> bool:
     return total >= h.POSTS_MIN_SHARE * sum(weights) and max(prose) <= h.POST_MAX_SHARE * total
 
 
-def _post(seg: Segmentation, scores: Scores, lo: int, hi: int, today: date) -> Post | None:
+def _post(seg: Segmentation, scores: Scores, lo: int, hi: int, today: date, bylines: Bylines) -> Post | None:
     texts, kinds, link_density = seg.texts, seg.kinds, scores.link_density
     title_at = next((b for b in range(lo, hi) if kinds[b] == "heading"), None)
     blocks = [b for b in range(lo, hi) if b != title_at]
-    author, published, byline = header_facts(seg, blocks, today)
+    author, published, byline = header_facts(seg, blocks, today, bylines)
     body = [
         texts[b]
         for b in blocks

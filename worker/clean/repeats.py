@@ -8,6 +8,8 @@ from datetime import date
 from functools import lru_cache
 from itertools import pairwise
 
+from selectolax.lexbor import LexborHTMLParser
+
 from worker.clean import heuristics as h
 from worker.clean.meta.dates import find_dates
 from worker.clean.segment import Segmentation
@@ -84,8 +86,32 @@ def item_ranges(seg: Segmentation, root: int, sig: str, lead: bool = True) -> li
     return [(lo, hi) for lo, hi in pairwise(bounds) if lo < hi]
 
 
-def author_of(seg: Segmentation, b: int) -> str | None:
-    """The author's name where block `b` says it: "Name says:", or an author-named element holding it."""
+class Bylines:
+    """The names in elements marked as an author anywhere in the page's body, inline ones included
+    (Disqus's <span class="author">, phpBB's <a class="username">), which the segmentation does not keep
+    apart: read from the tree with one selector scan, on first use only (most pages never ask)."""
+
+    __slots__ = ("_names", "_tree")
+
+    def __init__(self, tree: LexborHTMLParser | None) -> None:
+        self._tree = tree
+        self._names: tuple[str, ...] | None = None
+
+    def names(self) -> tuple[str, ...]:
+        if self._names is None:
+            body = self._tree.body if self._tree is not None else None
+            found: set[str] = set()
+            for node in body.css(h.AUTHOR_SELECTOR) if body is not None else ():
+                name = " ".join(node.text(deep=True).split())
+                if _namelike(name) and len(found) < h.BYLINES_MAX:
+                    found.add(name)
+            self._names = tuple(sorted(found, key=len, reverse=True))  # the longest name that fits wins
+        return self._names
+
+
+def author_of(seg: Segmentation, b: int, bylines: Bylines) -> str | None:
+    """The author's name where block `b` says it: "Name says:", an author-named element holding it, or
+    a name the page marks as an author at the block's start ("Eve • 5 years ago")."""
     text = seg.texts[b]
     said = h.SAYS.match(text)
     if said is not None:
@@ -94,12 +120,15 @@ def author_of(seg: Segmentation, b: int) -> str | None:
     for _ in range(h.AUTHOR_LEVELS):
         ident = seg.ident(e)
         if ident and has_part(ident, h.AUTHOR_PREFIXES):
-            name = h.AUTHOR_BY.sub("", text).strip()
-            return name if _namelike(name) else None
+            name = h.AUTHOR_TAIL.sub("", h.AUTHOR_BY.sub("", text)).strip()
+            if _namelike(name):
+                return name
+            break
         e = seg.parents[e]
         if e < 0:
             break
-    return None
+    start = h.AUTHOR_BY.sub("", text)
+    return next((name for name in bylines.names() if start.startswith(name)), None)
 
 
 def _namelike(name: str) -> bool:
@@ -112,7 +141,7 @@ def _namelike(name: str) -> bool:
 
 
 def header_facts(
-    seg: Segmentation, blocks: list[int], today: date
+    seg: Segmentation, blocks: list[int], today: date, bylines: Bylines
 ) -> tuple[str | None, str | None, list[int]]:
     """(author, ISO day, the blocks that said them) from an item's first short blocks; author and day are
     None where the item does not say them."""
@@ -123,7 +152,7 @@ def header_facts(
         if len(text) > h.HEADER_MAX_CHARS:
             continue
         if author is None:
-            author = author_of(seg, b)
+            author = author_of(seg, b, bylines)
             if author is not None:
                 used.append(b)
         if published is None:
