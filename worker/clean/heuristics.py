@@ -250,7 +250,7 @@ COMMENT_LINK_LIST_WORDS = 4
 # --- repeated items: comments and posts (worker/clean/repeats.py) -------------------------------------
 
 # An item's author and date are read from its first few short blocks.
-HEADER_BLOCKS = 4
+HEADER_BLOCKS = 6
 HEADER_MAX_CHARS = 120
 # Class/id parts of the element naming an author (WordPress "comment-author vcard", "fn", Blogger
 # "comment-author", "post-author", Disqus "author", phpBB "postauthor", "username").

@@ -93,18 +93,40 @@ def _is_list(scores: Scores, ranges: list[tuple[int, int]]) -> bool:
 
 
 def _post(seg: Segmentation, scores: Scores, lo: int, hi: int, today: date, bylines: Bylines) -> Post | None:
-    texts, kinds, link_density = seg.texts, seg.kinds, scores.link_density
+    """One post: the title is its first heading; what comes before it is the post's header (a forum's
+    poster profile, a live blog's time), what comes after it the byline and the text."""
+    texts, kinds, link_density, owners, marked = (
+        seg.texts,
+        seg.kinds,
+        scores.link_density,
+        seg.owners,
+        scores.marked,
+    )
+    # Marks on the item's own elements count (its footer, its share bar); a mark the whole item inherits
+    # from its container (Blogger's "date-outer" reads like a date widget) does not.
+    item = _element_of(seg, lo, hi)
+    inherited = marked[item]
     title_at = next((b for b in range(lo, hi) if kinds[b] == "heading"), None)
-    blocks = [b for b in range(lo, hi) if b != title_at]
-    author, published, byline = header_facts(seg, blocks, today, bylines)
+    blocks = list(range(lo, hi) if title_at is None else range(title_at + 1, hi))
+    author, published, byline = header_facts(seg, list(range(lo, hi)), today, bylines)
     body = [
         texts[b]
         for b in blocks
         if link_density[b] <= h.MAX_LINK_DENSITY
         and b not in byline
+        and (inherited or not marked[owners[b]])
         and not (len(texts[b]) <= h.BOILERPLATE_MAX_CHARS and h.BOILERPLATE_LINE.match(texts[b].lower()))
     ]
     if not body:
         return None
     title = texts[title_at] if title_at is not None else None
     return Post("\n\n".join(body), title, author, published)
+
+
+def _element_of(seg: Segmentation, lo: int, hi: int) -> int:
+    """The outermost element holding exactly the blocks from `lo` and none past `hi`: the item itself."""
+    e = seg.owners[lo]
+    parents, firsts, ends = seg.parents, seg.firsts, seg.ends
+    while (p := parents[e]) > 0 and firsts[p] == lo and ends[p] <= hi:
+        e = p
+    return e

@@ -102,7 +102,7 @@ class Bylines:
             body = self._tree.body if self._tree is not None else None
             found: set[str] = set()
             for node in body.css(h.AUTHOR_SELECTOR) if body is not None else ():
-                name = " ".join(node.text(deep=True).split())
+                name = h.AUTHOR_TAIL.sub("", h.AUTHOR_BY.sub("", " ".join(node.text(deep=True).split())))
                 if _namelike(name) and len(found) < h.BYLINES_MAX:
                     found.add(name)
             self._names = tuple(sorted(found, key=len, reverse=True))  # the longest name that fits wins
@@ -120,15 +120,19 @@ def author_of(seg: Segmentation, b: int, bylines: Bylines) -> str | None:
     for _ in range(h.AUTHOR_LEVELS):
         ident = seg.ident(e)
         if ident and has_part(ident, h.AUTHOR_PREFIXES):
-            name = h.AUTHOR_TAIL.sub("", h.AUTHOR_BY.sub("", text)).strip()
-            if _namelike(name):
+            said = h.AUTHOR_BY.sub("", text)
+            name = h.AUTHOR_TAIL.sub("", said).strip()
+            if _namelike(name) and not said.endswith(h.AUTHOR_NOT_ENDINGS):
                 return name
             break
         e = seg.parents[e]
         if e < 0:
             break
     start = h.AUTHOR_BY.sub("", text)
-    return next((name for name in bylines.names() if start.startswith(name)), None)
+    lowered = text.lower()
+    return next(
+        (name for name in bylines.names() if start.startswith(name) or f"by {name.lower()}" in lowered), None
+    )
 
 
 def _namelike(name: str) -> bool:
