@@ -11,7 +11,7 @@ from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
 from worker.clean import pipeline
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.sitememory import SiteMemory
-from worker.models import Block, Page
+from worker.models import Block, Document, FoundDate, Page
 
 
 def _clean(html: str, options: CleanOptions | None = None) -> list[Block]:
@@ -240,3 +240,30 @@ def test_golden_german_page_detects_language() -> None:
     doc = pipeline.clean_page(Page(id="p", html=html))
     assert doc.lang == "de"
     assert [b.text for b in doc.blocks] == [p1, p2]
+
+
+LINKED = (
+    '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+    '"headline": "Bridge opens", "datePublished": "2026-11-20T08:00:00Z", '
+    '"author": {"@type": "Person", "name": "Ann Lee"}}</script>'
+)
+
+
+def _with_metadata(fetched_at: str | None) -> Document:
+    html = ARTICLE.replace("<html>", f"<html><head><title>Bridge opens | Example News</title>{LINKED}</head>")
+    page = Page(id="p", html=html, url="https://news.example.com/bridge", fetched_at=fetched_at)
+    return pipeline.clean_page(page)
+
+
+def test_metadata_is_read_before_the_walk_and_the_title_is_the_headline() -> None:
+    doc = _with_metadata("2026-11-25T21:14:03Z")
+    assert doc.title == "Bridge opens"  # not the <title> with its site suffix
+    assert doc.metadata.published == FoundDate("2026-11-20", "json-ld:datePublished")
+    assert doc.metadata.authors == ("Ann Lee",)
+    assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])  # the JSON-LD is no text
+
+
+def test_the_fetch_day_bounds_the_dates() -> None:
+    assert _with_metadata("2026-11-01T00:00:00Z").metadata.published is None  # published after the fetch?
+    assert pipeline.fetched_day("not a time") is None
+    assert pipeline.fetched_day(None) is None

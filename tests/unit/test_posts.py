@@ -26,10 +26,12 @@ def _wp(n: int, title: str, day: str, when: str, author: str, text: str) -> str:
         f'<header class="entry-header"><h2 class="entry-title"><a href="/{n}" rel="bookmark">{title}</a></h2>'
         f'<div class="entry-meta"><span class="posted-on">Posted on <a href="/{n}" rel="bookmark">'
         f'<time class="entry-date published" datetime="{day}T09:00:00+00:00">{when}</time></a></span>'
-        f'<span class="byline"> by <span class="author vcard"><a class="url fn n" href="/author/x">{author}</a>'
+        f'<span class="byline"> by <span class="author vcard">'
+        f'<a class="url fn n" href="/author/x">{author}</a>'
         f'</span></span></div></header><div class="entry-content"><p>{text}</p>'
         f'<p><a href="/{n}#more-{n}" class="more-link">Continue reading</a></p></div>'
-        f'<footer class="entry-footer"><span class="cat-links">Posted in <a href="/c">News</a></span></footer>'
+        '<footer class="entry-footer"><span class="cat-links">Posted in <a href="/c">News</a></span>'
+        "</footer>"
         "</article>"
     )
 
@@ -54,7 +56,8 @@ def _blogger(day: str, title: str, author: str, text: str) -> str:
         f"<div class='date-outer'><h2 class='date-header'><span>{day}</span></h2><div class='date-posts'>"
         "<div class='post-outer'><div class='post hentry uncustomized-post-template'>"
         f"<h3 class='post-title entry-title'><a href='/p'>{title}</a></h3>"
-        f"<div class='post-header'></div><div class='post-body entry-content'>{text}<div style='clear: both;'>"
+        f"<div class='post-header'></div><div class='post-body entry-content'>{text}"
+        "<div style='clear: both;'>"
         "</div></div><div class='post-footer'><div class='post-footer-line post-footer-line-1'>"
         f"<span class='post-author vcard'>Posted by <span class='fn'>{author}</span></span> "
         "<span class='post-timestamp'>at <a class='timestamp-link' href='/p'>4:00 PM</a></span> "
@@ -79,9 +82,11 @@ def test_blogger_front_page_posts_with_authors() -> None:
 def _phpbb(n: int, user: str, when: str, text: str) -> str:
     return (
         f'<div id="p{n}" class="post has-profile bg{n % 2 + 1}"><div class="inner"><dl class="postprofile">'
-        f'<dt class="has-profile-rank"><a href="/u{n}" class="username">{user}</a></dt><dd class="profile-rank">'
+        f'<dt class="has-profile-rank"><a href="/u{n}" class="username">{user}</a></dt>'
+        '<dd class="profile-rank">'
         "Member</dd><dd class='profile-posts'><strong>Posts:</strong> 12</dd></dl><div class='postbody'>"
-        f'<h3><a href="#p{n}">Re: Bridge noise</a></h3><p class="author"><a href="#p{n}"><span class="imageset">'
+        f'<h3><a href="#p{n}">Re: Bridge noise</a></h3><p class="author"><a href="#p{n}">'
+        '<span class="imageset">'
         f'</span></a>by <strong><a href="/u{n}" class="username">{user}</a></strong> » {when}</p>'
         f'<div class="content">{text}</div></div></div></div><hr class="divider">'
     )
