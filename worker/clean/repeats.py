@@ -120,9 +120,9 @@ def author_of(seg: Segmentation, b: int, bylines: Bylines) -> str | None:
     for _ in range(h.AUTHOR_LEVELS):
         ident = seg.ident(e)
         if ident and has_part(ident, h.AUTHOR_PREFIXES):
-            said = h.AUTHOR_BY.sub("", text)
-            name = h.AUTHOR_TAIL.sub("", said).strip()
-            if _namelike(name) and not said.endswith(h.AUTHOR_NOT_ENDINGS):
+            written = h.AUTHOR_BY.sub("", text)
+            name = h.AUTHOR_TAIL.sub("", written).strip()
+            if _namelike(name) and not written.endswith(h.AUTHOR_NOT_ENDINGS):
                 return name
             break
         e = seg.parents[e]
