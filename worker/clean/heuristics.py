@@ -233,10 +233,10 @@ COMMENT_FORM_PREFIXES: tuple[str, ...] = (
 )  # fmt: skip
 # Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
 COMMENT_CONTROL = re.compile(
-    r"^\W*(reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link|share|edit"
-    r"|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?|antworten|répondre"
-    r"|responder|rispondi|\d+ (likes?|replies|points?|votes?)|(older|newer|previous|next) comments"
-    r"|load more comments|show more comments|view all comments|[+-]?\d+|\W*)\W*$",
+    r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
+    r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
+    r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)|(older|newer|previous|next) comments"
+    r"|load more comments|show more comments|view all comments|[+-]?\d+)\W*)?$",
     re.IGNORECASE,
 )
 COMMENT_CONTROL_MAX_CHARS = 40
@@ -266,15 +266,16 @@ AUTHOR_NOT_ENDINGS: tuple[str, ...] = (".", "!", "?", "»", "…", "›", "→")
 # "Jane says:", "Jane said...", "Jane wrote:": the name before the verb.
 SAYS = re.compile(r"^(\S.{0,60}?)\s+(?:says|said|wrote|writes|schreibt|dit|dice)\b", re.IGNORECASE)
 # "by Jane", "Posted by Jane", "Jane says": the name without them.
-AUTHOR_BY = re.compile(r"^(?:posted |written )?by:?\s+|\s+(?:says|said)\W*$", re.IGNORECASE)
+AUTHOR_BY = re.compile(r"^(?:posted |written )?by:?\s+|\s(?:says|said)\W*$", re.IGNORECASE)
 # ... and without what follows it on a byline ("dave » Tue Mar 05, 2013", "Ann on May 3", "Bo | 9:41").
-AUTHOR_TAIL = re.compile(r"\s+(?:»|«|\||·|•|–|—|-|on|at|am|le|el)\s.*$", re.IGNORECASE)
+AUTHOR_TAIL = re.compile(r"\s(?:»|«|\||·|•|–|—|-|on|at|am|le|el)\s.*$", re.IGNORECASE)
 # Elements that mark an author's name, inline ones included (read from the tree: repeats.Bylines).
 AUTHOR_SELECTOR = (
     "[class*='author' i], .fn, .username, .user-name, .commenter, [itemprop='author'], a[rel~='author']"
 )
-# At most this many such names are kept per page.
+# At most this many such names are kept per page, and a block's first BYLINE_BY_MAX "by " are looked at.
 BYLINES_MAX = 500
+BYLINE_BY_MAX = 3
 
 # --- posts (worker/clean/posts.py) ------------------------------------------------------------------
 

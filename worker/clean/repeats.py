@@ -89,24 +89,46 @@ def item_ranges(seg: Segmentation, root: int, sig: str, lead: bool = True) -> li
 class Bylines:
     """The names in elements marked as an author anywhere in the page's body, inline ones included
     (Disqus's <span class="author">, phpBB's <a class="username">), which the segmentation does not keep
-    apart: read from the tree with one selector scan, on first use only (most pages never ask)."""
+    apart: read from the tree with one selector scan, on first use only (most pages never ask). Indexed
+    by first word, so a block is checked against the few names that could start where it says one."""
 
-    __slots__ = ("_names", "_tree")
+    __slots__ = ("_by_first", "_tree")
 
     def __init__(self, tree: LexborHTMLParser | None) -> None:
         self._tree = tree
-        self._names: tuple[str, ...] | None = None
+        self._by_first: dict[str, list[str]] | None = None
 
-    def names(self) -> tuple[str, ...]:
-        if self._names is None:
+    def _index(self) -> dict[str, list[str]]:
+        if self._by_first is None:
             body = self._tree.body if self._tree is not None else None
             found: set[str] = set()
             for node in body.css(h.AUTHOR_SELECTOR) if body is not None else ():
                 name = h.AUTHOR_TAIL.sub("", h.AUTHOR_BY.sub("", " ".join(node.text(deep=True).split())))
                 if _namelike(name) and len(found) < h.BYLINES_MAX:
                     found.add(name)
-            self._names = tuple(sorted(found, key=len, reverse=True))  # the longest name that fits wins
-        return self._names
+            self._by_first = {}
+            for name in sorted(found, key=len, reverse=True):  # the longest name that fits wins
+                self._by_first.setdefault(name.split(" ", 1)[0].lower(), []).append(name)
+        return self._by_first
+
+    def name_in(self, text: str) -> str | None:
+        """A marked name that `text` starts with, or that follows a "by " in it."""
+        index = self._index()
+        if not index:
+            return None
+        starts = [h.AUTHOR_BY.sub("", text)]
+        lowered = text.lower()
+        at = lowered.find("by ")
+        for _ in range(h.BYLINE_BY_MAX):
+            if at < 0:
+                break
+            starts.append(text[at + 3 :])
+            at = lowered.find("by ", at + 3)
+        for start in starts:
+            for name in index.get(start.split(" ", 1)[0].lower(), ()):
+                if start.startswith(name):
+                    return name
+        return None
 
 
 def author_of(seg: Segmentation, b: int, bylines: Bylines) -> str | None:
@@ -128,11 +150,7 @@ def author_of(seg: Segmentation, b: int, bylines: Bylines) -> str | None:
         e = seg.parents[e]
         if e < 0:
             break
-    start = h.AUTHOR_BY.sub("", text)
-    lowered = text.lower()
-    return next(
-        (name for name in bylines.names() if start.startswith(name) or f"by {name.lower()}" in lowered), None
-    )
+    return bylines.name_in(text)
 
 
 def _namelike(name: str) -> bool:
