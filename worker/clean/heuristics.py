@@ -235,7 +235,8 @@ COMMENT_FORM_PREFIXES: tuple[str, ...] = (
 COMMENT_CONTROL = re.compile(
     r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
     r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
-    r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)|(older|newer|previous|next) comments"
+    r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)"
+    r"|(older|newer|previous|next) comments"
     r"|load more comments|show more comments|view all comments|[+-]?\d+)\W*)?$",
     re.IGNORECASE,
 )
