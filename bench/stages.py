@@ -16,7 +16,6 @@ FILTER_THRESHOLD minus the signals without it. `dates` runs scripts/eval_dates.p
 from __future__ import annotations
 
 import argparse
-import gzip
 import importlib.util
 import json
 import statistics
@@ -141,25 +140,23 @@ def stages(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
     return {**stage_costs(pages), "dates": date_accuracy(ctx.data_dir)}
 
 
-def _load(data_dir: Path, limit: int) -> list[Page]:
+def _load(data_dir: Path, limit: int | None) -> list[Page]:
+    """The pages `make bench` uses (bench/run.py's datasets and caps), at most `limit` per dataset."""
+    from bench.run import DATASETS, DEFAULT_CAPS, load_dataset, pages_of
+
     pages: list[Page] = []
-    for name in ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval"):
+    for name in DATASETS:
         path = data_dir / name / "pages.jsonl.gz"
-        if not path.exists():
-            continue
-        with gzip.open(path, "rt", encoding="utf-8") as f:
-            for i, line in enumerate(f):
-                if limit and i >= limit:
-                    break
-                r = json.loads(line)
-                pages.append(Page(id=str(r["id"]), html=r.get("html"), url=r.get("url"), site=r.get("site")))
+        if path.exists():
+            cap = DEFAULT_CAPS[name] if limit is None else min(limit, DEFAULT_CAPS[name] or limit)
+            pages.extend(pages_of(load_dataset(path, cap)))
     return pages
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
-    ap.add_argument("--limit", type=int, default=0, help="at most N pages per dataset")
+    ap.add_argument("--limit", type=int, default=None, help="at most N pages per dataset")
     a = ap.parse_args()
     if not a.data.exists():
         print(f"skip: {a.data} not found")

@@ -267,3 +267,15 @@ def test_the_fetch_day_bounds_the_dates() -> None:
     assert _with_metadata("2026-11-01T00:00:00Z").metadata.published is None  # published after the fetch?
     assert pipeline.fetched_day("not a time") is None
     assert pipeline.fetched_day(None) is None
+
+
+def test_a_defect_in_comments_or_posts_costs_them_not_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> list[Any]:
+        raise KeyError("heuristic bug")
+
+    monkeypatch.setattr(pipeline, "find_comments", broken)
+    monkeypatch.setattr(pipeline, "find_posts", broken)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE), options=CleanOptions(keep_comments=True))
+    assert doc.error is None
+    assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])
+    assert (doc.comments, doc.posts) == ((), ())

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region
@@ -45,6 +47,7 @@ from worker.models import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_OPTIONS = CleanOptions()
 _KINDS: dict[str, BlockKind] = {
@@ -165,15 +168,19 @@ def clean_page(
                     info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
         # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
-        # article came from.
-        day, bylines = today or date.today(), Bylines(tree)
-        parts.posts = find_posts(result.seg, result.scores, day, bylines)
+        # article came from; a defect in either costs the page its posts or comments, not its text.
+        day, bylines, c = today or date.today(), Bylines(tree), result.classified
+        parts.posts = _beside_the_text(
+            "posts", page, lambda: find_posts(result.seg, result.scores, day, bylines)
+        )
+        budget.check("posts")
         if options.keep_comments:
-            c = result.classified
-            parts.comments = find_comments(
-                result.seg, result.scores, result.target, c.kept, c.tail, day, bylines
+            parts.comments = _beside_the_text(
+                "comments",
+                page,
+                lambda: find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day, bylines),
             )
-        budget.check("comments")
+            budget.check("comments")
         # 11. Quality signals of every block kept, and the optional filter on them.
         texts, kinds = result.seg.texts, result.seg.kinds
         kept = result.classified.kept
@@ -207,6 +214,17 @@ def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budge
     classified = classify_region(seg, scores, region)
     budget.check("classify")
     return Extraction(seg, region.target, classified, scores)
+
+
+def _beside_the_text(what: str, page: Page, find: Callable[[], list[T]]) -> list[T]:
+    """Posts or comments, or none when finding them fails (logged by type: no page content in logs)."""
+    try:
+        return find()
+    except (OverBudget, TooManyNodes):
+        raise
+    except Exception as exc:
+        log.warning("%s of page %r skipped after %s", what, page.id[:200], type(exc).__name__)
+        return []
 
 
 def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:
