@@ -32,76 +32,19 @@ _DIGITS = "0123456789"
 # ones. Apostrophes count as symbols but stay inside tokens: word lists hold "don't" and "l'eau".
 SYMBOLS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»‹›“”„‘’‚–—―…•·©®™°§¶†‡′″€£¥¢¦¬±×÷"
 _DIGIT, _SYMBOL, _APOSTROPHE = "\x01", "\x02", "\x03"
-# One str.translate marks every digit and symbol with a control character (which the segmentation's text
-# never holds), so both are counted with str.count and the tokens are what lies between the marks.
-_MARK = str.maketrans(
-    dict.fromkeys(_DIGITS, _DIGIT) | dict.fromkeys(SYMBOLS, _SYMBOL) | dict.fromkeys("'’", _APOSTROPHE)
-)
+# Every digit and symbol is marked with a control character (which the segmentation's text never holds),
+# so both are counted with str.count and the tokens are what lies between the marks. str.translate is
+# fast on ASCII strings only (~1 ns a character; ~40 on others, where one curly quote is enough): other
+# strings are marked as UTF-8 bytes (bytes.translate, ASCII digits and symbols), and their few non-ASCII
+# symbols replaced one by one where present.
+_MARKS = dict.fromkeys(_DIGITS, _DIGIT) | dict.fromkeys(SYMBOLS, _SYMBOL) | dict.fromkeys("'’", _APOSTROPHE)
+_MARK = str.maketrans(_MARKS)
+_MARK_BYTES = bytes(
+    ord(_MARKS.get(chr(b), chr(b))) if b < 128 else b for b in range(256)
+)  # fmt: skip
+_WIDE_MARKS = tuple((c, m) for c, m in _MARKS.items() if not c.isascii())
 # What ends a line of prose.
 _LINE_END = tuple(".!?…:;。！？\"'”’»)")
-
-
-@dataclass(slots=True)
-class Counts:
-    """The sums behind one text's signals (they add up over blocks)."""
-
-    words: int = 0
-    nonspace: int = 0
-    symbols: int = 0
-    digits: int = 0
-    tokens: int = 0
-    stopwords: int = 0
-    lines: int = 0
-    punctuated: int = 0
-    zipf_sum: float = 0.0
-
-    def add(self, other: Counts) -> None:
-        self.words += other.words
-        self.nonspace += other.nonspace
-        self.symbols += other.symbols
-        self.digits += other.digits
-        self.tokens += other.tokens
-        self.stopwords += other.stopwords
-        self.lines += other.lines
-        self.punctuated += other.punctuated
-        self.zipf_sum += other.zipf_sum
-
-
-def count(text: str, stoplist: frozenset[str] | None, zipf: dict[str, float] | None) -> Counts:
-    """The counts of one block's text (whitespace-folded: one line)."""
-    if not text:
-        return Counts()
-    words = text.count(" ") + 1
-    marked = text.lower().translate(_MARK)
-    apostrophes = marked.count(_APOSTROPHE)
-    tokens: list[str] = []
-    if stoplist is not None or zipf is not None:
-        spaced = marked.replace(_DIGIT, " ").replace(_SYMBOL, " ")
-        tokens = (spaced.replace(_APOSTROPHE, "'") if apostrophes else spaced).split()
-    return Counts(
-        words=words,
-        nonspace=len(text) - words + 1,
-        symbols=marked.count(_SYMBOL) + apostrophes,
-        digits=marked.count(_DIGIT),
-        tokens=len(tokens),
-        stopwords=sum(map(stoplist.__contains__, tokens)) if stoplist is not None else 0,
-        lines=1,
-        punctuated=1 if text.endswith(_LINE_END) else 0,
-        zipf_sum=sum(map(zipf.get, tokens, repeat(0.0))) if zipf is not None else 0.0,
-    )
-
-
-def signals(c: Counts, has_stoplist: bool, has_model: bool) -> Quality:
-    nonspace = c.nonspace or 1
-    return Quality(
-        words=c.words,
-        mean_word_length=c.nonspace / c.words if c.words else 0.0,
-        symbol_ratio=c.symbols / nonspace,
-        digit_ratio=c.digits / nonspace,
-        stopword_ratio=(c.stopwords / c.tokens if c.tokens else 0.0) if has_stoplist else None,
-        punctuated_lines=c.punctuated / c.lines if c.lines else 0.0,
-        lm_score=(c.zipf_sum / c.tokens if c.tokens else 0.0) if has_model else None,
-    )
 
 
 @dataclass(slots=True)
@@ -113,28 +56,103 @@ class Assessed:
     whole: Quality | None  # None when no block is kept
 
 
-def passes(q: Quality, c: Counts, min_score: float) -> bool:
-    """The filter: a block is dropped when its lm_score is under `min_score`, if it has enough tokens to
-    judge (a short heading or a name says little) and its language has a model."""
-    return q.lm_score is None or c.tokens < h.FILTER_MIN_TOKENS or q.lm_score >= min_score
+@dataclass(slots=True)
+class Counts:
+    """The counts behind the signals, one list per count and one entry per text (columns: a list
+    comprehension per count costs less than an object per text)."""
+
+    words: list[int]
+    nonspace: list[int]
+    symbols: list[int]
+    digits: list[int]
+    tokens: list[int]
+    stopwords: list[int] | None  # None: no stoplist for the language
+    punctuated: list[bool]
+    zipf_sums: list[float] | None  # None: no word model for the language
+
+
+def _mark(text: str) -> str:
+    if text.isascii():
+        return text.translate(_MARK)
+    marked = text.encode("utf-8", "surrogatepass").translate(_MARK_BYTES).decode("utf-8", "surrogatepass")
+    for wide, mark in _WIDE_MARKS:
+        if wide in marked:
+            marked = marked.replace(wide, mark)
+    return marked
+
+
+def count(texts: Sequence[str], lang: str | None) -> Counts:
+    """The counts of each text (whitespace-folded, never empty: one line each)."""
+    stoplist = lang_mod.STOPWORDS.get(lang) if lang is not None else None
+    zipf = wordmodel.zipf_table(lang) if lang is not None else None
+    words = [t.count(" ") + 1 for t in texts]
+    marked = [_mark(t.lower()) for t in texts]
+    apostrophes = [m.count(_APOSTROPHE) for m in marked]
+    tokens: list[list[str]] = []
+    if stoplist is not None or zipf is not None:
+        tokens = [
+            m.replace(_DIGIT, " ").replace(_SYMBOL, " ").replace(_APOSTROPHE, "'").split() for m in marked
+        ]
+    return Counts(
+        words=words,
+        nonspace=[len(t) - w + 1 for t, w in zip(texts, words, strict=True)],
+        symbols=[m.count(_SYMBOL) + a for m, a in zip(marked, apostrophes, strict=True)],
+        digits=[m.count(_DIGIT) for m in marked],
+        tokens=list(map(len, tokens)) if tokens else [0] * len(texts),
+        stopwords=None if stoplist is None else [sum(map(stoplist.__contains__, tk)) for tk in tokens],
+        punctuated=[t.endswith(_LINE_END) for t in texts],
+        zipf_sums=None if zipf is None else [sum(map(zipf.get, tk, repeat(0.0))) for tk in tokens],
+    )
+
+
+def _ratio(part: float, whole: float) -> float:
+    return part / whole if whole else 0.0
+
+
+def signals(c: Counts, idx: Sequence[int]) -> Quality:
+    """The signals of the texts `idx` together (one text, or all that are kept)."""
+    words = sum(c.words[i] for i in idx)
+    nonspace = sum(c.nonspace[i] for i in idx)
+    tokens = sum(c.tokens[i] for i in idx)
+    stops, zipf = c.stopwords, c.zipf_sums
+    return Quality(
+        words=words,
+        mean_word_length=_ratio(nonspace, words),
+        symbol_ratio=_ratio(sum(c.symbols[i] for i in idx), nonspace),
+        digit_ratio=_ratio(sum(c.digits[i] for i in idx), nonspace),
+        stopword_ratio=None if stops is None else _ratio(sum(stops[i] for i in idx), tokens),
+        punctuated_lines=_ratio(sum(c.punctuated[i] for i in idx), len(idx)),
+        lm_score=None if zipf is None else _ratio(sum(zipf[i] for i in idx), tokens),
+    )
+
+
+def _block(c: Counts, i: int) -> Quality:
+    """signals(c, [i]), without the sums."""
+    nonspace, tokens = c.nonspace[i], c.tokens[i]
+    stops, zipf = c.stopwords, c.zipf_sums
+    return Quality(
+        c.words[i],
+        nonspace / c.words[i],
+        _ratio(c.symbols[i], nonspace),
+        _ratio(c.digits[i], nonspace),
+        None if stops is None else _ratio(stops[i], tokens),
+        1.0 if c.punctuated[i] else 0.0,
+        None if zipf is None else _ratio(zipf[i], tokens),
+    )
 
 
 def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> Assessed:
     """Each text's signals in the language `lang` (None: unknown), the filter's verdicts (all kept when
-    `min_score` is 0), and the signals of the kept texts together."""
-    stoplist = lang_mod.STOPWORDS.get(lang) if lang is not None else None
-    zipf = wordmodel.zipf_table(lang) if lang is not None else None
-    has_stop, has_model = stoplist is not None, zipf is not None
-    total = Counts()
-    per_text: list[Quality] = []
-    keep: list[bool] = []
-    for text in texts:
-        c = count(text, stoplist, zipf)
-        q = signals(c, has_stop, has_model)
-        ok = min_score <= 0 or passes(q, c, min_score)
-        if ok:
-            total.add(c)
-        per_text.append(q)
-        keep.append(ok)
-    whole = signals(total, has_stop, has_model) if any(keep) else None
-    return Assessed(per_text, keep, whole)
+    `min_score` is 0), and the signals of the kept texts together.
+
+    The filter drops a text whose lm_score is under `min_score`, if it has enough tokens to judge (a short
+    heading or a name says little) and its language has a model."""
+    texts = [t for t in texts if t] if not all(texts) else texts
+    c = count(texts, lang)
+    per_text = [_block(c, i) for i in range(len(texts))]
+    keep = [True] * len(texts)
+    if min_score > 0 and c.zipf_sums is not None:
+        floor, tokens = h.FILTER_MIN_TOKENS, c.tokens
+        keep = [tokens[i] < floor or (q.lm_score or 0.0) >= min_score for i, q in enumerate(per_text)]
+    kept = [i for i, ok in enumerate(keep) if ok]
+    return Assessed(per_text, keep, signals(c, kept) if kept else None)
