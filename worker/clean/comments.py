@@ -1,7 +1,7 @@
 """Reader comments, kept apart from the article: found on the segmentation the article was extracted from.
 
 1. Where: the outermost elements whose class/id names a comment section (WordPress "commentlist",
-   "comment-body", Blogger "comments-block", Disqus "disqus_thread", phpBB-like "post-reply"...; the
+   "comment-body", Blogger "comments-block", Disqus "disqus_thread", "discussion", "responses"...; the
    marks worker.clean.score computes), outside the article's target element, and the flat tail that
    follows a "12 Comments" heading inside the target (worker.clean.classify.comment_tail).
 2. What is not a comment there: the reply form (its labels and notes), headings that count or invite
@@ -10,8 +10,9 @@
    class, digits ignored) most often holds the comments; each comment starts at a child of that
    signature and runs to the next one (Blogger's flat <dt>/<dd> pairs), and replies nested in a comment
    under the same signature are comments of their own.
-4. Author and date where marked: the comment's block in an element named like an author ("comment-author",
-   "fn", "vcard", "username") or written "X says:"; the first day written in a short block of the comment.
+4. Author and date where marked (worker.clean.repeats.header_facts): the comment's block in an element
+   named like an author ("comment-author", "fn", "vcard", "username"), written "X says:", or starting
+   with a name the page marks inline (repeats.Bylines); the first day written in a short block of it.
 
 Every table is in worker.clean.heuristics ("comments"); tuned on dragnet's pages with comments
 (`eval --comments`).
