@@ -242,7 +242,8 @@ COMMENT_CONTROL = re.compile(
     re.IGNORECASE,
 )
 COMMENT_CONTROL_MAX_CHARS = 40
-# A line that counts comments (with the arrowed pagination above: 0.8710 -> 0.8729) ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }").
+# A line that counts comments ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }");
+# with the arrowed pagination above: 0.8710 -> 0.8729.
 COMMENT_COUNT = re.compile(r"^\W*\d+\s+(comments?|responses?|replies|thoughts|reactions)\b", re.IGNORECASE)
 COMMENT_COUNT_MAX_CHARS = 120
 # Link lists inside a section (pagination, "most liked"): at least this many words, mostly links, and no
