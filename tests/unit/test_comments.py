@@ -143,3 +143,20 @@ def test_flat_comments_after_a_count_heading_inside_the_article() -> None:
 
 def test_a_page_without_comments_has_none() -> None:
     assert _clean(ARTICLE).comments == ()
+
+
+def test_recent_comment_widgets_previews_and_ratings_are_no_comments() -> None:
+    widget = (
+        "<div id='recent-comments-2' class='widget widget_recent_comments'><h2 class='widget-title'>Recent "
+        "Comments</h2><ul id='recentcomments'><li class='recentcomments'>Ann on <a href='/x'>Another post"
+        "</a></li><li class='recentcomments'>Bo on <a href='/y'>A third post</a></li></ul></div>"
+    )
+    section = (
+        "<div id='comments'><h3 id='comments-title'>One Response to “Bridge reopens”</h3>"
+        "<ol class='commentlist'><li class='comment' id='comment-7'><div class='comment-author vcard'>"
+        f"<cite class='fn'>Ann</cite> says:</div><p>{C1}</p><p>Rate This: 0 0</p></li></ol>"
+        "<div id='comment-preview' class='hiddenBox'><h3>Previewing your Comment</h3>"
+        "<p>This is only a preview. Your comment has not yet been posted.</p></div></div>"
+    )
+    doc = _clean(ARTICLE + section + widget)
+    assert doc.comments == (Comment(f"Ann says:\n\n{C1}", "Ann", None),)

@@ -6,10 +6,10 @@
    follows a "12 Comments" heading inside the target (worker.clean.classify.comment_tail).
 2. What is not a comment there: the reply form (its labels and notes), headings that count or invite
    comments, controls ("Reply", "Report", "Like") and link lists (pagination, "older comments").
-3. One comment each: inside a section, the element whose children repeat one signature (tag and first
-   class, digits ignored) most often holds the comments; each comment starts at a child of that
-   signature and runs to the next one (Blogger's flat <dt>/<dd> pairs), and replies nested in a comment
-   under the same signature are comments of their own.
+3. One comment each: a comment starts at each element of one signature (tag and first class, digits
+   ignored) and runs to the next one (Blogger's flat <dt>/<dd> pairs), and replies nested in a comment
+   under the same signature are comments of their own. The signature is the one the section's
+   comment-marked elements repeat most often; without any, the one some element's children repeat most.
 4. Author and date where marked (worker.clean.repeats.header_facts): the comment's block in an element
    named like an author ("comment-author", "fn", "vcard", "username"), written "X says:", or starting
    with a name the page marks inline (repeats.Bylines); the first day written in a short block of it.
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated
+from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated, signatures_of
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Comment
@@ -36,6 +36,7 @@ class Section:
 
     root: int
     blocks: list[int]
+    marked: list[int]  # elements inside the root whose own class/id names a comment part
 
 
 def find_comments(
@@ -62,7 +63,8 @@ def sections(
     firsts, ends = seg.firsts, seg.ends
     out: list[Section] = []
     end = -1
-    for e in scores.comment_marked:
+    marks = scores.comment_marked
+    for k, e in enumerate(marks):
         if firsts[e] < end:
             continue  # inside a section already taken
         if firsts[e] <= firsts[target] and ends[target] <= ends[e]:
@@ -70,12 +72,12 @@ def sections(
         blocks = _comment_blocks(seg, scores, e, range(firsts[e], ends[e]), in_text)
         end = ends[e]
         if blocks:
-            out.append(Section(e, blocks))
+            out.append(Section(e, blocks, [m for m in marks[k + 1 :] if m < seg.skips[e]]))
     if tail:
         covered = {b for s in out for b in s.blocks}
         blocks = _comment_blocks(seg, scores, target, [b for b in tail if b not in covered], in_text)
         if blocks:
-            out.append(Section(target, blocks))
+            out.append(Section(target, blocks, []))
         out.sort(key=lambda s: s.blocks[0])
     return out
 
@@ -135,9 +137,26 @@ def _is_form_ident(ident: str) -> bool:
     return bool(ident) and has_part(ident, h.COMMENT_FORM_PREFIXES)
 
 
+def _marked_items(seg: Segmentation, section: Section) -> tuple[int, str] | None:
+    """The signature that the section's comment-marked elements repeat most often (the first of equally
+    frequent ones in document order: a comment's wrapper comes before its marked parts), with its count;
+    None when nothing inside is marked (then the structure decides: repeats.most_repeated). Marks, not
+    structure, where there are any: one comment of several paragraphs repeats <p> more than the list
+    repeats its comments."""
+    firsts, ends = seg.firsts, seg.ends
+    counts: dict[str, int] = {}
+    for e, sig in zip(section.marked, signatures_of(seg, section.marked), strict=True):
+        if ends[e] > firsts[e]:
+            counts[sig] = counts.get(sig, 0) + 1
+    if not counts:
+        return None
+    best = max(counts.values())
+    return best, next(sig for sig, n in counts.items() if n == best)
+
+
 def split(seg: Segmentation, section: Section, today: date, bylines: Bylines) -> list[Comment]:
     """The section's blocks as comments, with author and date where marked."""
-    count, sig = most_repeated(seg, section.root)
+    count, sig = _marked_items(seg, section) or most_repeated(seg, section.root)
     if count < 2:
         ranges = [(seg.firsts[section.root], seg.ends[section.root])]
     else:

@@ -225,26 +225,33 @@ WIDEN_AFTER = 0.0
 # --- comments (worker/clean/comments.py) -------------------------------------------------------------
 # Numbers are comment shingle F1 on dragnet's 419 pages with gold comments (`eval --comments`).
 
-# Class/id parts of a reply form inside a comment section: its labels and notes are no comment. Whole
-# parts only: "form" alone also matched Thesis's "format_text" comment bodies (0.801 -> 0.871).
+# Class/id parts of what a comment section holds besides comments: the reply form (its labels and notes;
+# whole parts only: "form" alone also matched Thesis's "format_text" comment bodies, 0.801 -> 0.871), the
+# boxes a script shows later (TypePad's "hiddenBox" previews and errors), and "Recent comments" widgets
+# of other posts (WordPress, TypePad). With "One Response to" counts and "Rate This: 0 0" controls below:
+# 0.915 -> 0.925 (even ids 0.910 -> 0.919, odd ids 0.919 -> 0.931).
 COMMENT_FORM_PREFIXES: tuple[str, ...] = (
     "respond", "comment-form", "commentform", "reply-title", "comment-respond",
     "add-comment", "addcomment", "leave", "comment-notes", "captcha",
-    "subscribe", "login", "logged",
+    "subscribe", "login", "logged", "hidden", "preview", "recent",
 )  # fmt: skip
 # Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
 COMMENT_CONTROL = re.compile(
     r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
     r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
     r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)"
-    r"|(older|newer|previous|next) comments"
+    r"|(older|newer|previous|next) comments|rate this:?[\s\d]*"
     r"|load more comments|show more comments|view all comments|[+-]?\d+)\W*)?$",
     re.IGNORECASE,
 )
 COMMENT_CONTROL_MAX_CHARS = 40
 # A line that counts comments ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }");
 # with the arrowed pagination above: 0.8710 -> 0.8729.
-COMMENT_COUNT = re.compile(r"^\W*\d+\s+(comments?|responses?|replies|thoughts|reactions)\b", re.IGNORECASE)
+COMMENT_COUNT = re.compile(
+    r"^\W*(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(comments?|responses?|replies|thoughts|reactions)\b",
+    re.IGNORECASE,
+)
 COMMENT_COUNT_MAX_CHARS = 120
 # Link lists inside a section (pagination, "most liked"): at least this many words, mostly links, and no
 # digit (a permalink's date line is all link and the gold keeps it: 0.873 -> 0.915).

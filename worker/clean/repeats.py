@@ -41,11 +41,21 @@ _SIGNATURES_MAX = 16384
 def signatures(seg: Segmentation, lo: int, hi: int) -> list[str]:
     """Signatures of elements lo..hi-1: tag and first class with digits left out, what repeats from one
     item to the next ("li.comment", "div.post")."""
+    return _signatures(seg.tags[lo:hi], seg.classes[lo:hi])
+
+
+def signatures_of(seg: Segmentation, elems: list[int]) -> list[str]:
+    """Signatures of these elements."""
+    tags, classes = seg.tags, seg.classes
+    return _signatures([tags[e] for e in elems], [classes[e] for e in elems])
+
+
+def _signatures(tags: list[str], classes: list[str]) -> list[str]:
     memo = _SIGNATURES
     if len(memo) >= _SIGNATURES_MAX:
         memo.clear()
     out = []
-    for tag, cls in zip(seg.tags[lo:hi], seg.classes[lo:hi], strict=True):
+    for tag, cls in zip(tags, classes, strict=True):
         sig = memo.get((tag, cls))
         if sig is None:
             first = cls.split(None, 1)[0] if cls.strip() else ""
