@@ -338,64 +338,88 @@ static int attrs_hide(const Attrs *a) {
     return a->any && (a->hidden || a->has_aria || a->has_style) ? hidden_by_attributes(a) : 0;
 }
 
+/* Python's whitespace (Py_UNICODE_ISSPACE) among ASCII characters, filled at import. */
+static unsigned char ascii_space[128];
+
 /* Append one text piece to the open block: whitespace folded, U+0000 as U+FFFD; its link text too when
-   inside <a>. *nonspace: it held a character that is not whitespace. */
-static int add_text(Walk *w, const unsigned char *s, size_t n, int in_link, int *nonspace) {
+   inside <a>. *nonspace: it held a character that is not whitespace. Inlined twice, with and without
+   the link counts (most text is outside links). */
+static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const int in_link, int *nonspace) {
     if (buf_reserve(&w->text, 3 * n + 1) < 0) /* a NUL (1 byte) becomes 3, a space may precede the first */
         return -1;
     unsigned char *out = w->text.b + w->text.n;
-    int seen = 0;
+    Py_ssize_t chars = w->chars, spaces = w->spaces;
+    int pending = w->pending_space, seen = 0;
+    int link_in_word = w->link_in_word, link_started = w->link_started;
+    Py_ssize_t link_words = w->link_words, link_len = w->link_len, link_trail = w->link_trail;
     size_t i = 0;
     while (i < n) {
-        Py_UCS4 cp;
         unsigned char c = s[i];
-        int len;
-        if (c < 0x80) {
-            cp = c;
-            len = 1;
-        } else {
+        Py_UCS4 cp = c;
+        int len = 1, space;
+        if (c < 0x80)
+            space = ascii_space[c];
+        else {
             len = utf8_decode(s + i, n - i, &cp);
             if (len == 0)
                 return INVALID_TEXT;
+            space = Py_UNICODE_ISSPACE(cp);
         }
-        if (Py_UNICODE_ISSPACE(cp)) {
-            if (w->chars)
-                w->pending_space = 1;
+        if (space) {
+            if (chars)
+                pending = 1;
             if (in_link) {
-                w->link_in_word = 0;
-                if (w->link_started)
-                    w->link_len++, w->link_trail++;
+                link_in_word = 0;
+                if (link_started)
+                    link_len++, link_trail++;
             }
         } else {
             seen = 1;
-            if (w->pending_space) {
+            if (pending) {
                 *out++ = ' ';
-                w->chars++;
-                w->spaces++;
-                w->pending_space = 0;
+                chars++;
+                spaces++;
+                pending = 0;
             }
-            if (cp == 0) {
-                *out++ = 0xEF, *out++ = 0xBF, *out++ = 0xBD;
-            } else if (len == 1) {
+            if (len == 1)
                 *out++ = c;
-            } else {
+            else {
                 memcpy(out, s + i, (size_t)len);
                 out += len;
             }
-            w->chars++;
+            if (c == 0) { /* U+0000, which segment._cut replaces */
+                out[-1] = 0xEF;
+                *out++ = 0xBF;
+                *out++ = 0xBD;
+            }
+            chars++;
             if (in_link) {
-                if (!w->link_in_word)
-                    w->link_words++, w->link_in_word = 1;
-                w->link_started = 1;
-                w->link_len++;
-                w->link_trail = 0;
+                if (!link_in_word)
+                    link_words++, link_in_word = 1;
+                link_started = 1;
+                link_len++;
+                link_trail = 0;
             }
         }
         i += (size_t)len;
     }
     w->text.n = (size_t)(out - w->text.b);
+    w->chars = chars;
+    w->spaces = spaces;
+    w->pending_space = pending;
+    if (in_link) {
+        w->link_in_word = link_in_word;
+        w->link_started = link_started;
+        w->link_words = link_words;
+        w->link_len = link_len;
+        w->link_trail = link_trail;
+    }
     *nonspace = seen;
     return 0;
+}
+
+static int add_text(Walk *w, const unsigned char *s, size_t n, int in_link, int *nonspace) {
+    return in_link ? add_text_as(w, s, n, 1, nonspace) : add_text_as(w, s, n, 0, nonspace);
 }
 
 /* The " " the Python walk adds to the link text after every <a>: two adjacent links are two words. */
@@ -917,6 +941,8 @@ static int normalise(PyObject *text, Buf *out) {
     return 0;
 }
 
+static PyObject *cfg_empty_str; /* "" */
+
 /* The signature hash of (tag, class, id) is fingerprint._signature_hash's, asked once per key and kept
    here: a memo of a pure function (cleared when full, as fingerprint's own), so no result depends on
    what was seen before. */
@@ -929,6 +955,7 @@ typedef struct {
 static struct {
     int ready;
     PyObject *signature_hash; /* fingerprint._signature_hash((tag, class, id)) -> int */
+    unsigned char stable_ascii[128]; /* ASCII characters a stable id may hold (fingerprint._STABLE_ASCII) */
     uint64_t base;            /* fingerprint._BASE */
     Py_ssize_t max;           /* entries before the memo is cleared */
     SigEntry *slots;
@@ -959,12 +986,28 @@ static int str_eq(PyObject *a, PyObject *b) {
            memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
 }
 
+/* An id holding an ASCII character no stable token holds is left out of the signature: the key is then
+   (tag, class, ""), whose signature is the same, and which pages share (ids such as "post-4711" are unique
+   to a page, so each would be a miss). Non-ASCII characters are left to the Python code (some lower-case
+   into ASCII). */
+static int unstable_id(PyObject *id) {
+    if (PyUnicode_KIND(id) != PyUnicode_1BYTE_KIND)
+        return 0;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(id);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(id); i < n; i++)
+        if (s[i] < 0x80 && !sig.stable_ascii[s[i]])
+            return 1;
+    return 0;
+}
+
 /* 0 and *value set, or -1 with an exception. */
 static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
     if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
         PyErr_SetString(PyExc_TypeError, "tags, classes and ids must be str");
         return -1;
     }
+    if (PyUnicode_GET_LENGTH(id) && unstable_id(id))
+        id = cfg_empty_str;
     Py_hash_t ht = PyObject_Hash(tag), hc = PyObject_Hash(cls), hi = PyObject_Hash(id);
     if (ht == -1 || hc == -1 || hi == -1)
         return -1;
@@ -1135,14 +1178,17 @@ static PyObject *native_text_hashes(PyObject *self, PyObject *texts) {
 }
 
 PyDoc_STRVAR(configure_fingerprint_doc,
-             "configure_fingerprint(signature_hash, base, memo_max)\n\n"
-             "Hand over fingerprint.py's signature hash, path polynomial base and memo size.");
+             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii)\n\n"
+             "Hand over fingerprint.py's signature hash, path polynomial base, memo size and the ASCII\n"
+             "characters a stable id may hold.");
 
 static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     PyObject *fn;
     unsigned long long base;
     Py_ssize_t max;
-    if (!PyArg_ParseTuple(args, "OKn", &fn, &base, &max))
+    const char *stable;
+    Py_ssize_t nstable;
+    if (!PyArg_ParseTuple(args, "OKns#", &fn, &base, &max, &stable, &nstable))
         return NULL;
     if (sig.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are configured once");
@@ -1157,6 +1203,11 @@ static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     if (sig.slots == NULL)
         return PyErr_NoMemory();
     sig.mask = slots - 1;
+    for (Py_ssize_t i = 0; i < nstable; i++)
+        if ((unsigned char)stable[i] < 0x80)
+            sig.stable_ascii[(unsigned char)stable[i]] = 1;
+    if (cfg_empty_str == NULL && (cfg_empty_str = PyUnicode_FromStringAndSize("", 0)) == NULL)
+        return NULL;
     sig.signature_hash = Py_NewRef(fn);
     sig.base = base;
     sig.max = max;
@@ -1390,6 +1441,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     crc_init();
+    for (Py_UCS4 c = 0; c < 128; c++)
+        ascii_space[c] = (unsigned char)(Py_UNICODE_ISSPACE(c) != 0);
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;

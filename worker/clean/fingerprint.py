@@ -18,6 +18,7 @@ equality between a site's own pages, never for resistance to crafted collisions.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import lshift, or_
@@ -36,6 +37,9 @@ PAGE_STATE_TAGS = frozenset({"html", "body"})
 MAX_CLASS_TOKENS = 2
 
 _STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
+# Every ASCII character a stable token may hold (_STABLE_TOKEN, before lower-casing): the C fingerprints
+# know that an id holding another ASCII character is not stable without asking.
+_STABLE_ASCII = string.ascii_letters + "_-"
 # Every whitespace-separated token of a (lower-cased) class list that _STABLE_TOKEN would accept, in one scan.
 _STABLE_TOKENS = re.compile(r"(?<!\S)[a-z][a-z_-]{0,39}(?!\S)")
 _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", "sc-AxjAm": generated names
@@ -265,6 +269,7 @@ _accel: native.NativeFingerprint | None = native.fingerprinter(
     _signature_hash,
     _BASE,
     _SIG_HASHES_MAX,
+    _STABLE_ASCII,
     fingerprint_segmentation_python,
     lambda text: block_hash(normalise(text)),
     segment_python,

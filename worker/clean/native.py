@@ -109,6 +109,7 @@ def fingerprinter(
     signature_hash: Callable[[tuple[str, str, str]], int],
     base: int,
     memo_max: int,
+    stable_ascii: str,
     reference: Callable[..., Any],
     text_hash: Callable[[str], int],
     segment: Callable[..., Any],
@@ -118,7 +119,7 @@ def fingerprinter(
         _STATUS["fingerprint"] = _NOT_BUILT
         return None
     try:
-        _native.configure_fingerprint(signature_hash, base, memo_max)
+        _native.configure_fingerprint(signature_hash, base, memo_max, stable_ascii)
         problem = _check_fingerprint(reference, text_hash, segment)
     except Exception as exc:  # a failed check of any kind means: the Python code
         problem = f"{type(exc).__name__}: {exc}"
@@ -190,7 +191,8 @@ CANARIES = (
     '<my-widget data-x="1">custom <foo-bar>text</foo-bar></my-widget><foo>unknown</foo>'
     '<a href="/"><div>block in a link</div>tail</a><p>über 漢字 😀 Ωmega</p><p>&#0;nul&amp;</p>',
     '<section CLASS="a b" ID="c" data-y title><article><header>h</header><p>x</p><footer>f</footer>'
-    "</article></section>\n\t <center>c</center><form><fieldset><legend>l</legend></fieldset></form>",
+    '<p id="post-4711" class="x Y">n</p></article></section>\n\t <center>c</center><form><fieldset>'
+    "<legend>l</legend></fieldset></form>",
 )
 
 

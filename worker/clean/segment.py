@@ -464,24 +464,21 @@ def _cut(
     return texts, chars, words, link_words, link_chars
 
 
-# The C walk, once native.py has checked it against segment_python on canary pages (None: not built, or
-# the check failed, or the reference path was asked for).
-_accel: NativeSegment | None = native.segmenter(
-    native.SegmentTables(
-        text_id=_TEXT_ID,
-        a_id=_A_ID,
-        br_id=_BR_ID,
-        block_names=_BLOCK_IDS,
-        void_ids=_VOID_IDS,
-        skip_ids=_SKIP_IDS,
-        kind_by_id=_KIND_BY_ID,
-        default_kind="paragraph",
-        max_depth=h.MAX_DEPTH,
-        every=h.DEADLINE_EVERY,
-        hidden_class=_hidden_class,
-        hidden_style=_hidden_style,
-        class_hints=_HIDDEN_CLASS_HINTS,
-    ),
-    Segmentation,
-    segment_python,
+# What the C walk is told; the C walk itself, once native.py has checked it against segment_python on
+# canary pages (None: not built, or a check failed, or the reference path was asked for).
+_TABLES = native.SegmentTables(
+    text_id=_TEXT_ID,
+    a_id=_A_ID,
+    br_id=_BR_ID,
+    block_names=_BLOCK_IDS,
+    void_ids=_VOID_IDS,
+    skip_ids=_SKIP_IDS,
+    kind_by_id=_KIND_BY_ID,
+    default_kind="paragraph",
+    max_depth=h.MAX_DEPTH,
+    every=h.DEADLINE_EVERY,
+    hidden_class=_hidden_class,
+    hidden_style=_hidden_style,
+    class_hints=_HIDDEN_CLASS_HINTS,
 )
+_accel: NativeSegment | None = native.segmenter(_TABLES, Segmentation, segment_python)
