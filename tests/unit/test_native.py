@@ -11,6 +11,7 @@ import gzip
 import json
 import os
 import zlib
+from array import array
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -23,14 +24,15 @@ from worker.clean import dom, native
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import segment as sg
+from worker.clean import sitememory as sm
 from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import Segmentation, segment, segment_python
-from worker.clean.sitememory import SiteMemory
+from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.models import Page
 
 REQUIRED = os.environ.get("REQUIRE_NATIVE_CORE") == "1"
-ACTIVE = native.status() == {"segment": "native", "fingerprint": "native"}
+ACTIVE = set(native.status().values()) == {"native"}
 needs_native = pytest.mark.skipif(not ACTIVE, reason=f"native accelerator not active: {native.status()}")
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 NO_LIMIT = float("inf")
@@ -248,6 +250,51 @@ def test_the_signature_memo_does_not_change_fingerprints() -> None:
         == first
         == fp.fingerprint_segmentation_python(ref).text_fps
     )
+
+
+# The site memory's counting on its arrays.
+U64 = st.integers(0, 2**64 - 1)
+FLOAT32 = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), st.floats(0, 2.0**100, width=32))
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(st.one_of(U64, st.integers(0, 40)), FLOAT32), max_size=80),
+    st.sets(st.one_of(U64, st.integers(0, 40)), max_size=60),
+    st.floats(1.0, 2.0**64),
+    st.floats(0, 1e30),
+    st.integers(1, 80),
+)
+def test_site_counts_equal_pythons(
+    tracked: list[tuple[int, float]], page: set[int], unit: float, bar: float, keep: int
+) -> None:
+    fps, counts = [fp for fp, _ in tracked], [c for _, c in tracked]
+    ours, ref = (array("Q", fps), array("f", counts)), (array("Q", fps), array("f", counts))
+    assert sm._count_page(*ours, page, unit) == sm._count_page_python(*ref, page, unit)
+    assert ours == ref
+    assert sm._template(*ours, bar) == sm._template_python(*ref, bar)
+    if keep < len(fps):
+        assert sm._prune(*ours, keep) == sm._prune_python(*ref, keep)
+
+
+@needs_native
+@settings(max_examples=40)
+@given(st.lists(st.sets(st.integers(1, 300), max_size=80), min_size=1, max_size=60), st.integers(8, 64))
+def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: int) -> None:
+    config = MemoryConfig(max_fingerprints=cap, half_life=5.0)
+
+    def learn() -> tuple[bytes | None, list[frozenset[int]]]:
+        memory = SiteMemory(config)
+        templates = []
+        for i, page in enumerate(pages):
+            state = memory.observe("site", f"https://site/{i % 40}", {fp * 7919 for fp in page})
+            templates.append(state.template(0.6))
+        return memory.dump("site"), templates
+
+    ours = learn()
+    with native.python_only():
+        assert learn() == ours
 
 
 # The checks that keep a wrong accelerator off.

@@ -1221,6 +1221,222 @@ static PyObject *native_clear_memo(PyObject *self, PyObject *unused) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The site memory's counts (sitememory._count_page_python, _template_python) on its arrays in place    */
+
+/* An array.array's storage when it holds `n` items of `itemsize` bytes in the format `format`. */
+static int array_buffer(PyObject *a, Py_buffer *view, const char *format, Py_ssize_t itemsize, int writable) {
+    if (PyObject_GetBuffer(a, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_FORMAT | PyBUF_ND) < 0)
+        return -1;
+    if (view->itemsize != itemsize || view->format == NULL || strcmp(view->format, format) != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "expected an array of '%s' (%zd bytes an item)", format, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(count_page_doc,
+             "count_page(fps, counts, page, unit) -> bytes | None\n\n"
+             "sitememory._count_page_python: add `unit` to counts[i] (float32, as array('f') stores it) for\n"
+             "every fps[i] in `page` (a set of ints), and return the page's fingerprints that fps lacks,\n"
+             "sorted, as the bytes of an array('Q'); None, with the arrays untouched, when one of the page's\n"
+             "is no 64-bit unsigned int.");
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static PyObject *native_count_page(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj, *page;
+    double unit;
+    if (!PyArg_ParseTuple(args, "OOOd", &fps_obj, &counts_obj, &page, &unit))
+        return NULL;
+    if (!PyAnySet_Check(page))
+        return PyErr_Format(PyExc_TypeError, "page must be a set");
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 1) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    float *counts = cv.buf;
+    Py_ssize_t n = fv.len / 8, m = PySet_GET_SIZE(page);
+    PyObject *result = NULL, *new = NULL, *item;
+    uint64_t *want = PyMem_Malloc((size_t)(m ? m : 1) * sizeof *want);
+    size_t slots = 16;
+    while (slots < 2 * (size_t)n)
+        slots *= 2;
+    Py_ssize_t *table = PyMem_Malloc(slots * sizeof *table); /* index into fps + 1; 0 is empty */
+    if (cv.len / 4 != n) {
+        PyErr_SetString(PyExc_ValueError, "fps and counts differ in length");
+        goto done;
+    }
+    if (want == NULL || table == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The page's fingerprints first: one that is no 64-bit unsigned int leaves everything to Python. */
+    Py_ssize_t k = 0;
+    PyObject *it = PyObject_GetIter(page);
+    if (it == NULL)
+        goto done;
+    while ((item = PyIter_Next(it)) != NULL) {
+        unsigned long long v = PyLong_Check(item) ? PyLong_AsUnsignedLongLong(item) : (unsigned long long)-1;
+        int bad = !PyLong_Check(item) || (v == (unsigned long long)-1 && PyErr_Occurred());
+        Py_DECREF(item);
+        if (bad || k >= m) {
+            PyErr_Clear();
+            Py_DECREF(it);
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        want[k++] = v;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        goto done;
+    memset(table, 0, slots * sizeof *table);
+    for (Py_ssize_t i = 0; i < n; i++) { /* a fingerprint tracked twice: the last index wins, as a dict's */
+        size_t h = (size_t)(fps[i] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+        while (table[h] && fps[table[h] - 1] != fps[i])
+            h = (h + 1) & (slots - 1);
+        table[h] = i + 1;
+    }
+    Py_ssize_t fresh = 0; /* the page's untracked fingerprints, gathered at the front of want */
+    for (Py_ssize_t j = 0; j < k; j++) {
+        size_t h = (size_t)(want[j] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+        while (table[h] && fps[table[h] - 1] != want[j])
+            h = (h + 1) & (slots - 1);
+        if (table[h]) {
+            float *c = &counts[table[h] - 1];
+            *c = (float)((double)*c + unit); /* counts[i] += unit: a double sum stored as float32 */
+        } else
+            want[fresh++] = want[j];
+    }
+    qsort(want, (size_t)fresh, sizeof *want, cmp_u64);
+    new = PyBytes_FromStringAndSize((const char *)want, fresh * (Py_ssize_t)sizeof *want);
+    if (new == NULL)
+        goto done;
+    result = Py_NewRef(new);
+done:
+    Py_XDECREF(new);
+    PyMem_Free(want);
+    PyMem_Free(table);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return result;
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+PyDoc_STRVAR(prune_doc, "prune(fps, counts, keep) -> (bytes, bytes) | None\n\n"
+                        "sitememory._prune_python: the `keep` highest counts and their fingerprints (among\n"
+                        "counts equal to the cut, the earliest tracked go first), as the bytes of an array('Q')\n"
+                        "and an array('f'); None when there is nothing to drop.");
+
+static PyObject *native_prune(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj;
+    Py_ssize_t keep;
+    if (!PyArg_ParseTuple(args, "OOn", &fps_obj, &counts_obj, &keep))
+        return NULL;
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    const float *counts = cv.buf;
+    Py_ssize_t n = cv.len / 4, drop = n - keep;
+    PyObject *result = NULL;
+    float *ranked = NULL;
+    uint64_t *kept_fps = NULL;
+    float *kept_counts = NULL;
+    if (fv.len / 8 != n || keep <= 0 || drop <= 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    ranked = PyMem_Malloc((size_t)n * sizeof *ranked);
+    kept_fps = PyMem_Malloc((size_t)keep * sizeof *kept_fps);
+    kept_counts = PyMem_Malloc((size_t)keep * sizeof *kept_counts);
+    if (ranked == NULL || kept_fps == NULL || kept_counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(ranked, counts, (size_t)n * sizeof *ranked);
+    qsort(ranked, (size_t)n, sizeof *ranked, cmp_float);
+    float cut = ranked[drop - 1];
+    Py_ssize_t below = 0; /* bisect_left(ranked, cut) */
+    while (ranked[below] < cut)
+        below++;
+    Py_ssize_t ties = drop - below, m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (counts[i] < cut)
+            continue;
+        if (counts[i] == cut && ties > 0) {
+            ties--;
+            continue;
+        }
+        if (m < keep) {
+            kept_fps[m] = fps[i];
+            kept_counts[m] = counts[i];
+        }
+        m++;
+    }
+    if (m != keep) { /* cannot happen with finite counts; leave it to the Python code */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = Py_BuildValue("(y#y#)", (const char *)kept_fps, keep * 8, (const char *)kept_counts, keep * 4);
+done:
+    PyMem_Free(ranked);
+    PyMem_Free(kept_fps);
+    PyMem_Free(kept_counts);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return result;
+}
+
+PyDoc_STRVAR(template_set_doc, "template_set(fps, counts, bar) -> frozenset[int]\n\n"
+                               "sitememory._template_python: the fps[i] with bar <= counts[i].");
+
+static PyObject *native_template_set(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj;
+    double bar;
+    if (!PyArg_ParseTuple(args, "OOd", &fps_obj, &counts_obj, &bar))
+        return NULL;
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    const float *counts = cv.buf;
+    Py_ssize_t n = fv.len / 8 < cv.len / 4 ? fv.len / 8 : cv.len / 4; /* as zip stops at the shorter */
+    PyObject *kept = PyFrozenSet_New(NULL);
+    for (Py_ssize_t i = 0; kept != NULL && i < n; i++) {
+        if (!(bar <= (double)counts[i]))
+            continue;
+        PyObject *x = PyLong_FromUnsignedLongLong(fps[i]);
+        if (x == NULL || PySet_Add(kept, x) < 0)
+            Py_CLEAR(kept);
+        Py_XDECREF(x);
+    }
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return kept;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* configure() and the layout probes native.py checks before turning the walk on                     */
 
 static int table_set(PyObject *ids, unsigned char flag) {
@@ -1430,6 +1646,9 @@ static PyMethodDef methods[] = {
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
     {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},
+    {"count_page", native_count_page, METH_VARARGS, count_page_doc},
+    {"template_set", native_template_set, METH_VARARGS, template_set_doc},
+    {"prune", native_prune, METH_VARARGS, prune_doc},
     {NULL, NULL, 0, NULL},
 };
 

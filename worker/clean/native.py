@@ -13,6 +13,7 @@ which stages run natively and why the others do not.
 from __future__ import annotations
 
 import logging
+from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
@@ -137,17 +138,101 @@ def clear_memo() -> None:
         _native.clear_memo()
 
 
+CountPage = Callable[["array[int]", "array[float]", "set[int] | frozenset[int]", float], "array[int]"]
+TemplateSet = Callable[["array[int]", "array[float]", float], frozenset[int]]
+Prune = Callable[["array[int]", "array[float]", int], "tuple[array[int], array[float]]"]
+
+
+def memory_counters(
+    count_page: CountPage, template: TemplateSet, prune: Prune
+) -> tuple[CountPage, TemplateSet, Prune]:
+    """The C counting of a page into a site's arrays, template set and pruning, if they equal the Python
+    ones on canary arrays (counts that round in float32 and tie, a fingerprint tracked twice, fingerprints
+    at both ends of the 64-bit range); else the Python ones."""
+    if _native is None:
+        _STATUS["memory"] = _NOT_BUILT
+        return count_page, template, prune
+    problem = None
+    try:
+        problem = _check_memory(count_page, template, prune)
+    except Exception as exc:  # a failed check of any kind means: the Python code
+        problem = f"{type(exc).__name__}: {exc}"
+    if problem:
+        log.warning("native site memory counts off, the Python ones run: %s", problem)
+        _STATUS["memory"] = problem
+        return count_page, template, prune
+    _STATUS["memory"] = "native"
+    return _native_count_page, _native.template_set, _native_prune
+
+
+def _check_memory(count_page: CountPage, template: TemplateSet, prune: Prune) -> str | None:
+    fps = [0, 1, 2**63, 2**64 - 1, 12345678901234567, 7, 7, *range(1000, 1600, 3)]
+    pages: tuple[set[int] | frozenset[int], ...] = (
+        {1, 2**64 - 1, 7, 5, 2**63 + 1, *range(1200, 1700, 5)},
+        frozenset(range(3)),
+        set(),
+    )
+    for tracked in (fps, []):
+        for unit in (1.0 / 3.0, 3.5e9):
+            for page in pages:
+                for counts in (
+                    [x / 7.0 for x in range(len(tracked))],
+                    [float(x % 5) for x in range(len(tracked))],
+                ):
+                    got = (array("Q", tracked), array("f", counts))
+                    want = (array("Q", tracked), array("f", counts))
+                    if _native_count_page(*got, page, unit) != count_page(*want, page, unit) or got != want:
+                        return f"page counts differ with unit {unit}"
+                    for bar in (0.5, 2.0, float("inf")):
+                        if _native.template_set(*got, bar) != template(*got, bar):
+                            return f"template sets differ at bar {bar}"
+                    for keep in range(1, len(tracked), 90):
+                        if _native_prune(*got, keep) != prune(*got, keep):
+                            return f"pruning to {keep} differs"
+    return None
+
+
+def _native_count_page(
+    fps: array[int], counts: array[float], page: set[int] | frozenset[int], unit: float
+) -> array[int]:
+    new = _native.count_page(fps, counts, page, unit)
+    if new is None:  # a fingerprint no array("Q") holds: the Python code raises as it always did
+        from worker.clean import sitememory
+
+        return sitememory._count_page_python(fps, counts, page, unit)
+    return array("Q", new)
+
+
+def _native_prune(fps: array[int], counts: array[float], keep: int) -> tuple[array[int], array[float]]:
+    kept = _native.prune(fps, counts, keep)
+    if kept is None:  # nothing to drop: the Python code decides
+        from worker.clean import sitememory
+
+        return sitememory._prune_python(fps, counts, keep)
+    return array("Q", kept[0]), array("f", kept[1])
+
+
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, segment
+    from worker.clean import fingerprint, segment, sitememory
 
-    saved = segment._accel, fingerprint._accel
+    saved = (
+        segment._accel,
+        fingerprint._accel,
+        sitememory._count_page,
+        sitememory._template,
+        sitememory._prune,
+    )
     segment._accel = fingerprint._accel = None
+    sitememory._count_page = sitememory._count_page_python
+    sitememory._template = sitememory._template_python
+    sitememory._prune = sitememory._prune_python
     try:
         yield
     finally:
-        segment._accel, fingerprint._accel = saved
+        segment._accel, fingerprint._accel = saved[:2]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[2:]
 
 
 def _configure(t: SegmentTables) -> None:
