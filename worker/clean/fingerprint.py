@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborNode
 
 from worker.clean import native
 from worker.clean.options import Budget
-from worker.clean.segment import Segmentation, segment, segment_python
+from worker.clean.segment import Segmentation, segment
 
 # Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
 PAGE_STATE_TAGS = frozenset({"html", "body"})
@@ -272,5 +272,5 @@ _accel: native.NativeFingerprint | None = native.fingerprinter(
     _STABLE_ASCII,
     fingerprint_segmentation_python,
     lambda text: block_hash(normalise(text)),
-    segment_python,
+    segment,
 )
