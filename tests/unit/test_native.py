@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
-from worker.clean import dom, native
+from worker.clean import dom, guard, native
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import segment as sg
@@ -295,6 +295,27 @@ def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: in
     ours = learn()
     with native.python_only():
         assert learn() == ours
+
+
+# The guard's scans.
+PIECES = st.one_of(
+    st.sampled_from(["<div>", "</div>", "<", ">", "</", "<option>", "<OPTION>", "<Option>", "<b>", "\n"]),
+    st.builds(
+        lambda k, c: "<p " + f"a{c}=1 " * k + ">", st.integers(0, 300), st.sampled_from(["", "é", "一", "😀"])
+    ),
+    st.builds(lambda k, c: c * k, st.integers(1, 3000), st.sampled_from(["x", "é", "一", "😀", " ", "a>"])),
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(PIECES, max_size=60).map("".join))
+def test_guard_scans_equal_pythons(markup: str) -> None:
+    assert guard._probe_runs(markup) == guard._probe_runs_python(markup)
+    assert guard._nesting_counts(markup) == guard._nesting_counts_python(markup)
+    verdict = guard.check(markup, 5000)
+    with native.python_only():
+        assert guard.check(markup, 5000) == verdict
 
 
 # The checks that keep a wrong accelerator off.

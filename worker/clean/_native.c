@@ -1437,6 +1437,113 @@ static PyObject *native_template_set(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The guard's scans (guard._probe_runs_python, guard._nesting_counts_python), on a str's storage      */
+
+/* The loop of guard._probe_runs_python, call for call: its finds are PyUnicode_FindChar, str.find's own
+   search (vectorised), without an interpreter step per probe. */
+static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, PyObject *runs) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), pos = 0;
+    while (pos < n) {
+        Py_ssize_t close = PyUnicode_FindChar(markup, '>', pos, n, 1);
+        if (close == -2)
+            return -1;
+        if (close < 0)
+            close = n;
+        Py_ssize_t start = PyUnicode_FindChar(markup, '<', 0, pos + 1, -1);
+        if (start == -2)
+            return -1;
+        if (start >= 0 && close - start >= long_tag && PyUnicode_FindChar(markup, '>', start, pos, -1) == -1) {
+            PyObject *run = Py_BuildValue("(nn)", start, close);
+            if (run == NULL || PyList_Append(runs, run) < 0) {
+                Py_XDECREF(run);
+                return -1;
+            }
+            Py_DECREF(run);
+        }
+        pos = close > pos + step ? close : pos + step;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(probe_runs_doc, "probe_runs(markup, long_tag, step) -> list[tuple[int, int]]\n\n"
+                             "guard._probe_runs_python, with the same finds, in C.");
+
+static PyObject *native_probe_runs(PyObject *self, PyObject *args) {
+    PyObject *markup;
+    Py_ssize_t long_tag, step;
+    if (!PyArg_ParseTuple(args, "Unn", &markup, &long_tag, &step))
+        return NULL;
+    if (step <= 0)
+        return PyErr_Format(PyExc_ValueError, "step %zd", step);
+    PyObject *runs = PyList_New(0);
+    if (runs != NULL && probe_scan(markup, long_tag, step, runs) < 0)
+        Py_CLEAR(runs);
+    return runs;
+}
+
+#if defined(__GNUC__)
+#define SPECIALISED static inline __attribute__((always_inline))
+#else
+#define SPECIALISED static inline
+#endif
+
+/* Per chunk: its `<`, and its `</` (starting in the chunk: markup.count("</", start, stop + 1) counts an
+   end tag that straddles the boundary). Counting loops without branches, written once over
+   PyUnicode_READ with the storage kind as a parameter and inlined for each kind (plain loads). */
+SPECIALISED long long nesting_scan(int kind, const void *s, Py_ssize_t n, Py_ssize_t chunk) {
+    long long depth = 0, steps = 0;
+    for (Py_ssize_t start = 0; start < n; start += chunk) {
+        Py_ssize_t stop = start + chunk < n ? start + chunk : n;
+        Py_ssize_t pairs = stop < n ? stop : n - 1; /* a `</` needs the character after its `<` */
+        uint32_t tags = 0, ends = 0; /* a chunk is far shorter than 2^32 */
+        for (Py_ssize_t i = start; i < pairs; i++) {
+            uint32_t lt = PyUnicode_READ(kind, s, i) == '<';
+            tags += lt;
+            ends += lt & (PyUnicode_READ(kind, s, i + 1) == '/');
+        }
+        if (pairs < stop) /* the markup's last character */
+            tags += PyUnicode_READ(kind, s, pairs) == '<';
+        steps += (long long)tags * (depth + (long long)tags - ends);
+        depth += (long long)tags - 2 * (long long)ends;
+        if (depth < 0)
+            depth = 0;
+    }
+    return steps;
+}
+
+PyDoc_STRVAR(nesting_counts_doc, "nesting_counts(markup, chunk) -> (steps, options)\n\n"
+                                 "guard._nesting_counts_python in C (str.count for the options).");
+
+static PyObject *native_nesting_counts(PyObject *self, PyObject *args) {
+    PyObject *markup, *spellings;
+    Py_ssize_t chunk;
+    if (!PyArg_ParseTuple(args, "UnO!", &markup, &chunk, &PyTuple_Type, &spellings))
+        return NULL;
+    if (chunk <= 0)
+        return PyErr_Format(PyExc_ValueError, "chunk %zd", chunk);
+    const void *s = PyUnicode_DATA(markup);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), options = 0;
+    long long steps;
+    switch (PyUnicode_KIND(markup)) {
+    case PyUnicode_1BYTE_KIND:
+        steps = nesting_scan(PyUnicode_1BYTE_KIND, s, n, chunk);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        steps = nesting_scan(PyUnicode_2BYTE_KIND, s, n, chunk);
+        break;
+    default:
+        steps = nesting_scan(PyUnicode_4BYTE_KIND, s, n, chunk);
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spellings); k++) {
+        Py_ssize_t c = PyUnicode_Count(markup, PyTuple_GET_ITEM(spellings, k), 0, PY_SSIZE_T_MAX);
+        if (c < 0)
+            return NULL;
+        options += c;
+    }
+    return Py_BuildValue("(Ln)", steps, options);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* configure() and the layout probes native.py checks before turning the walk on                     */
 
 static int table_set(PyObject *ids, unsigned char flag) {
@@ -1649,6 +1756,8 @@ static PyMethodDef methods[] = {
     {"count_page", native_count_page, METH_VARARGS, count_page_doc},
     {"template_set", native_template_set, METH_VARARGS, template_set_doc},
     {"prune", native_prune, METH_VARARGS, prune_doc},
+    {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
+    {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -211,6 +211,62 @@ def _native_prune(fps: array[int], counts: array[float], keep: int) -> tuple[arr
     return array("Q", kept[0]), array("f", kept[1])
 
 
+ProbeRuns = Callable[[str], list[tuple[int, int]]]
+NestingCounts = Callable[[str], tuple[int, int]]
+
+# Markup for the guard's scans: long tags and runs without `>`, `<` or both, end tags and options across
+# chunk boundaries; each also with characters beyond Latin-1 (the other two storage kinds of a str).
+GUARD_CANARIES = (
+    "",
+    "<",
+    ">x",
+    "a>" * 3000,
+    "<" * 3000,
+    "<p " + "a=1 " * 800 + ">x</p>" + "<option>" * 50 + "<OPTION><Option>",
+    "<div>" * 3000 + "</div>" * 2999 + "</",
+    "<script>" + "x" * 5000 + "</script>" + '<img src="' + "y" * 3000 + '">' + "<b>x</b>" * 900,
+    '<p title="' + "x>" * 700 + '">' + "</p>" * 5000 + "<option" * 3,
+)
+
+
+def guard_scans(
+    probe_runs: ProbeRuns,
+    nesting_counts: NestingCounts,
+    long_tag: int,
+    step: int,
+    chunk: int,
+    spellings: tuple[str, ...],
+) -> tuple[ProbeRuns, NestingCounts]:
+    """The C scans of the guard if they equal the Python ones on the canaries; else the Python ones."""
+    if _native is None:
+        _STATUS["guard"] = _NOT_BUILT
+        return probe_runs, nesting_counts
+    ext = _native
+
+    def runs(markup: str) -> list[tuple[int, int]]:
+        return ext.probe_runs(markup, long_tag, step)
+
+    def counts(markup: str) -> tuple[int, int]:
+        return ext.nesting_counts(markup, chunk, spellings)
+
+    problem = None
+    for markup in GUARD_CANARIES:
+        for text in (
+            markup,
+            markup.replace("x", "\u00e9"),
+            markup.replace("x", "\u4e00"),
+            markup.replace("x", "\U0001f600"),
+        ):
+            if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
+                problem = f"guard scans differ on {text[:40]!r}"
+    if problem:
+        log.warning("native guard scans off, the Python ones run: %s", problem)
+        _STATUS["guard"] = problem
+        return probe_runs, nesting_counts
+    _STATUS["guard"] = "native"
+    return runs, counts
+
+
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
