@@ -7,6 +7,7 @@ The first --pages pages of each dataset (mix: scrapinghub_aeb, dragnet, cleaneva
 go through each stage in a fresh process, once with the accelerator and once inside
 native.python_only(). Stages, each run on its own and measured whole:
     load      read the pages (subtracted from the others)
+    guard     the guard's check of each page (before parsing)
     parse     encode + parse + title
     segment   + the segmentation walk
     fingerprint  + fingerprints of the segmentation
@@ -32,13 +33,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 MIX = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval")
-STAGES = ("load", "parse", "segment", "fingerprint", "density", "default")
+STAGES = ("load", "guard", "parse", "segment", "fingerprint", "density", "default")
 
 RUN = """
 import gzip, json, sys, time
-from worker.clean import dom, native
+from worker.clean import dom, guard, native
 from worker.clean.fingerprint import fingerprint_segmentation
-from worker.clean.options import Budget
+from worker.clean.options import Budget, CleanOptions
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import segment
 from worker.clean.sitememory import SiteMemory
@@ -59,7 +60,10 @@ if path == "python":
 tune_gc()
 clean_page(Page(id="warm-up", html="<html><body><p>Warm up: lazy imports and caches.</p></body></html>"))
 start = time.process_time()
-if stage in ("parse", "segment", "fingerprint"):
+if stage == "guard":
+    for page in pages:
+        guard.check(page.html, CleanOptions().max_nodes)
+elif stage in ("parse", "segment", "fingerprint"):
     for page in pages:
         tree = dom.parse(page.html.encode("utf-8"))
         dom.title(tree)

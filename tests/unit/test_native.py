@@ -189,11 +189,21 @@ def test_the_root_is_any_element() -> None:
 
 @needs_native
 def test_python_only_runs_the_reference() -> None:
+    accelerated = (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs)
     with native.python_only():
-        assert sg._accel is None
-        assert fp._accel is None
-    assert sg._accel is not None
-    assert fp._accel is not None
+        assert (sg._accel, fp._accel) == (None, None)
+        assert (sm._count_page, sm._template, sm._prune) == (
+            sm._count_page_python,
+            sm._template_python,
+            sm._prune_python,
+        )
+        assert (guard._probe_runs, guard._nesting_counts) == (
+            guard._probe_runs_python,
+            guard._nesting_counts_python,
+        )
+    assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
+    assert sm._count_page is not sm._count_page_python
+    assert guard._probe_runs is not guard._probe_runs_python
 
 
 # Fingerprints: the hashes of normalised block texts, alone.

@@ -270,7 +270,7 @@ def guard_scans(
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, segment, sitememory
+    from worker.clean import fingerprint, guard, segment, sitememory
 
     saved = (
         segment._accel,
@@ -278,16 +278,20 @@ def python_only() -> Iterator[None]:
         sitememory._count_page,
         sitememory._template,
         sitememory._prune,
+        guard._probe_runs,
+        guard._nesting_counts,
     )
     segment._accel = fingerprint._accel = None
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
+    guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     try:
         yield
     finally:
         segment._accel, fingerprint._accel = saved[:2]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[2:]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[2:5]
+        guard._probe_runs, guard._nesting_counts = saved[5:]
 
 
 def _configure(t: SegmentTables) -> None:
