@@ -14,6 +14,8 @@ PIP_TOOLS := pip-tools==7.6.2
 LOCK_ENV := env -u PIP_FIND_LINKS -u PIP_CONSTRAINT PIP_CONFIG_FILE=/dev/null CUSTOM_COMPILE_COMMAND="make lock"
 COMPILE := $(LOCK_ENV) $(TOOLS)/pip-tools/bin/pip-compile -q --no-config --generate-hashes --allow-unsafe \
 	--strip-extras $(LOCK_ARGS)
+# The cleaning core's C accelerator (worker/clean/_native.c), rebuilt in place when its source changes.
+NATIVE := $(VENV)/.native
 
 .PHONY: help install run test bench clean-venv deploy-tools check-deploy lock
 
@@ -28,7 +30,7 @@ $(STAMP): pyproject.toml requirements/dev.txt
 	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
 	touch $(STAMP)
 
-install: $(STAMP) ## create .venv and install the project with dev extras (from requirements/dev.txt)
+install: $(STAMP) $(NATIVE) ## create .venv and install the project with dev extras (from requirements/dev.txt)
 
 $(TOOLS_STAMP): requirements/tools.txt
 	$(PY) -m venv $(TOOLS)/venv
@@ -43,16 +45,20 @@ deploy-tools: $(TOOLS_STAMP) $(PROMTOOL) ## kubectl, kubernetes-validate, checko
 check-deploy: $(STAMP) deploy-tools ## render every overlay and check it (kubernetes-validate, custom resources, promtool, checkov, hadolint)
 	$(BIN)/python scripts/check_deploy.py
 
+$(NATIVE): $(STAMP) worker/clean/_native.c
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	touch $(NATIVE)
+
 run: $(STAMP) ## the main job on the embedded default (local broker, sample pages)
 	$(BIN)/python -m worker demo
 
-test: $(STAMP) check-deploy ## check-deploy, ruff, mypy (strict on worker/), pytest
+test: $(STAMP) $(NATIVE) check-deploy ## check-deploy, ruff, mypy (strict on worker/), pytest (the C accelerator must be active)
 	$(BIN)/ruff check worker tests bench scripts
 	$(BIN)/ruff format --check worker tests bench scripts
 	$(BIN)/mypy
-	$(BIN)/pytest -q
+	REQUIRE_NATIVE_CORE=1 $(BIN)/pytest -q
 
-bench: $(STAMP) ## benchmarks over ../shared/data -> bench/results.json
+bench: $(STAMP) $(NATIVE) ## benchmarks over ../shared/data -> bench/results.json
 	$(BIN)/python bench/run.py --out bench/results.json
 
 lock: ## refresh the hashed lock files in requirements/ (LOCK_ARGS=--upgrade for the newest releases)

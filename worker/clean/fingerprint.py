@@ -18,6 +18,7 @@ equality between a site's own pages, never for resistance to crafted collisions.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import lshift, or_
@@ -25,6 +26,7 @@ from zlib import adler32, crc32
 
 from selectolax.lexbor import LexborNode
 
+from worker.clean import native
 from worker.clean.options import Budget
 from worker.clean.segment import Segmentation, segment
 
@@ -35,6 +37,9 @@ PAGE_STATE_TAGS = frozenset({"html", "body"})
 MAX_CLASS_TOKENS = 2
 
 _STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
+# Every ASCII character a stable token may hold (_STABLE_TOKEN, before lower-casing): the C fingerprints
+# know that an id holding another ASCII character is not stable without asking.
+_STABLE_ASCII = string.ascii_letters + "_-"
 # Every whitespace-separated token of a (lower-cased) class list that _STABLE_TOKEN would accept, in one scan.
 _STABLE_TOKENS = re.compile(r"(?<!\S)[a-z][a-z_-]{0,39}(?!\S)")
 _CAMEL_HUMPS = re.compile(r"[a-z][A-Z].*[a-z][A-Z]|[A-Z]{2}[a-z]")  # "bdVaJa", "sc-AxjAm": generated names
@@ -115,6 +120,20 @@ def signature(node: LexborNode) -> str:
 
 
 def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> PageFingerprints:
+    """Fingerprint every text-carrying element of the segmentation (see fingerprint_segmentation_python).
+
+    Computed in C (worker/clean/_native.c) when the accelerator is built and passed its checks at import
+    (worker/clean/native.py), with the same values; readable paths are only built in Python.
+    """
+    accel = _accel
+    if accel is not None and not with_paths:
+        got = accel(seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
+        if got is not None:
+            return PageFingerprints(got[0], got[1], [])
+    return fingerprint_segmentation_python(seg, with_paths)
+
+
+def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False) -> PageFingerprints:
     """Fingerprint every text-carrying element of the segmentation (no second walk of the DOM).
 
     The segmentation already is the bottom-up pass: block-level elements in pre-order, each with the
@@ -202,6 +221,11 @@ _CLASS_PARTS: dict[str, str] = {}
 
 def clear_memo() -> None:
     """Forget the memoised signatures (benchmarks start each run cold, as a worker meets a new site)."""
+    _clear_python_memo()
+    native.clear_memo()
+
+
+def _clear_python_memo() -> None:
     _SIG_HASHES.clear()
     _CLASS_PARTS.clear()
 
@@ -228,7 +252,7 @@ def _signature_entry(key: tuple[str, str, str]) -> int:
             return known
         id_attr = ""
     if len(_SIG_HASHES) >= _SIG_HASHES_MAX:
-        clear_memo()
+        _clear_python_memo()  # the C memo, which may be asking right now, clears itself
     sig = _compose(tag, cls, id_attr)
     entry = _SIG_HASHES[key] = block_hash(sig.encode("utf-8", "surrogatepass"))
     return entry
@@ -237,3 +261,16 @@ def _signature_entry(key: tuple[str, str, str]) -> int:
 def fingerprint(root: LexborNode) -> PageFingerprints:
     """Segment `root` as the pipeline does and fingerprint it, with paths (tests, debugging)."""
     return fingerprint_segmentation(segment(root, Budget(float("inf"))), with_paths=True)
+
+
+# The C fingerprints, once native.py has checked them against fingerprint_segmentation_python (None: not
+# built, or the check failed, or the reference path was asked for).
+_accel: native.NativeFingerprint | None = native.fingerprinter(
+    _signature_hash,
+    _BASE,
+    _SIG_HASHES_MAX,
+    _STABLE_ASCII,
+    fingerprint_segmentation_python,
+    lambda text: block_hash(normalise(text)),
+    segment,
+)

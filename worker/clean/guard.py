@@ -50,6 +50,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from worker.clean import native
+
 # --- limits, each from the measurements above -----------------------------------------------------
 
 # Superlinear parser work a page may cause, in ns of the table above: the whole cleaning of about 20
@@ -113,7 +115,13 @@ def check(markup: str, max_nodes: int) -> Verdict:
 def _probed_attributes(markup: str) -> int:
     """The most attribute-like words in a run from `<` to `>` at least LONG_TAG_CHARS long that a probe
     lands in (0 if none). Probes are ATTRIBUTE_PROBE_CHARS apart, so every such run holds one."""
-    most = 0
+    runs = _probe_runs(markup)
+    return max((len(_ATTRIBUTE.findall(markup, start, close)) for start, close in runs), default=0)
+
+
+def _probe_runs_python(markup: str) -> list[tuple[int, int]]:
+    """The runs (start, close) that _probed_attributes counts, in the order the probes meet them."""
+    runs: list[tuple[int, int]] = []
     end = len(markup)
     pos = 0
     while pos < end:
@@ -122,10 +130,10 @@ def _probed_attributes(markup: str) -> int:
             close = end
         start = markup.rfind("<", 0, pos + 1)
         if start >= 0 and close - start >= LONG_TAG_CHARS and markup.rfind(">", start, pos) < 0:
-            most = max(most, len(_ATTRIBUTE.findall(markup, start, close)))
+            runs.append((start, close))
         # A run without `>` from here to `close` belongs to the tag that ends at `close`: probe there next.
         pos = close if close > pos + ATTRIBUTE_PROBE_CHARS else pos + ATTRIBUTE_PROBE_CHARS
-    return most
+    return runs
 
 
 def _nesting_bound_ok(markup: str) -> bool:
@@ -134,6 +142,16 @@ def _nesting_bound_ok(markup: str) -> bool:
     The nesting is bounded per chunk from its `<` and `</` counts (every start tag of the chunk counted
     as still open, every end tag as closing one, never below zero), and every tag of a chunk is charged
     a walk over that many open elements; options are charged against each other."""
+    steps, options = _nesting_counts(markup)
+    return NS_PER_FORMATTING_STEP * steps + NS_PER_OPTION_STEP * options * options / 2 <= MAX_WORK_NS
+
+
+# How an <option> start tag is spelled where the options are counted (other spellings are not).
+OPTION_SPELLINGS = ("<option", "<OPTION")
+
+
+def _nesting_counts_python(markup: str) -> tuple[int, int]:
+    """(steps, options) of _nesting_bound_ok."""
     depth = steps = 0
     count = markup.count
     for start in range(0, len(markup), CHUNK_CHARS):
@@ -142,8 +160,7 @@ def _nesting_bound_ok(markup: str) -> bool:
         ends = count("</", start, stop + 1)  # an end tag's `</` may straddle the boundary
         steps += tags * (depth + tags - ends)
         depth = max(0, depth + tags - 2 * ends)
-    options = count("<option") + count("<OPTION")
-    return NS_PER_FORMATTING_STEP * steps + NS_PER_OPTION_STEP * options * options / 2 <= MAX_WORK_NS
+    return steps, sum(map(count, OPTION_SPELLINGS))
 
 
 # --- the tokenizer ------------------------------------------------------------------------------------
@@ -684,3 +701,15 @@ def _dropped(m: re.Match[str], titles: list[str]) -> str:
     titles.append(m.group("text"))
     # RCDATA: entities stay as written; `<` is escaped so the passes after this one see no tag in it.
     return "<title>" + m.group("text").replace("<", "&lt;") + "</title>"
+
+
+# The two scans in C (worker/clean/_native.c: the same finds and counts without an interpreter step per
+# probe or chunk), once native.py has checked them against these on canary markup; else these.
+_probe_runs, _nesting_counts = native.guard_scans(
+    _probe_runs_python,
+    _nesting_counts_python,
+    LONG_TAG_CHARS,
+    ATTRIBUTE_PROBE_CHARS,
+    CHUNK_CHARS,
+    OPTION_SPELLINGS,
+)

@@ -17,6 +17,8 @@ from operator import add
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from worker.clean import heuristics as h
+from worker.clean import native
+from worker.clean.native import NativeSegment
 from worker.clean.options import Budget, TooManyNodes
 
 _DIGITS = re.compile(r"\d{3,}")
@@ -150,10 +152,21 @@ def _hidden_attributes(attrs: dict[str, str | None]) -> bool:
     aria = attrs.get("aria-hidden")
     if aria is not None and aria.lower() == "true":
         return True
-    style = (attrs.get("style") or "").lower()
+    return _hidden_style(attrs.get("style") or "")
+
+
+def _hidden_style(style: str) -> bool:
+    """An inline style that hides the element (display:none, visibility:hidden; any case and spacing)."""
+    style = style.lower()
     return ("none" in style or "hidden" in style) and h.HIDDEN_STYLE.search(
         _SPACES.sub("", style)
     ) is not None
+
+
+# Substrings, case as written, of which a class attribute holding a hidden token (HIDDEN_CLASS_TOKENS, in
+# the cases pages write them) holds at least one: a cheap test before the token split.
+_HIDDEN_CLASS_HINTS = ("hid", "Hid", "none", "sr-only", "screen-")
+_hinted = re.compile("|".join(map(re.escape, _HIDDEN_CLASS_HINTS))).search
 
 
 def _hidden_class(cls: str) -> bool:
@@ -188,6 +201,22 @@ _KIND_BY_ID = {tag_id: h.KIND_TAGS[name] for tag_id, name in _BLOCK_IDS.items() 
 
 
 def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segmentation:
+    """Walk `body` once into block-level elements and text blocks (see segment_python).
+
+    The walk runs in C (worker/clean/_native.c) when the accelerator is built and passed its checks at
+    import (worker/clean/native.py), with the same result; segment_python is the reference and the
+    fallback, also for the rare page whose text lexbor holds as invalid UTF-8.
+    """
+    accel = _accel
+    if accel is not None:
+        tag = body.tag
+        parts = accel(body.mem_id, tag or "body", tag == "a", budget, max_nodes)
+        if parts is not None:
+            return Segmentation(*parts)
+    return segment_python(body, budget, max_nodes)
+
+
+def segment_python(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segmentation:
     """Walk `body` once into block-level elements and text blocks.
 
     Only block-level elements become elements; inline ones pass their text through, <a> marks it as link
@@ -221,7 +250,7 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
     text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
     max_depth, every = h.MAX_DEPTH, h.DEADLINE_EVERY
     clock, deadline = budget.clock, budget.deadline
-    hidden_class, hidden_attributes = _hidden_class, _hidden_attributes
+    hidden_class, hidden_attributes, hinted = _hidden_class, _hidden_attributes, _hinted
 
     def flush(elem: int, kind: str) -> None:
         nonlocal opened, pending_br
@@ -320,14 +349,7 @@ def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segme
                     cls = id_attr = ""
                 if opened:
                     flush(cur, kind)
-                # Substring tests first (cheap, no call): every hidden token holds one of them.
-                if (
-                    cls
-                    and (
-                        "hid" in cls or "Hid" in cls or "none" in cls or "sr-only" in cls or "screen-" in cls
-                    )
-                    and hidden_class(cls)
-                ):
+                if cls and hinted(cls) and hidden_class(cls):
                     child = child.next
                     continue
                 idx = len(tags)
@@ -440,3 +462,23 @@ def _cut(
             link_words[i] = min(len(link.split()), words[i])
             link_chars[i] = min(len(link), chars[i])
     return texts, chars, words, link_words, link_chars
+
+
+# What the C walk is told; the C walk itself, once native.py has checked it against segment_python on
+# canary pages (None: not built, or a check failed, or the reference path was asked for).
+_TABLES = native.SegmentTables(
+    text_id=_TEXT_ID,
+    a_id=_A_ID,
+    br_id=_BR_ID,
+    block_names=_BLOCK_IDS,
+    void_ids=_VOID_IDS,
+    skip_ids=_SKIP_IDS,
+    kind_by_id=_KIND_BY_ID,
+    default_kind="paragraph",
+    max_depth=h.MAX_DEPTH,
+    every=h.DEADLINE_EVERY,
+    hidden_class=_hidden_class,
+    hidden_style=_hidden_style,
+    class_hints=_HIDDEN_CLASS_HINTS,
+)
+_accel: NativeSegment | None = native.segmenter(_TABLES, Segmentation, segment_python)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, replace
 from hashlib import blake2b
 from itertools import compress
 
+from worker.clean import native
 from worker.settings import Settings
 
 _DEFAULTS = Settings()
@@ -154,20 +155,9 @@ class SiteState:
             self._rescale(1.0 / self.unit)
             unit = 1.0 / config.decay
         counts = self.counts
-        if counts:
-            index = dict(zip(self.fps, range(len(counts)), strict=True)).get
-            new: list[int] = []
-            for fp in fps if isinstance(fps, (set, frozenset)) else set(fps):
-                i = index(fp)
-                if i is None:
-                    new.append(fp)
-                else:
-                    counts[i] += unit
-        else:
-            new = list(set(fps))
-        new.sort()  # the state must not depend on set order
+        new = _count_page(self.fps, counts, fps if isinstance(fps, (set, frozenset)) else set(fps), unit)
         self.fps.extend(new)
-        counts.extend([unit] * len(new))
+        counts.extend(array("f", [unit]) * len(new))
         if len(counts) > config.max_fingerprints:
             self._prune(max(1, int(PRUNE_TO * config.max_fingerprints)))
         self.unit = unit
@@ -184,19 +174,7 @@ class SiteState:
 
     def _prune(self, keep: int) -> None:
         """Keep the `keep` highest counts; among counts equal to the cut, the earliest tracked go first."""
-        values = self.counts.tolist()
-        drop = len(values) - keep
-        ranked = sorted(values)
-        cut = ranked[drop - 1]
-        # Everything below the cut goes, and the first `ties` entries equal to it: C-level scans.
-        ties = drop - bisect_left(ranked, cut)
-        j = -1
-        for _ in range(ties):
-            j = values.index(cut, j + 1)
-            values[j] = -1.0
-        mask = list(map(cut.__le__, values))
-        self.fps = array("Q", compress(self.fps, mask))
-        self.counts = array("f", compress(self.counts, mask))
+        self.fps, self.counts = _prune(self.fps, self.counts, keep)
 
     def observe_content_path(self, path: str) -> None:
         """Count where density found the main content on the page just observed."""
@@ -236,7 +214,7 @@ class SiteState:
             return cached[1]
         # float32 counts: allow for rounding so a block on every page is never just under the bar.
         bar = theta * self.weight * (1.0 - 1e-5)
-        result = frozenset(compress(self.fps, map(bar.__le__, self.counts)))
+        result = _template(self.fps, self.counts, bar)
         self._template = (theta, result)
         return result
 
@@ -305,6 +283,48 @@ class SiteState:
         if len(set(state.fps)) != n_fps:
             raise ValueError("site snapshot tracks a fingerprint twice")
         return state
+
+
+def _count_page_python(
+    fps: array[int], counts: array[float], page: set[int] | frozenset[int], unit: float
+) -> array[int]:
+    """Add `unit` to the count of every tracked fingerprint on the page; the page's untracked ones, sorted
+    (the state must not depend on set order)."""
+    if counts:
+        index = dict(zip(fps, range(len(counts)), strict=True)).get
+        new: list[int] = []
+        for fp in page:
+            i = index(fp)
+            if i is None:
+                new.append(fp)
+            else:
+                counts[i] += unit
+    else:
+        new = list(page)
+    new.sort()
+    return array("Q", new)
+
+
+def _prune_python(fps: array[int], counts: array[float], keep: int) -> tuple[array[int], array[float]]:
+    """The `keep` highest counts and their fingerprints; among counts equal to the cut, the earliest
+    tracked go first."""
+    values = counts.tolist()
+    drop = len(values) - keep
+    ranked = sorted(values)
+    cut = ranked[drop - 1]
+    # Everything below the cut goes, and the first `ties` entries equal to it: C-level scans.
+    ties = drop - bisect_left(ranked, cut)
+    j = -1
+    for _ in range(ties):
+        j = values.index(cut, j + 1)
+        values[j] = -1.0
+    mask = list(map(cut.__le__, values))
+    return array("Q", compress(fps, mask)), array("f", compress(counts, mask))
+
+
+def _template_python(fps: array[int], counts: array[float], bar: float) -> frozenset[int]:
+    """The tracked fingerprints whose count reaches `bar`."""
+    return frozenset(compress(fps, map(bar.__le__, counts)))
 
 
 def _payload(n_fps: int, n_urls: int, n_paths: int) -> int:
@@ -411,3 +431,8 @@ class SiteMemory:
         dirty = sorted(s for s in self._dirty if s in self._sites)
         self._dirty.clear()
         return dirty
+
+
+# In C (worker/clean/_native.c: on the arrays' storage, no dict of the site's fingerprints per page, no
+# int or float object per count), once native.py has checked them against the Python ones; else these.
+_count_page, _template, _prune = native.memory_counters(_count_page_python, _template_python, _prune_python)

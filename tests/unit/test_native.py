@@ -1,0 +1,402 @@
+"""The C accelerator (worker/clean/_native.c) equals the Python reference: segmentations and fingerprints.
+
+Every test here runs the C code and the Python code on the same input and compares all fields. They are
+skipped when the accelerator is not active, except under REQUIRE_NATIVE_CORE=1 (set by `make test`, so
+CI), where an inactive accelerator is a failure.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import zlib
+from array import array
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
+
+from worker.clean import dom, guard, native
+from worker.clean import fingerprint as fp
+from worker.clean import heuristics as h
+from worker.clean import segment as sg
+from worker.clean import sitememory as sm
+from worker.clean.options import Budget, OverBudget, TooManyNodes
+from worker.clean.pipeline import clean_page
+from worker.clean.segment import Segmentation, segment, segment_python
+from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.models import Page
+
+REQUIRED = os.environ.get("REQUIRE_NATIVE_CORE") == "1"
+ACTIVE = set(native.status().values()) == {"native"}
+needs_native = pytest.mark.skipif(not ACTIVE, reason=f"native accelerator not active: {native.status()}")
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
+NO_LIMIT = float("inf")
+
+
+def test_the_accelerator_is_active_where_it_must_be() -> None:
+    if not REQUIRED:
+        pytest.skip("REQUIRE_NATIVE_CORE is not set")
+    assert ACTIVE, (
+        f"native accelerator not active: {native.status()}; `make install` builds it (needs a C compiler "
+        "and the Python headers)"
+    )
+
+
+def _columns(seg: Segmentation) -> dict[str, object]:
+    return {f.name: getattr(seg, f.name) for f in fields(seg)}
+
+
+def _both(html: str | bytes, max_nodes: int = 1 << 62) -> tuple[Segmentation, Segmentation]:
+    body = LexborHTMLParser(html).body
+    assert body is not None
+    return segment(body, Budget(NO_LIMIT), max_nodes), segment_python(body, Budget(NO_LIMIT), max_nodes)
+
+
+def _assert_same(html: str | bytes) -> Segmentation:
+    ours, ref = _both(html)
+    assert _columns(ours) == _columns(ref)
+    got = fp.fingerprint_segmentation(ours)
+    want = fp.fingerprint_segmentation_python(ref)
+    assert (got.elems, got.text_fps) == (want.elems, want.text_fps)
+    return ours
+
+
+# Generated pages: every branch of the walk, with text and attribute values that stress the details.
+SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n "]
+WORDS = [
+    "the",
+    "news",
+    "über",
+    "Straße",
+    "día",
+    "漢字",
+    "😀",
+    "1999",
+    "٣٤",
+    "©",
+    "&amp;",
+    "&#0;",
+    "\x00",
+    "x",
+]
+TEXT = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SPACES)), max_size=8).map("".join)
+TAGS = st.sampled_from(
+    ["div", "p", "span", "a", "b", "li", "ul", "h2", "td", "tr", "table", "blockquote", "pre", "section",
+     "font", "em", "my-widget", "foo", "article", "nav", "center", "dd"]
+)  # fmt: skip
+ATTR_VALUES = st.sampled_from(
+    ["", "x", "content main", "x sr-only", "Hidden", "HIDDEN", "d-none y", "post-12", "screen-reader-text",
+     "none", "hidey", "true", "TRUE", "\u212arue", "display:none", "Display : NONE", "visibility: hidden",
+     "color: red", "dİsplay:none", "display:\u00a0none", "über"]
+)  # fmt: skip
+ATTR_NAMES = st.sampled_from(
+    ["class", "id", "style", "hidden", "aria-hidden", "href", "CLASS", "data-x", "title"]
+)
+ATTRS = st.lists(
+    st.tuples(ATTR_NAMES, st.one_of(st.none(), ATTR_VALUES)), max_size=3, unique_by=lambda kv: kv[0].lower()
+).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<br>", "<br><br>", "<br> <br>", "<br hidden>", '<img alt="alt" src="x">', "<wbr>", "<hr>",
+         "<script>no()</script>", "<style>p{}</style>", "<!-- no -->", "<button>no</button>",
+         "<select><option>no</option></select>", "<svg><text>no</text></svg>", "<textarea>no</textarea>",
+         '<input value="no">', "<template><p>no</p></template>", "<noscript>no</noscript>"]
+    ),
+)  # fmt: skip
+TREES = st.recursive(
+    LEAF,
+    lambda inner: st.builds(
+        lambda kids, tag, attrs: f"<{tag}{attrs}>{''.join(kids)}</{tag}>",
+        st.lists(inner, max_size=5),
+        TAGS,
+        ATTRS,
+    ),
+    max_leaves=40,
+)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.lists(TREES, min_size=1, max_size=4))
+def test_generated_pages_give_the_same_segmentation_and_fingerprints(parts: list[str]) -> None:
+    _assert_same("<html><body>" + "".join(parts) + "</body></html>")
+
+
+@needs_native
+@settings(max_examples=50)
+@given(st.sampled_from(["div", "b", "span", "p", "li"]), st.integers(0, 12), TREES)
+def test_nesting_past_max_depth_reads_the_rest_as_inline_text(tag: str, extra: int, inner: str) -> None:
+    depth = h.MAX_DEPTH - 6 + extra
+    _assert_same(
+        f"<body>{f'<{tag}>' * depth}{inner}<a>link</a><br><br>tail{f'</{tag}>' * depth}<p>after</p></body>"
+    )
+
+
+@needs_native
+@given(st.binary(max_size=200))
+def test_bytes_that_are_not_utf8_give_the_python_walks_result(junk: bytes) -> None:
+    # lexbor passes undecodable bytes through; the C walk hands such a page to the Python walk.
+    _assert_same(b"<body><p>a " + junk + b" b</p><div>" + junk + b"</div></body>")
+
+
+@needs_native
+@pytest.mark.parametrize("limit", [1, 5, 60, 127, 128, 129, 300])
+def test_the_node_limit_raises_alike(limit: int) -> None:
+    html = "<body>" + "<div><span>x</span><b>y</b></div>" * 60 + "<div>" * 450 + "<i>z</i>" * 20 + "</body>"
+    errors = []
+    for walk in (segment, segment_python):
+        body = LexborHTMLParser(html).body
+        assert body is not None
+        try:
+            walk(body, Budget(NO_LIMIT), limit)
+            errors.append("")
+        except TooManyNodes as exc:
+            errors.append(str(exc))
+    assert errors[0] == errors[1]
+
+
+@needs_native
+def test_the_budget_is_checked_with_the_budgets_own_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 1.0
+        return ticks[0]
+
+    monkeypatch.setattr(Budget, "clock", staticmethod(clock))
+    budget = Budget(3000.0)  # three ticks of this clock
+    body = LexborHTMLParser("<body>" + "<p>x</p>" * (5 * h.DEADLINE_EVERY) + "</body>").body
+    assert body is not None
+    with pytest.raises(OverBudget, match="segment"):
+        segment(body, budget)
+    assert ticks[0] > 3
+
+
+@needs_native
+def test_the_root_is_any_element() -> None:
+    tree = LexborHTMLParser("<!doctype html><html><body><a href='/'>in <p>a</p> link</a></body></html>")
+    for node in (tree.root, tree.body, tree.css_first("a"), tree.css_first("p")):
+        assert node is not None
+        got, want = segment(node, Budget(NO_LIMIT)), segment_python(node, Budget(NO_LIMIT))
+        assert _columns(got) == _columns(want)
+
+
+@needs_native
+def test_python_only_runs_the_reference() -> None:
+    accelerated = (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs)
+    with native.python_only():
+        assert (sg._accel, fp._accel) == (None, None)
+        assert (sm._count_page, sm._template, sm._prune) == (
+            sm._count_page_python,
+            sm._template_python,
+            sm._prune_python,
+        )
+        assert (guard._probe_runs, guard._nesting_counts) == (
+            guard._probe_runs_python,
+            guard._nesting_counts_python,
+        )
+    assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
+    assert sm._count_page is not sm._count_page_python
+    assert guard._probe_runs is not guard._probe_runs_python
+
+
+# Fingerprints: the hashes of normalised block texts, alone.
+FOLDED = st.lists(
+    st.text(st.characters(exclude_categories=("Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=12), max_size=6
+).map(" ".join)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(FOLDED, st.sampled_from(["\ud800", "\udfff x", "A\u0660Z", "\u212a", "İ"])), max_size=8
+    )
+)
+def test_text_hashes_equal_pythons(texts: list[str]) -> None:
+    assert native._native.text_hashes(texts) == [fp.block_hash(fp.normalise(t)) for t in texts]
+
+
+@needs_native
+@given(st.binary(max_size=20000))
+def test_crc32_and_adler32_are_zlibs(data: bytes) -> None:
+    # Through a text: latin-1 characters below 0x80 normalise to themselves when they are not digits or
+    # capitals, so the bytes reach the hashes unchanged.
+    text = data.translate(None, b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ").decode("latin-1")
+    norm = fp.normalise(text)
+    if " ".join(text.split()) != text:
+        return
+    assert native._native.text_hashes([text]) == [zlib.crc32(norm) << 32 | zlib.adler32(norm)]
+
+
+@needs_native
+def test_fingerprints_of_columns_that_are_no_segmentation_fall_back() -> None:
+    seg = Segmentation(["body", "div"], ["", ""], ["", ""], [-1, 0], [0, 0], [1, 7], [2, 2],
+                       ["x"], ["paragraph"], [1], [1], [1], [0], [0])  # fmt: skip
+    assert (
+        native._native.fingerprint(
+            seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends
+        )
+        is None
+    )
+
+
+@needs_native
+def test_the_signature_memo_does_not_change_fingerprints() -> None:
+    html = (
+        '<body><div id="a1" class="post x"><p>one</p></div><div id="nav" class="menu"><p>two</p></div></body>'
+    )
+    ours, ref = _both(html)
+    first = fp.fingerprint_segmentation(ours).text_fps
+    fp.clear_memo()
+    assert (
+        fp.fingerprint_segmentation(ours).text_fps
+        == first
+        == fp.fingerprint_segmentation_python(ref).text_fps
+    )
+
+
+# The site memory's counting on its arrays.
+U64 = st.integers(0, 2**64 - 1)
+FLOAT32 = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), st.floats(0, 2.0**100, width=32))
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(st.one_of(U64, st.integers(0, 40)), FLOAT32), max_size=80),
+    st.sets(st.one_of(U64, st.integers(0, 40)), max_size=60),
+    st.floats(1.0, 2.0**64),
+    st.floats(0, 1e30),
+    st.integers(1, 80),
+)
+def test_site_counts_equal_pythons(
+    tracked: list[tuple[int, float]], page: set[int], unit: float, bar: float, keep: int
+) -> None:
+    fps, counts = [fp for fp, _ in tracked], [c for _, c in tracked]
+    ours, ref = (array("Q", fps), array("f", counts)), (array("Q", fps), array("f", counts))
+    assert sm._count_page(*ours, page, unit) == sm._count_page_python(*ref, page, unit)
+    assert ours == ref
+    assert sm._template(*ours, bar) == sm._template_python(*ref, bar)
+    if keep < len(fps):
+        assert sm._prune(*ours, keep) == sm._prune_python(*ref, keep)
+
+
+@needs_native
+@settings(max_examples=40)
+@given(st.lists(st.sets(st.integers(1, 300), max_size=80), min_size=1, max_size=60), st.integers(8, 64))
+def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: int) -> None:
+    config = MemoryConfig(max_fingerprints=cap, half_life=5.0)
+
+    def learn() -> tuple[bytes | None, list[frozenset[int]]]:
+        memory = SiteMemory(config)
+        templates = []
+        for i, page in enumerate(pages):
+            state = memory.observe("site", f"https://site/{i % 40}", {fp * 7919 for fp in page})
+            templates.append(state.template(0.6))
+        return memory.dump("site"), templates
+
+    ours = learn()
+    with native.python_only():
+        assert learn() == ours
+
+
+# The guard's scans.
+PIECES = st.one_of(
+    st.sampled_from(["<div>", "</div>", "<", ">", "</", "<option>", "<OPTION>", "<Option>", "<b>", "\n"]),
+    st.builds(
+        lambda k, c: "<p " + f"a{c}=1 " * k + ">", st.integers(0, 300), st.sampled_from(["", "é", "一", "😀"])
+    ),
+    st.builds(lambda k, c: c * k, st.integers(1, 3000), st.sampled_from(["x", "é", "一", "😀", " ", "a>"])),
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(PIECES, max_size=60).map("".join))
+def test_guard_scans_equal_pythons(markup: str) -> None:
+    assert guard._probe_runs(markup) == guard._probe_runs_python(markup)
+    assert guard._nesting_counts(markup) == guard._nesting_counts_python(markup)
+    verdict = guard.check(markup, 5000)
+    with native.python_only():
+        assert guard.check(markup, 5000) == verdict
+
+
+# The checks that keep a wrong accelerator off.
+def test_a_walk_that_differs_from_the_reference_is_turned_off() -> None:
+    if native._native is None:
+        pytest.skip("not built")
+
+    def wrong(body: object, budget: Budget, max_nodes: int = 1 << 62) -> Segmentation:
+        seg = segment_python(body, budget, max_nodes)  # type: ignore[arg-type]
+        seg.chars = [c + 1 for c in seg.chars]
+        return seg
+
+    problem = native._check_segment(sg._TABLES, Segmentation, wrong)
+    assert problem is not None
+    assert "chars" in problem
+
+
+def test_a_field_the_c_walk_does_not_fill_turns_it_off() -> None:
+    if native._native is None:
+        pytest.skip("not built")
+
+    @dataclass
+    class Wider(Segmentation):
+        comments: list[int]
+
+    problem = native._check_segment(sg._TABLES, Wider, segment_python)
+    assert problem is not None
+    assert "comments" in problem
+
+
+# The shared pages, when ../shared is there: every page, both paths, every field.
+DATASETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval", "htmldate_eval")
+
+
+@needs_native
+@pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data is absent")
+def test_every_shared_page_segments_and_fingerprints_alike() -> None:
+    pages = 0
+    for name in DATASETS:
+        path = SHARED / name / "pages.jsonl.gz"
+        if not path.exists():
+            continue
+        with gzip.open(path, "rt", encoding="utf-8") as f:
+            for line in f:
+                html = json.loads(line).get("html")
+                if not html:
+                    continue
+                tree = dom.parse(html)
+                if tree.body is None:
+                    continue
+                ours, ref = segment(tree.body, Budget(NO_LIMIT)), segment_python(tree.body, Budget(NO_LIMIT))
+                assert _columns(ours) == _columns(ref), (name, pages)
+                got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
+                assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
+                pages += 1
+    assert pages > 1000
+
+
+@needs_native
+def test_a_site_cleans_alike_on_both_paths() -> None:
+    article = (
+        "<p>The council said on Tuesday that the bridge would open in spring, after two years of delays.</p>"
+    )
+    nav = '<nav><ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li></ul></nav>'
+    bodies = [f"{nav}<div class='post'><h1>Story {i}</h1>{article * (i % 3 + 1)}</div>" for i in range(8)]
+    pages = [
+        Page(id=str(i), url=f"https://ex.org/{i}", site="ex.org", html=f"<html><body>{body}</body></html>")
+        for i, body in enumerate(bodies)
+    ]
+    native_docs = [clean_page(p, memory) for memory in [SiteMemory()] for p in pages]
+    with native.python_only():
+        python_docs = [clean_page(p, memory) for memory in [SiteMemory()] for p in pages]
+    strip = [(d.text, d.method, d.blocks, d.template) for d in native_docs]
+    assert strip == [(d.text, d.method, d.blocks, d.template) for d in python_docs]

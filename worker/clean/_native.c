@@ -1,0 +1,1797 @@
+/* worker.clean._native: the segmentation walk and the fingerprint hashes in C (an optional accelerator).
+
+   The pure-Python code in segment.py and fingerprint.py is the reference: this module computes exactly
+   what it computes, and worker/clean/native.py turns it on only after checking, at import, that it reads
+   selectolax's trees as selectolax's own accessors do and that it gives the same results on canary pages.
+   Every table and threshold (block tags, kinds, hidden-class tokens, MAX_DEPTH...) is handed over from
+   heuristics.py / segment.py by `configure`; nothing of the heuristics is spelled here.
+
+   Reading the tree. selectolax keeps lexbor's tree in C; its per-node Python API allocates an object per
+   property read, which made the Python walk cost ~6 us per element. Here nodes are read as structs and
+   attributes through lexbor's own exported functions:
+   - Node and CharData below are the layout of lexbor's lxb_dom_node_t and lxb_dom_character_data_t as
+     selectolax 1.0 builds them (the fields its lexbor.pxd declares, in that order). They are facts of a
+     layout, checked field by field at import against selectolax's accessors (native.py).
+   - Attributes (whose element struct selectolax does not declare) are read with the functions selectolax
+     calls itself: lxb_dom_element_first_attribute_noi, lxb_dom_element_next_attribute_noi,
+     lxb_dom_attr_qualified_name and lxb_dom_attr_value_noi, found with dlsym in selectolax's module.
+
+   Text. The Python walk appends text pieces to one buffer, folds its whitespace (str.split) and cuts it
+   into blocks; here each piece's UTF-8 is folded as it is appended (Py_UNICODE_ISSPACE is the predicate
+   str.split, str.strip and str.isspace use, so the folding is the same), U+0000 becomes U+FFFD as in
+   segment._cut, and counts are kept as the text goes by. A text that is not valid UTF-8 (lexbor passes
+   undecodable input bytes through; selectolax decodes them with "replace") makes `segment` return None:
+   the caller then runs the Python walk. The pipeline never gets there (it hands lexbor valid UTF-8).
+
+   Extending the walk (a field per element or per block, as segment.Segmentation gains one): add the
+   column to the Python walk first, then here: a slot in the E_* or B_* enum (integers) or a list in
+   Walk (objects), fill it where open_element() / flush() record the others, and add it to FIELDS and
+   to build() in the Segmentation's field order. native.py compares FIELDS with the dataclass's fields
+   and keeps the native walk off (with a warning) until they agree, so a column added in Python alone
+   costs speed, never correctness.
+*/
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------------ */
+/* lexbor layout facts                                                                               */
+
+typedef struct Node Node;
+struct Node {
+    void *event_target;
+    uintptr_t tag_id; /* local_name: the tag id of an element, LXB_TAG__TEXT for text... */
+    uintptr_t prefix;
+    uintptr_t ns;
+    void *owner_document;
+    Node *next;
+    Node *prev;
+    Node *parent;
+    Node *first_child;
+    Node *last_child;
+    void *user;
+    int type;
+};
+
+enum { NODE_ELEMENT = 1, NODE_TEXT = 3 }; /* lxb_dom_node_type_t, the DOM's nodeType values */
+
+typedef struct {
+    const unsigned char *data;
+    size_t length;
+} LexStr;
+
+typedef struct {
+    Node node;
+    LexStr data;
+} CharData;
+
+typedef void *(*first_attr_f)(void *element);
+typedef void *(*next_attr_f)(void *attr);
+typedef const unsigned char *(*attr_str_f)(void *attr, size_t *len);
+
+static first_attr_f first_attr;
+static next_attr_f next_attr;
+static attr_str_f attr_name;
+static attr_str_f attr_value;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Configuration from segment.py (set once by configure())                                           */
+
+enum { F_BLOCK = 1, F_VOID = 2, F_SKIP = 4 };
+
+static struct {
+    int ready;
+    uintptr_t text_id, a_id, br_id;
+    size_t ntags;            /* size of the per-tag-id tables; ids past it are inline elements */
+    unsigned char *flags;    /* F_* per tag id */
+    signed char *kind;       /* index into kinds per tag id, -1: the kind of the enclosing block */
+    PyObject **names;        /* block tag name per tag id (owned references) */
+    PyObject *kinds;         /* tuple of kind names; index 0 is the default ("paragraph") */
+    int max_depth;
+    Py_ssize_t every;        /* deadline check every this many block-level elements */
+    PyObject *hidden_class;  /* segment._hidden_class(str) -> bool */
+    PyObject *hidden_style;  /* segment._hidden_style(str) -> bool */
+    PyObject *class_hints;   /* tuple of bytes: a class can only be hidden if it holds one of them */
+    PyObject *too_many_nodes;/* options.TooManyNodes */
+    PyObject *stage;         /* "segment", the budget stage */
+    PyObject *empty;         /* "" */
+} cfg;
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Small growable arrays                                                                             */
+
+typedef struct {
+    Py_ssize_t *v;
+    Py_ssize_t n, cap;
+} Vec;
+
+static int vec_push(Vec *a, Py_ssize_t x) {
+    if (a->n == a->cap) {
+        Py_ssize_t cap = a->cap ? 2 * a->cap : 256;
+        Py_ssize_t *v = PyMem_Realloc(a->v, (size_t)cap * sizeof *v);
+        if (v == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+typedef struct {
+    unsigned char *b;
+    size_t n, cap;
+} Buf;
+
+static int buf_reserve(Buf *a, size_t more) {
+    if (a->n + more > a->cap) {
+        size_t cap = a->cap ? a->cap : 4096;
+        while (cap < a->n + more)
+            cap *= 2;
+        unsigned char *b = PyMem_Realloc(a->b, cap);
+        if (b == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->b = b;
+        a->cap = cap;
+    }
+    return 0;
+}
+
+static PyObject *vec_list(const Vec *a) {
+    PyObject *list = PyList_New(a->n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < a->n; i++) {
+        PyObject *x = PyLong_FromSsize_t(a->v[i]);
+        if (x == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* UTF-8                                                                                             */
+
+/* Length of the strictly valid UTF-8 sequence at s (n > 0 bytes left) and its code point; 0 when it
+   is not one (what Python's strict decoder refuses: overlong forms, surrogates, past U+10FFFF). */
+static inline int utf8_decode(const unsigned char *s, size_t n, Py_UCS4 *cp) {
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c < 0xC2)
+        return 0;
+    if (c < 0xE0) {
+        if (n < 2 || (s[1] & 0xC0) != 0x80)
+            return 0;
+        *cp = ((Py_UCS4)(c & 0x1F) << 6) | (s[1] & 0x3F);
+        return 2;
+    }
+    if (c < 0xF0) {
+        if (n < 3 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+            return 0;
+        Py_UCS4 x = ((Py_UCS4)(c & 0x0F) << 12) | ((Py_UCS4)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+        if (x < 0x800 || (x >= 0xD800 && x <= 0xDFFF))
+            return 0;
+        *cp = x;
+        return 3;
+    }
+    if (c < 0xF5) {
+        if (n < 4 || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
+            return 0;
+        Py_UCS4 x = ((Py_UCS4)(c & 0x07) << 18) | ((Py_UCS4)(s[1] & 0x3F) << 12) |
+                    ((Py_UCS4)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+        if (x < 0x10000 || x > 0x10FFFF)
+            return 0;
+        *cp = x;
+        return 4;
+    }
+    return 0;
+}
+
+#define INVALID_TEXT (-2) /* not UTF-8: the Python walk decides */
+
+/* Offset of the first code point that is not whitespace, n when there is none, -2 when the text is
+   not valid UTF-8 before that point. */
+static Py_ssize_t first_nonspace(const unsigned char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        Py_UCS4 cp;
+        int len = utf8_decode(s + i, n - i, &cp);
+        if (len == 0)
+            return INVALID_TEXT;
+        if (!Py_UNICODE_ISSPACE(cp))
+            return (Py_ssize_t)i;
+        i += (size_t)len;
+    }
+    return (Py_ssize_t)n;
+}
+
+static int contains(const unsigned char *s, size_t n, const char *needle, size_t m) {
+    if (m == 0)
+        return 1;
+    for (size_t i = 0; i + m <= n; i++)
+        if (s[i] == (unsigned char)needle[0] && memcmp(s + i, needle, m) == 0)
+            return 1;
+    return 0;
+}
+
+/* ASCII-case-insensitive substring test (needle in lower case). */
+static int contains_ci(const unsigned char *s, size_t n, const char *needle, size_t m) {
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t j = 0;
+        while (j < m) {
+            unsigned char c = s[i + j];
+            if (c >= 'A' && c <= 'Z')
+                c = (unsigned char)(c + 32);
+            if (c != (unsigned char)needle[j])
+                break;
+            j++;
+        }
+        if (j == m)
+            return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The walk                                                                                          */
+
+enum { E_PARENT, E_FIRST, E_END, E_SKIP, E_COLS };    /* integers per element */
+enum { B_KIND, B_OWNER, B_START, B_STOP, B_CHARS, B_WORDS, B_LINK_WORDS, B_LINK_CHARS, B_COLS }; /* per block */
+
+typedef struct {
+    PyObject *tags, *classes, *ids; /* per element, lists of str */
+    Vec elem[E_COLS];
+    Vec block[B_COLS];
+    Buf text; /* every block's folded UTF-8, back to back (B_START, B_STOP) */
+    /* the open block */
+    int opened;        /* it has text (its first piece is never whitespace only) */
+    int pending_br;    /* a <br> was the last thing in it: a second one ends it */
+    int pending_space; /* whitespace since its last character: one space before the next */
+    Py_ssize_t start, chars, spaces;
+    /* its link text, as written: words, and characters from the first non-space on */
+    int link_started, link_in_word;
+    Py_ssize_t link_len, link_trail, link_words;
+    /* limits */
+    Py_ssize_t nodes, max_nodes;
+    PyObject *budget, *clock;
+    double deadline;
+} Walk;
+
+typedef struct {
+    int any, hidden, has_aria, has_style, has_class, has_id;
+    const unsigned char *aria, *style, *cls, *id;
+    size_t aria_n, style_n, cls_n, id_n;
+} Attrs;
+
+/* The attributes the walk looks at; like selectolax's `attributes` dict, the last of a name wins. */
+static void read_attrs(Node *el, Attrs *a) {
+    memset(a, 0, sizeof *a);
+    if (el->type != NODE_ELEMENT)
+        return; /* a doctype or other non-element (selectolax: no attributes) */
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        a->any = 1;
+        size_t n = 0;
+        const unsigned char *name = attr_name(at, &n);
+        if (name == NULL)
+            continue;
+        const unsigned char **value;
+        size_t *value_n;
+        if (n == 5 && memcmp(name, "class", 5) == 0) {
+            a->has_class = 1, value = &a->cls, value_n = &a->cls_n;
+        } else if (n == 2 && memcmp(name, "id", 2) == 0) {
+            a->has_id = 1, value = &a->id, value_n = &a->id_n;
+        } else if (n == 5 && memcmp(name, "style", 5) == 0) {
+            a->has_style = 1, value = &a->style, value_n = &a->style_n;
+        } else if (n == 11 && memcmp(name, "aria-hidden", 11) == 0) {
+            a->has_aria = 1, value = &a->aria, value_n = &a->aria_n;
+        } else {
+            if (n == 6 && memcmp(name, "hidden", 6) == 0)
+                a->hidden = 1;
+            continue;
+        }
+        size_t vn = 0;
+        const unsigned char *v = attr_value(at, &vn);
+        *value = v;
+        *value_n = v != NULL ? vn : 0;
+    }
+}
+
+/* segment._hidden_attributes. aria-hidden is compared in C: only "true" in any ASCII case lower-cases to
+   "true" (the non-ASCII letters whose lower case is ASCII, U+212A KELVIN SIGN -> k and U+0130 -> i + a
+   combining dot, cannot make it). A style is handed to segment._hidden_style when it holds "none" or
+   "hidden" in any ASCII case (the same argument: its pre-test on the lower-cased style cannot pass
+   otherwise). 1: hidden, 0: not, -1: error. */
+static int hidden_by_attributes(const Attrs *a) {
+    if (a->hidden)
+        return 1;
+    if (a->aria != NULL && a->aria_n == 4 && contains_ci(a->aria, 4, "true", 4))
+        return 1;
+    if (a->style != NULL && a->style_n &&
+        (contains_ci(a->style, a->style_n, "none", 4) || contains_ci(a->style, a->style_n, "hidden", 6))) {
+        PyObject *style = PyUnicode_DecodeUTF8((const char *)a->style, (Py_ssize_t)a->style_n, "replace");
+        if (style == NULL)
+            return -1;
+        PyObject *r = PyObject_CallOneArg(cfg.hidden_style, style);
+        Py_DECREF(style);
+        if (r == NULL)
+            return -1;
+        int hidden = PyObject_IsTrue(r);
+        Py_DECREF(r);
+        return hidden;
+    }
+    return 0;
+}
+
+static int attrs_hide(const Attrs *a) {
+    return a->any && (a->hidden || a->has_aria || a->has_style) ? hidden_by_attributes(a) : 0;
+}
+
+/* Python's whitespace (Py_UNICODE_ISSPACE) among ASCII characters, filled at import. */
+static unsigned char ascii_space[128];
+
+/* Append one text piece to the open block: whitespace folded, U+0000 as U+FFFD; its link text too when
+   inside <a>. *nonspace: it held a character that is not whitespace. Inlined twice, with and without
+   the link counts (most text is outside links). */
+static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const int in_link, int *nonspace) {
+    if (buf_reserve(&w->text, 3 * n + 1) < 0) /* a NUL (1 byte) becomes 3, a space may precede the first */
+        return -1;
+    unsigned char *out = w->text.b + w->text.n;
+    Py_ssize_t chars = w->chars, spaces = w->spaces;
+    int pending = w->pending_space, seen = 0;
+    int link_in_word = w->link_in_word, link_started = w->link_started;
+    Py_ssize_t link_words = w->link_words, link_len = w->link_len, link_trail = w->link_trail;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        Py_UCS4 cp = c;
+        int len = 1, space;
+        if (c < 0x80)
+            space = ascii_space[c];
+        else {
+            len = utf8_decode(s + i, n - i, &cp);
+            if (len == 0)
+                return INVALID_TEXT;
+            space = Py_UNICODE_ISSPACE(cp);
+        }
+        if (space) {
+            if (chars)
+                pending = 1;
+            if (in_link) {
+                link_in_word = 0;
+                if (link_started)
+                    link_len++, link_trail++;
+            }
+        } else {
+            seen = 1;
+            if (pending) {
+                *out++ = ' ';
+                chars++;
+                spaces++;
+                pending = 0;
+            }
+            if (len == 1)
+                *out++ = c;
+            else {
+                memcpy(out, s + i, (size_t)len);
+                out += len;
+            }
+            if (c == 0) { /* U+0000, which segment._cut replaces */
+                out[-1] = 0xEF;
+                *out++ = 0xBF;
+                *out++ = 0xBD;
+            }
+            chars++;
+            if (in_link) {
+                if (!link_in_word)
+                    link_words++, link_in_word = 1;
+                link_started = 1;
+                link_len++;
+                link_trail = 0;
+            }
+        }
+        i += (size_t)len;
+    }
+    w->text.n = (size_t)(out - w->text.b);
+    w->chars = chars;
+    w->spaces = spaces;
+    w->pending_space = pending;
+    if (in_link) {
+        w->link_in_word = link_in_word;
+        w->link_started = link_started;
+        w->link_words = link_words;
+        w->link_len = link_len;
+        w->link_trail = link_trail;
+    }
+    *nonspace = seen;
+    return 0;
+}
+
+static int add_text(Walk *w, const unsigned char *s, size_t n, int in_link, int *nonspace) {
+    return in_link ? add_text_as(w, s, n, 1, nonspace) : add_text_as(w, s, n, 0, nonspace);
+}
+
+/* The " " the Python walk adds to the link text after every <a>: two adjacent links are two words. */
+static void link_space(Walk *w) {
+    w->link_in_word = 0;
+    if (w->link_started)
+        w->link_len++, w->link_trail++;
+}
+
+static int flush(Walk *w, Py_ssize_t owner, Py_ssize_t kind) {
+    w->pending_br = 0;
+    if (!w->opened)
+        return 0;
+    w->opened = 0;
+    Py_ssize_t words = w->spaces + 1, link_words = 0, link_chars = 0;
+    if (w->link_started) {
+        link_words = w->link_words < words ? w->link_words : words;
+        Py_ssize_t lc = w->link_len - w->link_trail;
+        link_chars = lc < w->chars ? lc : w->chars;
+    }
+    Py_ssize_t row[B_COLS];
+    row[B_KIND] = kind;
+    row[B_OWNER] = owner;
+    row[B_START] = w->start;
+    row[B_STOP] = (Py_ssize_t)w->text.n;
+    row[B_CHARS] = w->chars;
+    row[B_WORDS] = words;
+    row[B_LINK_WORDS] = link_words;
+    row[B_LINK_CHARS] = link_chars;
+    for (int c = 0; c < B_COLS; c++)
+        if (vec_push(&w->block[c], row[c]) < 0)
+            return -1;
+    w->start = (Py_ssize_t)w->text.n;
+    w->chars = w->spaces = 0;
+    w->pending_space = 0;
+    w->link_started = w->link_in_word = 0;
+    w->link_len = w->link_trail = w->link_words = 0;
+    return 0;
+}
+
+static int too_many_nodes(Walk *w) {
+    PyObject *exc = PyObject_CallFunction(cfg.too_many_nodes, "n", w->max_nodes);
+    if (exc != NULL) {
+        PyErr_SetObject((PyObject *)Py_TYPE(exc), exc);
+        Py_DECREF(exc);
+    }
+    return -1;
+}
+
+/* A text node: the text branch of segment.walk (flat: of segment.flat, which leaves pending_br alone). */
+static int text_node(Walk *w, Node *node, int in_link, int flat) {
+    const LexStr *t = &((CharData *)node)->data;
+    if (t->data == NULL || t->length == 0)
+        return 0;
+    int nonspace;
+    if (w->opened) {
+        int r = add_text(w, t->data, t->length, in_link, &nonspace);
+        if (r < 0)
+            return r;
+        if (nonspace && !flat)
+            w->pending_br = 0;
+        return 0;
+    }
+    Py_ssize_t at = first_nonspace(t->data, t->length);
+    if (at < 0)
+        return (int)at;
+    if ((size_t)at == t->length)
+        return 0; /* whitespace only, before any text of the block: indentation */
+    w->opened = 1;
+    if (!flat)
+        w->pending_br = 0;
+    /* The whitespace before `at` would be dropped anyway (the block has no text yet). */
+    return add_text(w, t->data + at, t->length - (size_t)at, in_link, &nonspace);
+}
+
+static int add_newline(Walk *w) {
+    int nonspace;
+    return add_text(w, (const unsigned char *)"\n", 1, 0, &nonspace);
+}
+
+/* segment.flat: a whole subtree as one run of inline text, in document order (no recursion). */
+static int flat(Walk *w, Node *root, int in_link) {
+    Node *node = root;
+    for (;;) {
+        int descend = 0;
+        uintptr_t tid = node->tag_id;
+        if (tid == cfg.text_id) {
+            int r = text_node(w, node, in_link, 1);
+            if (r < 0)
+                return r;
+        } else {
+            if (++w->nodes > w->max_nodes)
+                return too_many_nodes(w);
+            unsigned flags = tid < cfg.ntags ? cfg.flags[tid] : 0;
+            if (!(flags & F_SKIP)) {
+                Attrs a;
+                read_attrs(node, &a);
+                int hidden = attrs_hide(&a);
+                if (hidden < 0)
+                    return -1;
+                if (hidden)
+                    ;
+                else if (tid == cfg.br_id) {
+                    if (w->opened && add_newline(w) < 0)
+                        return -1;
+                } else
+                    descend = 1;
+            }
+        }
+        if (descend && node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        if (node == root)
+            return 0;
+        node = node->next;
+    }
+}
+
+static int check_limits(Walk *w) {
+    PyObject *now = PyObject_CallNoArgs(w->clock);
+    if (now == NULL)
+        return -1;
+    double t = PyFloat_AsDouble(now);
+    Py_DECREF(now);
+    if (t == -1.0 && PyErr_Occurred())
+        return -1;
+    if (t > w->deadline) {
+        PyObject *r = PyObject_CallMethod(w->budget, "check", "O", cfg.stage);
+        if (r == NULL)
+            return -1;
+        Py_DECREF(r);
+    }
+    if (w->nodes > w->max_nodes)
+        return too_many_nodes(w);
+    return 0;
+}
+
+static PyObject *decode_attr(const unsigned char *v, size_t n) {
+    if (v == NULL || n == 0)
+        return Py_NewRef(cfg.empty);
+    return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)n, "replace");
+}
+
+/* segment._hidden_class on the class attribute, after segment's cheap pre-test (substrings). */
+static int hidden_class(const unsigned char *cls, size_t n, PyObject *cls_str) {
+    Py_ssize_t k = PyTuple_GET_SIZE(cfg.class_hints);
+    int hint = 0;
+    for (Py_ssize_t i = 0; i < k && !hint; i++) {
+        PyObject *b = PyTuple_GET_ITEM(cfg.class_hints, i);
+        hint = contains(cls, n, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
+    }
+    if (!hint)
+        return 0;
+    PyObject *r = PyObject_CallOneArg(cfg.hidden_class, cls_str);
+    if (r == NULL)
+        return -1;
+    int hidden = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return hidden;
+}
+
+static int walk(Walk *w, Node *child, Py_ssize_t cur, Py_ssize_t kind, int in_link, int depth);
+
+/* A block-level element: a new element of the segmentation, its subtree walked, its text flushed. */
+static int block_element(Walk *w, Node *node, uintptr_t tid, Py_ssize_t cur, Py_ssize_t kind, int in_link,
+                         int depth) {
+    Attrs a;
+    read_attrs(node, &a);
+    int hidden = attrs_hide(&a);
+    if (hidden)
+        return hidden < 0 ? -1 : 0; /* as if it were not there: it does not end a block */
+    if (w->opened && flush(w, cur, kind) < 0)
+        return -1;
+    PyObject *cls = a.has_class ? decode_attr(a.cls, a.cls_n) : Py_NewRef(cfg.empty);
+    if (cls == NULL)
+        return -1;
+    if (a.cls != NULL && a.cls_n) {
+        hidden = hidden_class(a.cls, a.cls_n, cls);
+        if (hidden) {
+            Py_DECREF(cls);
+            return hidden < 0 ? -1 : 0;
+        }
+    }
+    PyObject *id = a.has_id ? decode_attr(a.id, a.id_n) : Py_NewRef(cfg.empty);
+    if (id == NULL) {
+        Py_DECREF(cls);
+        return -1;
+    }
+    Py_ssize_t idx = PyList_GET_SIZE(w->tags);
+    int failed = (idx % cfg.every == 0 && check_limits(w) < 0) || PyList_Append(w->tags, cfg.names[tid]) < 0 ||
+                 PyList_Append(w->classes, cls) < 0 || PyList_Append(w->ids, id) < 0;
+    Py_DECREF(cls);
+    Py_DECREF(id);
+    if (failed)
+        return -1;
+    Py_ssize_t row[E_COLS];
+    row[E_PARENT] = cur;
+    row[E_FIRST] = w->block[B_KIND].n;
+    row[E_END] = -1;
+    row[E_SKIP] = -1;
+    for (int c = 0; c < E_COLS; c++)
+        if (vec_push(&w->elem[c], row[c]) < 0)
+            return -1;
+    Py_ssize_t inner = cfg.kind[tid] >= 0 ? cfg.kind[tid] : kind;
+    if (node->first_child != NULL) {
+        int r = walk(w, node->first_child, idx, inner, in_link, depth + 1);
+        if (r < 0)
+            return r;
+    }
+    if (flush(w, idx, inner) < 0)
+        return -1;
+    w->elem[E_END].v[idx] = w->block[B_KIND].n;
+    w->elem[E_SKIP].v[idx] = PyList_GET_SIZE(w->tags);
+    return 0;
+}
+
+/* segment.walk: the children of one element, from `child` on. */
+static int walk(Walk *w, Node *child, Py_ssize_t cur, Py_ssize_t kind, int in_link, int depth) {
+    for (; child != NULL; child = child->next) {
+        uintptr_t tid = child->tag_id;
+        int r = 0;
+        if (tid == cfg.text_id) {
+            r = text_node(w, child, in_link, 0);
+            if (r < 0)
+                return r;
+            continue;
+        }
+        w->nodes++;
+        unsigned flags = tid < cfg.ntags ? cfg.flags[tid] : 0;
+        if (flags & F_SKIP)
+            continue; /* never text a reader sees: not entered */
+        if (flags & F_BLOCK) {
+            r = depth >= cfg.max_depth ? flat(w, child, in_link)
+                                       : block_element(w, child, tid, cur, kind, in_link, depth);
+        } else if (tid == cfg.br_id) {
+            Attrs a;
+            read_attrs(child, &a);
+            int hidden = a.any ? hidden_by_attributes(&a) : 0;
+            if (hidden < 0)
+                return -1;
+            if (hidden)
+                ;
+            else if (w->pending_br)
+                r = flush(w, cur, kind);
+            else if (w->opened) {
+                r = add_newline(w);
+                w->pending_br = 1;
+            }
+        } else if (flags & F_VOID) {
+            /* no children, no text */
+        } else if (depth >= cfg.max_depth) {
+            r = flat(w, child, in_link || tid == cfg.a_id);
+        } else { /* an inline element */
+            Attrs a;
+            read_attrs(child, &a);
+            int hidden = attrs_hide(&a);
+            if (hidden)
+                r = hidden < 0 ? -1 : 0;
+            else {
+                if (child->first_child != NULL)
+                    r = walk(w, child->first_child, cur, kind, in_link || tid == cfg.a_id, depth + 1);
+                if (r == 0 && tid == cfg.a_id)
+                    link_space(w);
+            }
+        }
+        if (r < 0)
+            return r;
+    }
+    return 0;
+}
+
+static void walk_free(Walk *w) {
+    Py_XDECREF(w->tags);
+    Py_XDECREF(w->classes);
+    Py_XDECREF(w->ids);
+    Py_XDECREF(w->clock);
+    for (int c = 0; c < E_COLS; c++)
+        PyMem_Free(w->elem[c].v);
+    for (int c = 0; c < B_COLS; c++)
+        PyMem_Free(w->block[c].v);
+    PyMem_Free(w->text.b);
+}
+
+/* Field order of segment.Segmentation. */
+static const char *const FIELDS[] = {"tags",  "classes", "ids",   "parents", "firsts",     "ends",      "skips",
+                                     "texts", "kinds",   "owners", "chars",  "words", "link_words", "link_chars"};
+#define NFIELDS ((Py_ssize_t)(sizeof FIELDS / sizeof FIELDS[0]))
+
+static PyObject *block_texts(Walk *w) {
+    Py_ssize_t n = w->block[B_KIND].n;
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        const char *s = (const char *)w->text.b + w->block[B_START].v[i];
+        Py_ssize_t len = w->block[B_STOP].v[i] - w->block[B_START].v[i];
+        PyObject *t;
+        if (len == w->block[B_CHARS].v[i]) { /* ASCII */
+            t = PyUnicode_New(len, 127);
+            if (t != NULL)
+                memcpy(PyUnicode_DATA(t), s, (size_t)len);
+        } else
+            t = PyUnicode_DecodeUTF8(s, len, NULL);
+        if (t == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, t);
+    }
+    return list;
+}
+
+static PyObject *block_kinds(Walk *w) {
+    Py_ssize_t n = w->block[B_KIND].n;
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyList_SET_ITEM(list, i, Py_NewRef(PyTuple_GET_ITEM(cfg.kinds, w->block[B_KIND].v[i])));
+    return list;
+}
+
+/* The Segmentation's fields, in FIELDS order. */
+static PyObject *build(Walk *w) {
+    PyObject *parts[NFIELDS] = {
+        Py_NewRef(w->tags),
+        Py_NewRef(w->classes),
+        Py_NewRef(w->ids),
+        vec_list(&w->elem[E_PARENT]),
+        vec_list(&w->elem[E_FIRST]),
+        vec_list(&w->elem[E_END]),
+        vec_list(&w->elem[E_SKIP]),
+        block_texts(w),
+        block_kinds(w),
+        vec_list(&w->block[B_OWNER]),
+        vec_list(&w->block[B_CHARS]),
+        vec_list(&w->block[B_WORDS]),
+        vec_list(&w->block[B_LINK_WORDS]),
+        vec_list(&w->block[B_LINK_CHARS]),
+    };
+    PyObject *out = PyTuple_New(NFIELDS);
+    for (Py_ssize_t i = 0; i < NFIELDS; i++) {
+        if (parts[i] == NULL || out == NULL) {
+            for (Py_ssize_t j = i; j < NFIELDS; j++)
+                Py_XDECREF(parts[j]);
+            Py_XDECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, i, parts[i]);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(segment_doc,
+             "segment(node, root_tag, root_link, budget, max_nodes) -> tuple | None\n\n"
+             "segment.segment on the element at address `node` (LexborNode.mem_id): the Segmentation's fields\n"
+             "in FIELDS order, or None when a text is not valid UTF-8 (the Python walk then decides).");
+
+static PyObject *native_segment(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *root_tag, *budget;
+    int root_link;
+    Py_ssize_t max_nodes;
+    if (!PyArg_ParseTuple(args, "KUpOn", &address, &root_tag, &root_link, &budget, &max_nodes))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    Node *root = (Node *)(uintptr_t)address;
+    Walk w;
+    memset(&w, 0, sizeof w);
+    w.max_nodes = max_nodes;
+    w.budget = budget;
+    PyObject *result = NULL;
+    w.tags = PyList_New(0);
+    w.classes = PyList_New(0);
+    w.ids = PyList_New(0);
+    w.clock = PyObject_GetAttrString(budget, "clock");
+    PyObject *deadline = PyObject_GetAttrString(budget, "deadline");
+    if (deadline != NULL) {
+        w.deadline = PyFloat_AsDouble(deadline);
+        Py_DECREF(deadline);
+    }
+    if (w.tags == NULL || w.classes == NULL || w.ids == NULL || w.clock == NULL || PyErr_Occurred())
+        goto done;
+    if (PyList_Append(w.tags, root_tag) < 0 || PyList_Append(w.classes, cfg.empty) < 0 ||
+        PyList_Append(w.ids, cfg.empty) < 0)
+        goto done;
+    Py_ssize_t row[E_COLS] = {-1, 0, -1, -1};
+    for (int c = 0; c < E_COLS; c++)
+        if (vec_push(&w.elem[c], row[c]) < 0)
+            goto done;
+    int r = root->first_child != NULL ? walk(&w, root->first_child, 0, 0, root_link, 0) : 0;
+    if (r == INVALID_TEXT) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (r < 0)
+        goto done;
+    if (w.nodes > w.max_nodes) {
+        too_many_nodes(&w);
+        goto done;
+    }
+    if (flush(&w, 0, 0) < 0)
+        goto done;
+    w.elem[E_END].v[0] = w.block[B_KIND].n;
+    w.elem[E_SKIP].v[0] = PyList_GET_SIZE(w.tags);
+    result = build(&w);
+done:
+    walk_free(&w);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Fingerprints (fingerprint.fingerprint_segmentation)                                               */
+
+/* CRC-32 (the IEEE polynomial, reflected, as zlib.crc32) eight bytes a step, and Adler-32 (as
+   zlib.adler32): the two halves of fingerprint.block_hash. The tables are built at import. */
+static uint32_t crc_table[8][256];
+
+static void crc_init(void) {
+    for (uint32_t i = 0; i < 256; i++) {
+        uint32_t c = i;
+        for (int k = 0; k < 8; k++)
+            c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+        crc_table[0][i] = c;
+    }
+    for (int t = 1; t < 8; t++)
+        for (int i = 0; i < 256; i++)
+            crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xFF];
+}
+
+static inline uint32_t le32(const unsigned char *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t crc32_of(const unsigned char *p, size_t n) {
+    uint32_t c = 0xFFFFFFFFu;
+    while (n >= 8) {
+        uint32_t a = le32(p) ^ c, b = le32(p + 4);
+        c = crc_table[7][a & 0xFF] ^ crc_table[6][(a >> 8) & 0xFF] ^ crc_table[5][(a >> 16) & 0xFF] ^
+            crc_table[4][a >> 24] ^ crc_table[3][b & 0xFF] ^ crc_table[2][(b >> 8) & 0xFF] ^
+            crc_table[1][(b >> 16) & 0xFF] ^ crc_table[0][b >> 24];
+        p += 8;
+        n -= 8;
+    }
+    while (n--)
+        c = crc_table[0][(c ^ *p++) & 0xFF] ^ (c >> 8);
+    return c ^ 0xFFFFFFFFu;
+}
+
+static uint32_t adler32_of(const unsigned char *p, size_t n) {
+    uint32_t a = 1, b = 0;
+    while (n) {
+        size_t k = n < 5552 ? n : 5552; /* the most bytes before b can overflow 32 bits */
+        n -= k;
+        while (k--) {
+            a += *p++;
+            b += a;
+        }
+        a %= 65521;
+        b %= 65521;
+    }
+    return b << 16 | a;
+}
+
+static inline uint64_t block_hash(const unsigned char *p, size_t n) {
+    return (uint64_t)crc32_of(p, n) << 32 | adler32_of(p, n);
+}
+
+/* fingerprint.normalise of a whitespace-folded text into out (emptied first): decimal digits (what the
+   regex \d matches, Py_UNICODE_ISDECIMAL) left out, ASCII letters lower-cased, UTF-8 with lone
+   surrogates as three bytes each ("surrogatepass"). */
+static int normalise(PyObject *text, Buf *out) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    out->n = 0;
+    if (buf_reserve(out, 4 * (size_t)n) < 0)
+        return -1;
+    unsigned char *o = out->b;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    if (PyUnicode_IS_ASCII(text)) {
+        const unsigned char *s = data;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char c = s[i];
+            if (c >= '0' && c <= '9')
+                continue;
+            *o++ = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+        }
+    } else {
+        for (Py_ssize_t i = 0; i < n; i++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i);
+            if (c < 0x80) {
+                if (c >= '0' && c <= '9')
+                    continue;
+                *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            } else if (Py_UNICODE_ISDECIMAL(c)) {
+                continue;
+            } else if (c < 0x800) {
+                *o++ = (unsigned char)(0xC0 | c >> 6);
+                *o++ = (unsigned char)(0x80 | (c & 0x3F));
+            } else if (c < 0x10000) {
+                *o++ = (unsigned char)(0xE0 | c >> 12);
+                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (c & 0x3F));
+            } else {
+                *o++ = (unsigned char)(0xF0 | c >> 18);
+                *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+                *o++ = (unsigned char)(0x80 | (c & 0x3F));
+            }
+        }
+    }
+    out->n = (size_t)(o - out->b);
+    return 0;
+}
+
+static PyObject *cfg_empty_str; /* "" */
+
+/* The signature hash of (tag, class, id) is fingerprint._signature_hash's, asked once per key and kept
+   here: a memo of a pure function (cleared when full, as fingerprint's own), so no result depends on
+   what was seen before. */
+typedef struct {
+    Py_hash_t hash;
+    PyObject *tag, *cls, *id; /* NULL: an empty slot */
+    uint64_t value;
+} SigEntry;
+
+static struct {
+    int ready;
+    PyObject *signature_hash; /* fingerprint._signature_hash((tag, class, id)) -> int */
+    unsigned char stable_ascii[128]; /* ASCII characters a stable id may hold (fingerprint._STABLE_ASCII) */
+    uint64_t base;            /* fingerprint._BASE */
+    Py_ssize_t max;           /* entries before the memo is cleared */
+    SigEntry *slots;
+    size_t mask;              /* slots - 1 (a power of two, at least twice max) */
+    Py_ssize_t used;
+} sig;
+
+static void sig_clear(void) {
+    if (sig.slots == NULL)
+        return;
+    for (size_t i = 0; i <= sig.mask; i++) {
+        SigEntry *e = &sig.slots[i];
+        if (e->tag != NULL) {
+            Py_DECREF(e->tag);
+            Py_DECREF(e->cls);
+            Py_DECREF(e->id);
+            e->tag = e->cls = e->id = NULL;
+        }
+    }
+    sig.used = 0;
+}
+
+static int str_eq(PyObject *a, PyObject *b) {
+    if (a == b)
+        return 1;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(a);
+    return n == PyUnicode_GET_LENGTH(b) && PyUnicode_KIND(a) == PyUnicode_KIND(b) &&
+           memcmp(PyUnicode_DATA(a), PyUnicode_DATA(b), (size_t)n * PyUnicode_KIND(a)) == 0;
+}
+
+/* An id holding an ASCII character no stable token holds is left out of the signature: the key is then
+   (tag, class, ""), whose signature is the same, and which pages share (ids such as "post-4711" are unique
+   to a page, so each would be a miss). Non-ASCII characters are left to the Python code (some lower-case
+   into ASCII). */
+static int unstable_id(PyObject *id) {
+    if (PyUnicode_KIND(id) != PyUnicode_1BYTE_KIND)
+        return 0;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(id);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(id); i < n; i++)
+        if (s[i] < 0x80 && !sig.stable_ascii[s[i]])
+            return 1;
+    return 0;
+}
+
+/* 0 and *value set, or -1 with an exception. */
+static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
+    if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
+        PyErr_SetString(PyExc_TypeError, "tags, classes and ids must be str");
+        return -1;
+    }
+    if (PyUnicode_GET_LENGTH(id) && unstable_id(id))
+        id = cfg_empty_str;
+    Py_hash_t ht = PyObject_Hash(tag), hc = PyObject_Hash(cls), hi = PyObject_Hash(id);
+    if (ht == -1 || hc == -1 || hi == -1)
+        return -1;
+    Py_hash_t h = (Py_hash_t)(((size_t)ht * 1000003u ^ (size_t)hc) * 1000003u ^ (size_t)hi);
+    size_t i = (size_t)h & sig.mask;
+    for (;;) {
+        SigEntry *e = &sig.slots[i];
+        if (e->tag == NULL)
+            break;
+        if (e->hash == h && str_eq(e->tag, tag) && str_eq(e->cls, cls) && str_eq(e->id, id)) {
+            *value = e->value;
+            return 0;
+        }
+        i = (i + 1) & sig.mask;
+    }
+    PyObject *key = PyTuple_Pack(3, tag, cls, id);
+    if (key == NULL)
+        return -1;
+    PyObject *r = PyObject_CallOneArg(sig.signature_hash, key);
+    Py_DECREF(key);
+    if (r == NULL)
+        return -1;
+    unsigned long long v = PyLong_AsUnsignedLongLong(r);
+    Py_DECREF(r);
+    if (v == (unsigned long long)-1 && PyErr_Occurred())
+        return -1;
+    *value = v;
+    if (sig.used >= sig.max) { /* full: start again (the slot found above is then empty as well) */
+        sig_clear();
+        i = (size_t)h & sig.mask;
+    }
+    SigEntry *e = &sig.slots[i];
+    e->hash = h;
+    e->tag = Py_NewRef(tag);
+    e->cls = Py_NewRef(cls);
+    e->id = Py_NewRef(id);
+    e->value = v;
+    sig.used++;
+    return 0;
+}
+
+/* Read list[i] as an index in [lo, hi]; -1 (no exception) when it is not one. */
+static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t lo, Py_ssize_t hi) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(x))
+        return -1;
+    Py_ssize_t v = PyLong_AsSsize_t(x);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return v >= lo && v <= hi ? v : -1;
+}
+
+PyDoc_STRVAR(fingerprint_doc,
+             "fingerprint(texts, tags, classes, ids, parents, firsts, ends) -> (elems, text_fps) | None\n\n"
+             "fingerprint.fingerprint_segmentation's elements and text fingerprints of a segmentation's\n"
+             "columns; None when the columns are not a segmentation's (the Python code then decides).");
+
+static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
+    PyObject *texts, *tags, *classes, *ids, *parents, *firsts, *ends;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!", &PyList_Type, &texts, &PyList_Type, &tags, &PyList_Type,
+                          &classes, &PyList_Type, &ids, &PyList_Type, &parents, &PyList_Type, &firsts,
+                          &PyList_Type, &ends))
+        return NULL;
+    if (!sig.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are not configured");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts);
+    if (PyList_GET_SIZE(classes) != n || PyList_GET_SIZE(ids) != n || PyList_GET_SIZE(parents) != n ||
+        PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n)
+        Py_RETURN_NONE;
+    PyObject *keep = PyList_New(0), *fps = PyList_New(0), *result = NULL;
+    uint64_t *sums = PyMem_Malloc(((size_t)nb + 1) * sizeof *sums);
+    uint64_t *path = PyMem_Malloc(((size_t)n + 1) * sizeof *path);
+    Buf norm = {0};
+    if (keep == NULL || fps == NULL || sums == NULL || path == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    if (n == 0) {
+        result = PyTuple_Pack(2, keep, fps);
+        goto done;
+    }
+    Py_ssize_t lo0 = index_at(firsts, 0, 0, nb), hi0 = index_at(ends, 0, 0, nb);
+    if (lo0 < 0 || hi0 < 0)
+        goto invalid;
+    if (hi0 <= lo0) {
+        result = PyTuple_Pack(2, keep, fps);
+        goto done;
+    }
+    /* Block hashes summed: an element's text hash is a difference of prefix sums (mod 2^64, as the
+       Python code's & mask). */
+    sums[0] = 0;
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        PyObject *t = PyList_GET_ITEM(texts, b);
+        if (!PyUnicode_CheckExact(t))
+            goto invalid;
+        if (normalise(t, &norm) < 0)
+            goto done;
+        sums[b + 1] = sums[b] + block_hash(norm.b, norm.n);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t lo = i ? index_at(firsts, i, 0, nb) : lo0, hi = i ? index_at(ends, i, 0, nb) : hi0;
+        if (lo < 0 || hi < 0)
+            goto invalid;
+        if (hi <= lo)
+            continue; /* no text here, so none below either: the path is never needed */
+        Py_ssize_t parent = i ? index_at(parents, i, 0, i - 1) : 0;
+        if (parent < 0)
+            goto invalid;
+        uint64_t known;
+        if (signature_hash(PyList_GET_ITEM(tags, i), PyList_GET_ITEM(classes, i), PyList_GET_ITEM(ids, i),
+                           &known) < 0)
+            goto done;
+        /* Path hash: a polynomial in signature hashes (FNV prime), as fingerprint_segmentation's. */
+        path[i] = i ? path[parent] * sig.base + known : known;
+        PyObject *e = PyLong_FromSsize_t(i);
+        PyObject *fp = PyLong_FromUnsignedLongLong(path[i] ^ (sums[hi] - sums[lo]));
+        int failed = e == NULL || fp == NULL || PyList_Append(keep, e) < 0 || PyList_Append(fps, fp) < 0;
+        Py_XDECREF(e);
+        Py_XDECREF(fp);
+        if (failed)
+            goto done;
+    }
+    result = PyTuple_Pack(2, keep, fps);
+    goto done;
+invalid:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(keep);
+    Py_XDECREF(fps);
+    PyMem_Free(sums);
+    PyMem_Free(path);
+    PyMem_Free(norm.b);
+    return result;
+}
+
+PyDoc_STRVAR(text_hashes_doc, "text_hashes(texts) -> list[int]\n\n"
+                              "fingerprint.block_hash of each whitespace-folded text's normalised form.");
+
+static PyObject *native_text_hashes(PyObject *self, PyObject *texts) {
+    if (!PyList_Check(texts))
+        return PyErr_Format(PyExc_TypeError, "texts must be a list");
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *out = PyList_New(n);
+    Buf norm = {0};
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyList_GET_ITEM(texts, i);
+        PyObject *h = NULL;
+        if (!PyUnicode_Check(t))
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+        else if (normalise(t, &norm) == 0)
+            h = PyLong_FromUnsignedLongLong(block_hash(norm.b, norm.n));
+        if (h == NULL) {
+            Py_DECREF(out);
+            PyMem_Free(norm.b);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, h);
+    }
+    PyMem_Free(norm.b);
+    return out;
+}
+
+PyDoc_STRVAR(configure_fingerprint_doc,
+             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii)\n\n"
+             "Hand over fingerprint.py's signature hash, path polynomial base, memo size and the ASCII\n"
+             "characters a stable id may hold.");
+
+static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
+    PyObject *fn;
+    unsigned long long base;
+    Py_ssize_t max;
+    const char *stable;
+    Py_ssize_t nstable;
+    if (!PyArg_ParseTuple(args, "OKns#", &fn, &base, &max, &stable, &nstable))
+        return NULL;
+    if (sig.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are configured once");
+        return NULL;
+    }
+    if (max <= 0 || max > (1 << 24))
+        return PyErr_Format(PyExc_ValueError, "memo size %zd", max);
+    size_t slots = 2;
+    while (slots < 2 * (size_t)max)
+        slots *= 2;
+    sig.slots = PyMem_Calloc(slots, sizeof(SigEntry));
+    if (sig.slots == NULL)
+        return PyErr_NoMemory();
+    sig.mask = slots - 1;
+    for (Py_ssize_t i = 0; i < nstable; i++)
+        if ((unsigned char)stable[i] < 0x80)
+            sig.stable_ascii[(unsigned char)stable[i]] = 1;
+    if (cfg_empty_str == NULL && (cfg_empty_str = PyUnicode_FromStringAndSize("", 0)) == NULL)
+        return NULL;
+    sig.signature_hash = Py_NewRef(fn);
+    sig.base = base;
+    sig.max = max;
+    sig.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *native_clear_memo(PyObject *self, PyObject *unused) {
+    sig_clear();
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The site memory's counts (sitememory._count_page_python, _template_python) on its arrays in place    */
+
+/* An array.array's storage when it holds `n` items of `itemsize` bytes in the format `format`. */
+static int array_buffer(PyObject *a, Py_buffer *view, const char *format, Py_ssize_t itemsize, int writable) {
+    if (PyObject_GetBuffer(a, view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_FORMAT | PyBUF_ND) < 0)
+        return -1;
+    if (view->itemsize != itemsize || view->format == NULL || strcmp(view->format, format) != 0) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "expected an array of '%s' (%zd bytes an item)", format, itemsize);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(count_page_doc,
+             "count_page(fps, counts, page, unit) -> bytes | None\n\n"
+             "sitememory._count_page_python: add `unit` to counts[i] (float32, as array('f') stores it) for\n"
+             "every fps[i] in `page` (a set of ints), and return the page's fingerprints that fps lacks,\n"
+             "sorted, as the bytes of an array('Q'); None, with the arrays untouched, when one of the page's\n"
+             "is no 64-bit unsigned int.");
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static PyObject *native_count_page(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj, *page;
+    double unit;
+    if (!PyArg_ParseTuple(args, "OOOd", &fps_obj, &counts_obj, &page, &unit))
+        return NULL;
+    if (!PyAnySet_Check(page))
+        return PyErr_Format(PyExc_TypeError, "page must be a set");
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 1) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    float *counts = cv.buf;
+    Py_ssize_t n = fv.len / 8, m = PySet_GET_SIZE(page);
+    PyObject *result = NULL, *new = NULL, *item;
+    uint64_t *want = PyMem_Malloc((size_t)(m ? m : 1) * sizeof *want);
+    size_t slots = 16;
+    while (slots < 2 * (size_t)n)
+        slots *= 2;
+    Py_ssize_t *table = PyMem_Malloc(slots * sizeof *table); /* index into fps + 1; 0 is empty */
+    if (cv.len / 4 != n) {
+        PyErr_SetString(PyExc_ValueError, "fps and counts differ in length");
+        goto done;
+    }
+    if (want == NULL || table == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The page's fingerprints first: one that is no 64-bit unsigned int leaves everything to Python. */
+    Py_ssize_t k = 0;
+    PyObject *it = PyObject_GetIter(page);
+    if (it == NULL)
+        goto done;
+    while ((item = PyIter_Next(it)) != NULL) {
+        unsigned long long v = PyLong_Check(item) ? PyLong_AsUnsignedLongLong(item) : (unsigned long long)-1;
+        int bad = !PyLong_Check(item) || (v == (unsigned long long)-1 && PyErr_Occurred());
+        Py_DECREF(item);
+        if (bad || k >= m) {
+            PyErr_Clear();
+            Py_DECREF(it);
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        want[k++] = v;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        goto done;
+    memset(table, 0, slots * sizeof *table);
+    for (Py_ssize_t i = 0; i < n; i++) { /* a fingerprint tracked twice: the last index wins, as a dict's */
+        size_t h = (size_t)(fps[i] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+        while (table[h] && fps[table[h] - 1] != fps[i])
+            h = (h + 1) & (slots - 1);
+        table[h] = i + 1;
+    }
+    Py_ssize_t fresh = 0; /* the page's untracked fingerprints, gathered at the front of want */
+    for (Py_ssize_t j = 0; j < k; j++) {
+        size_t h = (size_t)(want[j] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+        while (table[h] && fps[table[h] - 1] != want[j])
+            h = (h + 1) & (slots - 1);
+        if (table[h]) {
+            float *c = &counts[table[h] - 1];
+            *c = (float)((double)*c + unit); /* counts[i] += unit: a double sum stored as float32 */
+        } else
+            want[fresh++] = want[j];
+    }
+    qsort(want, (size_t)fresh, sizeof *want, cmp_u64);
+    new = PyBytes_FromStringAndSize((const char *)want, fresh * (Py_ssize_t)sizeof *want);
+    if (new == NULL)
+        goto done;
+    result = Py_NewRef(new);
+done:
+    Py_XDECREF(new);
+    PyMem_Free(want);
+    PyMem_Free(table);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return result;
+}
+
+static int cmp_float(const void *a, const void *b) {
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+PyDoc_STRVAR(prune_doc, "prune(fps, counts, keep) -> (bytes, bytes) | None\n\n"
+                        "sitememory._prune_python: the `keep` highest counts and their fingerprints (among\n"
+                        "counts equal to the cut, the earliest tracked go first), as the bytes of an array('Q')\n"
+                        "and an array('f'); None when there is nothing to drop.");
+
+static PyObject *native_prune(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj;
+    Py_ssize_t keep;
+    if (!PyArg_ParseTuple(args, "OOn", &fps_obj, &counts_obj, &keep))
+        return NULL;
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    const float *counts = cv.buf;
+    Py_ssize_t n = cv.len / 4, drop = n - keep;
+    PyObject *result = NULL;
+    float *ranked = NULL;
+    uint64_t *kept_fps = NULL;
+    float *kept_counts = NULL;
+    if (fv.len / 8 != n || keep <= 0 || drop <= 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    ranked = PyMem_Malloc((size_t)n * sizeof *ranked);
+    kept_fps = PyMem_Malloc((size_t)keep * sizeof *kept_fps);
+    kept_counts = PyMem_Malloc((size_t)keep * sizeof *kept_counts);
+    if (ranked == NULL || kept_fps == NULL || kept_counts == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memcpy(ranked, counts, (size_t)n * sizeof *ranked);
+    qsort(ranked, (size_t)n, sizeof *ranked, cmp_float);
+    float cut = ranked[drop - 1];
+    Py_ssize_t below = 0; /* bisect_left(ranked, cut) */
+    while (ranked[below] < cut)
+        below++;
+    Py_ssize_t ties = drop - below, m = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (counts[i] < cut)
+            continue;
+        if (counts[i] == cut && ties > 0) {
+            ties--;
+            continue;
+        }
+        if (m < keep) {
+            kept_fps[m] = fps[i];
+            kept_counts[m] = counts[i];
+        }
+        m++;
+    }
+    if (m != keep) { /* cannot happen with finite counts; leave it to the Python code */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    result = Py_BuildValue("(y#y#)", (const char *)kept_fps, keep * 8, (const char *)kept_counts, keep * 4);
+done:
+    PyMem_Free(ranked);
+    PyMem_Free(kept_fps);
+    PyMem_Free(kept_counts);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return result;
+}
+
+PyDoc_STRVAR(template_set_doc, "template_set(fps, counts, bar) -> frozenset[int]\n\n"
+                               "sitememory._template_python: the fps[i] with bar <= counts[i].");
+
+static PyObject *native_template_set(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj;
+    double bar;
+    if (!PyArg_ParseTuple(args, "OOd", &fps_obj, &counts_obj, &bar))
+        return NULL;
+    Py_buffer fv, cv;
+    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+        return NULL;
+    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
+        PyBuffer_Release(&fv);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf;
+    const float *counts = cv.buf;
+    Py_ssize_t n = fv.len / 8 < cv.len / 4 ? fv.len / 8 : cv.len / 4; /* as zip stops at the shorter */
+    PyObject *kept = PyFrozenSet_New(NULL);
+    for (Py_ssize_t i = 0; kept != NULL && i < n; i++) {
+        if (!(bar <= (double)counts[i]))
+            continue;
+        PyObject *x = PyLong_FromUnsignedLongLong(fps[i]);
+        if (x == NULL || PySet_Add(kept, x) < 0)
+            Py_CLEAR(kept);
+        Py_XDECREF(x);
+    }
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    return kept;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The guard's scans (guard._probe_runs_python, guard._nesting_counts_python), on a str's storage      */
+
+/* The loop of guard._probe_runs_python, call for call: its finds are PyUnicode_FindChar, str.find's own
+   search (vectorised), without an interpreter step per probe. */
+static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, PyObject *runs) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), pos = 0;
+    while (pos < n) {
+        Py_ssize_t close = PyUnicode_FindChar(markup, '>', pos, n, 1);
+        if (close == -2)
+            return -1;
+        if (close < 0)
+            close = n;
+        Py_ssize_t start = PyUnicode_FindChar(markup, '<', 0, pos + 1, -1);
+        if (start == -2)
+            return -1;
+        if (start >= 0 && close - start >= long_tag && PyUnicode_FindChar(markup, '>', start, pos, -1) == -1) {
+            PyObject *run = Py_BuildValue("(nn)", start, close);
+            if (run == NULL || PyList_Append(runs, run) < 0) {
+                Py_XDECREF(run);
+                return -1;
+            }
+            Py_DECREF(run);
+        }
+        pos = close > pos + step ? close : pos + step;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(probe_runs_doc, "probe_runs(markup, long_tag, step) -> list[tuple[int, int]]\n\n"
+                             "guard._probe_runs_python, with the same finds, in C.");
+
+static PyObject *native_probe_runs(PyObject *self, PyObject *args) {
+    PyObject *markup;
+    Py_ssize_t long_tag, step;
+    if (!PyArg_ParseTuple(args, "Unn", &markup, &long_tag, &step))
+        return NULL;
+    if (step <= 0)
+        return PyErr_Format(PyExc_ValueError, "step %zd", step);
+    PyObject *runs = PyList_New(0);
+    if (runs != NULL && probe_scan(markup, long_tag, step, runs) < 0)
+        Py_CLEAR(runs);
+    return runs;
+}
+
+#if defined(__GNUC__)
+#define SPECIALISED static inline __attribute__((always_inline))
+#else
+#define SPECIALISED static inline
+#endif
+
+/* Per chunk: its `<`, and its `</` (starting in the chunk: markup.count("</", start, stop + 1) counts an
+   end tag that straddles the boundary). Counting loops without branches, written once over
+   PyUnicode_READ with the storage kind as a parameter and inlined for each kind (plain loads). */
+SPECIALISED long long nesting_scan(int kind, const void *s, Py_ssize_t n, Py_ssize_t chunk) {
+    long long depth = 0, steps = 0;
+    for (Py_ssize_t start = 0; start < n; start += chunk) {
+        Py_ssize_t stop = start + chunk < n ? start + chunk : n;
+        Py_ssize_t pairs = stop < n ? stop : n - 1; /* a `</` needs the character after its `<` */
+        uint32_t tags = 0, ends = 0; /* a chunk is far shorter than 2^32 */
+        for (Py_ssize_t i = start; i < pairs; i++) {
+            uint32_t lt = PyUnicode_READ(kind, s, i) == '<';
+            tags += lt;
+            ends += lt & (PyUnicode_READ(kind, s, i + 1) == '/');
+        }
+        if (pairs < stop) /* the markup's last character */
+            tags += PyUnicode_READ(kind, s, pairs) == '<';
+        steps += (long long)tags * (depth + (long long)tags - ends);
+        depth += (long long)tags - 2 * (long long)ends;
+        if (depth < 0)
+            depth = 0;
+    }
+    return steps;
+}
+
+PyDoc_STRVAR(nesting_counts_doc, "nesting_counts(markup, chunk) -> (steps, options)\n\n"
+                                 "guard._nesting_counts_python in C (str.count for the options).");
+
+static PyObject *native_nesting_counts(PyObject *self, PyObject *args) {
+    PyObject *markup, *spellings;
+    Py_ssize_t chunk;
+    if (!PyArg_ParseTuple(args, "UnO!", &markup, &chunk, &PyTuple_Type, &spellings))
+        return NULL;
+    if (chunk <= 0)
+        return PyErr_Format(PyExc_ValueError, "chunk %zd", chunk);
+    const void *s = PyUnicode_DATA(markup);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), options = 0;
+    long long steps;
+    switch (PyUnicode_KIND(markup)) {
+    case PyUnicode_1BYTE_KIND:
+        steps = nesting_scan(PyUnicode_1BYTE_KIND, s, n, chunk);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        steps = nesting_scan(PyUnicode_2BYTE_KIND, s, n, chunk);
+        break;
+    default:
+        steps = nesting_scan(PyUnicode_4BYTE_KIND, s, n, chunk);
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spellings); k++) {
+        Py_ssize_t c = PyUnicode_Count(markup, PyTuple_GET_ITEM(spellings, k), 0, PY_SSIZE_T_MAX);
+        if (c < 0)
+            return NULL;
+        options += c;
+    }
+    return Py_BuildValue("(Ln)", steps, options);
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* configure() and the layout probes native.py checks before turning the walk on                     */
+
+static int table_set(PyObject *ids, unsigned char flag) {
+    PyObject *it = PyObject_GetIter(ids);
+    if (it == NULL)
+        return -1;
+    PyObject *x;
+    while ((x = PyIter_Next(it)) != NULL) {
+        size_t tid = PyLong_AsSize_t(x);
+        Py_DECREF(x);
+        if (tid == (size_t)-1 && PyErr_Occurred())
+            break;
+        if (tid >= cfg.ntags) {
+            PyErr_Format(PyExc_ValueError, "tag id %zu past the table (%zu)", tid, cfg.ntags);
+            break;
+        }
+        cfg.flags[tid] |= flag;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static void *symbol(void *lib, const char *name) {
+    void *f = dlsym(lib, name);
+    if (f == NULL)
+        PyErr_Format(PyExc_ImportError, "lexbor function %s not found in selectolax", name);
+    return f;
+}
+
+PyDoc_STRVAR(configure_doc,
+             "configure(lexbor_library, text_id, a_id, br_id, block_names, void_ids, skip_ids, kind_by_id,\n"
+             "          kinds, max_depth, every, hidden_class, hidden_style, class_hints, too_many_nodes)\n\n"
+             "Hand over segment.py's tables (tag ids from selectolax, names and rules from heuristics.py).");
+
+static PyObject *native_configure(PyObject *self, PyObject *args) {
+    const char *library;
+    unsigned long long text_id, a_id, br_id;
+    PyObject *block_names, *void_ids, *skip_ids, *kind_by_id, *kinds, *hidden_class, *hidden_style, *hints,
+        *too_many;
+    int max_depth;
+    Py_ssize_t every;
+    if (!PyArg_ParseTuple(args, "sKKKO!OOO!O!inOOO!O", &library, &text_id, &a_id, &br_id, &PyDict_Type,
+                          &block_names, &void_ids, &skip_ids, &PyDict_Type, &kind_by_id, &PyTuple_Type, &kinds,
+                          &max_depth, &every, &hidden_class, &hidden_style, &PyTuple_Type, &hints, &too_many))
+        return NULL;
+    if (cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is configured once");
+        return NULL;
+    }
+    if (every <= 0 || max_depth <= 0 || PyTuple_GET_SIZE(kinds) == 0) {
+        PyErr_SetString(PyExc_ValueError, "every and max_depth must be positive, kinds not empty");
+        return NULL;
+    }
+    void *lib = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
+    if (lib == NULL)
+        return PyErr_Format(PyExc_ImportError, "cannot open selectolax's module %s: %s", library, dlerror());
+    first_attr = (first_attr_f)symbol(lib, "lxb_dom_element_first_attribute_noi");
+    next_attr = first_attr ? (next_attr_f)symbol(lib, "lxb_dom_element_next_attribute_noi") : NULL;
+    attr_name = next_attr ? (attr_str_f)symbol(lib, "lxb_dom_attr_qualified_name") : NULL;
+    attr_value = attr_name ? (attr_str_f)symbol(lib, "lxb_dom_attr_value_noi") : NULL;
+    if (attr_value == NULL)
+        return NULL; /* the library stays open: selectolax holds it for the process's life anyway */
+    /* Tables indexed by tag id, up to the largest id named (static ids of standard tags are small). */
+    size_t ntags = 0;
+    PyObject *key, *value;
+    Py_ssize_t pos = 0;
+    PyObject *all[] = {void_ids, skip_ids};
+    while (PyDict_Next(block_names, &pos, &key, &value)) {
+        size_t tid = PyLong_AsSize_t(key);
+        if (tid == (size_t)-1 && PyErr_Occurred())
+            return NULL;
+        if (!PyUnicode_Check(value))
+            return PyErr_Format(PyExc_TypeError, "block tag names must be str");
+        ntags = tid + 1 > ntags ? tid + 1 : ntags;
+    }
+    for (int k = 0; k < 2; k++) {
+        PyObject *it = PyObject_GetIter(all[k]);
+        if (it == NULL)
+            return NULL;
+        PyObject *x;
+        while ((x = PyIter_Next(it)) != NULL) {
+            size_t tid = PyLong_AsSize_t(x);
+            Py_DECREF(x);
+            if (tid == (size_t)-1 && PyErr_Occurred())
+                break;
+            ntags = tid + 1 > ntags ? tid + 1 : ntags;
+        }
+        Py_DECREF(it);
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    if (ntags > 4096)
+        return PyErr_Format(PyExc_ValueError, "tag id %zu is not a standard tag's", ntags - 1);
+    cfg.ntags = ntags;
+    cfg.flags = PyMem_Calloc(ntags, 1);
+    cfg.kind = PyMem_Malloc(ntags ? ntags : 1);
+    cfg.names = PyMem_Calloc(ntags ? ntags : 1, sizeof(PyObject *));
+    if (cfg.flags == NULL || cfg.kind == NULL || cfg.names == NULL)
+        return PyErr_NoMemory();
+    memset(cfg.kind, -1, ntags);
+    pos = 0;
+    while (PyDict_Next(block_names, &pos, &key, &value)) {
+        size_t tid = PyLong_AsSize_t(key);
+        cfg.flags[tid] |= F_BLOCK;
+        cfg.names[tid] = Py_NewRef(value);
+    }
+    if (table_set(void_ids, F_VOID) < 0 || table_set(skip_ids, F_SKIP) < 0)
+        return NULL;
+    pos = 0;
+    while (PyDict_Next(kind_by_id, &pos, &key, &value)) {
+        size_t tid = PyLong_AsSize_t(key);
+        long k = PyLong_AsLong(value);
+        if (PyErr_Occurred())
+            return NULL;
+        if (tid >= ntags || !(cfg.flags[tid] & F_BLOCK) || k <= 0 || k >= PyTuple_GET_SIZE(kinds))
+            return PyErr_Format(PyExc_ValueError, "kind %ld of tag id %zu", k, tid);
+        cfg.kind[tid] = (signed char)k;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hints); i++)
+        if (!PyBytes_Check(PyTuple_GET_ITEM(hints, i)))
+            return PyErr_Format(PyExc_TypeError, "class hints must be bytes");
+    cfg.text_id = (uintptr_t)text_id;
+    cfg.a_id = (uintptr_t)a_id;
+    cfg.br_id = (uintptr_t)br_id;
+    cfg.kinds = Py_NewRef(kinds);
+    cfg.max_depth = max_depth;
+    cfg.every = every;
+    cfg.hidden_class = Py_NewRef(hidden_class);
+    cfg.hidden_style = Py_NewRef(hidden_style);
+    cfg.class_hints = Py_NewRef(hints);
+    cfg.too_many_nodes = Py_NewRef(too_many);
+    cfg.stage = PyUnicode_InternFromString("segment");
+    cfg.empty = PyUnicode_FromStringAndSize("", 0);
+    if (cfg.stage == NULL || cfg.empty == NULL)
+        return NULL;
+    cfg.ready = 1;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(node_doc, "node(address) -> (tag_id, type, next, prev, parent, first_child, last_child)\n\n"
+                       "The node fields as this module reads them (0 for NULL), for the layout check.");
+
+static PyObject *native_node(PyObject *self, PyObject *arg) {
+    unsigned long long address = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred())
+        return NULL;
+    const Node *n = (const Node *)(uintptr_t)address;
+    return Py_BuildValue("(KiKKKKK)", (unsigned long long)n->tag_id, n->type, (unsigned long long)(uintptr_t)n->next,
+                         (unsigned long long)(uintptr_t)n->prev, (unsigned long long)(uintptr_t)n->parent,
+                         (unsigned long long)(uintptr_t)n->first_child,
+                         (unsigned long long)(uintptr_t)n->last_child);
+}
+
+PyDoc_STRVAR(text_doc, "text(address, expected_length) -> bytes | None\n\n"
+                       "A text node's data as this module reads it, if its length is the one expected.");
+
+static PyObject *native_text(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    Py_ssize_t expected;
+    if (!PyArg_ParseTuple(args, "Kn", &address, &expected))
+        return NULL;
+    const LexStr *t = &((const CharData *)(uintptr_t)address)->data;
+    /* The data is read only when the length agrees: a wrong layout must fail the check, not crash. */
+    if (t->data == NULL || (Py_ssize_t)t->length != expected)
+        Py_RETURN_NONE;
+    return PyBytes_FromStringAndSize((const char *)t->data, (Py_ssize_t)t->length);
+}
+
+PyDoc_STRVAR(attributes_doc, "attributes(address) -> list[tuple[bytes, bytes | None]]\n\n"
+                             "An element's attributes as this module reads them, for the layout check.");
+
+static PyObject *native_attributes(PyObject *self, PyObject *arg) {
+    unsigned long long address = PyLong_AsUnsignedLongLong(arg);
+    if (PyErr_Occurred())
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    PyObject *list = PyList_New(0);
+    if (list == NULL || ((const Node *)(uintptr_t)address)->type != NODE_ELEMENT)
+        return list;
+    for (void *at = first_attr((void *)(uintptr_t)address); at != NULL; at = next_attr(at)) {
+        size_t n = 0, vn = 0;
+        const unsigned char *name = attr_name(at, &n);
+        const unsigned char *v = attr_value(at, &vn);
+        PyObject *item = Py_BuildValue("(y#y#)", name, (Py_ssize_t)(name ? n : 0), v, (Py_ssize_t)(v ? vn : 0));
+        if (item == NULL || PyList_Append(list, item) < 0) {
+            Py_XDECREF(item);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(item);
+    }
+    return list;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+
+static PyMethodDef methods[] = {
+    {"configure", native_configure, METH_VARARGS, configure_doc},
+    {"segment", native_segment, METH_VARARGS, segment_doc},
+    {"node", native_node, METH_O, node_doc},
+    {"text", native_text, METH_VARARGS, text_doc},
+    {"attributes", native_attributes, METH_O, attributes_doc},
+    {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
+    {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
+    {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
+    {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},
+    {"count_page", native_count_page, METH_VARARGS, count_page_doc},
+    {"template_set", native_template_set, METH_VARARGS, template_set_doc},
+    {"prune", native_prune, METH_VARARGS, prune_doc},
+    {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
+    {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "worker.clean._native",
+    "The segmentation walk and fingerprint hashes in C; worker/clean/native.py decides whether they run.", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void) {
+    crc_init();
+    for (Py_UCS4 c = 0; c < 128; c++)
+        ascii_space[c] = (unsigned char)(Py_UNICODE_ISSPACE(c) != 0);
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    PyObject *fields = PyTuple_New(NFIELDS);
+    if (fields == NULL) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < NFIELDS; i++) {
+        PyObject *s = PyUnicode_FromString(FIELDS[i]);
+        if (s == NULL) {
+            Py_DECREF(fields);
+            Py_DECREF(m);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(fields, i, s);
+    }
+    if (PyModule_AddObject(m, "FIELDS", fields) < 0) {
+        Py_DECREF(fields);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
