@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborNode
 
 from worker.clean import dom
@@ -55,4 +56,25 @@ def hidden_by_attribute(node: LexborNode) -> bool:
         or (attrs.get("aria-hidden") or "").lower() == "true"
         or "display:none" in style
         or "visibility:hidden" in style
+    )
+
+
+def html_trees(
+    leaf: st.SearchStrategy[str],
+    tags: st.SearchStrategy[str],
+    attrs: st.SearchStrategy[str],
+    *,
+    max_children: int = 5,
+    max_leaves: int = 40,
+) -> st.SearchStrategy[str]:
+    """Generated HTML: `leaf` snippets nested in elements of `tags` carrying `attrs` (property tests)."""
+    return st.recursive(
+        leaf,
+        lambda inner: st.builds(
+            lambda kids, tag, attr: f"<{tag}{attr}>{''.join(kids)}</{tag}>",
+            st.lists(inner, max_size=max_children),
+            tags,
+            attrs,
+        ),
+        max_leaves=max_leaves,
     )

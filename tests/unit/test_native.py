@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
+from tests.unit.cleankit import html_trees
 from worker.clean import dom, guard, native
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
@@ -109,16 +110,7 @@ LEAF = st.one_of(
          '<input value="no">', "<template><p>no</p></template>", "<noscript>no</noscript>"]
     ),
 )  # fmt: skip
-TREES = st.recursive(
-    LEAF,
-    lambda inner: st.builds(
-        lambda kids, tag, attrs: f"<{tag}{attrs}>{''.join(kids)}</{tag}>",
-        st.lists(inner, max_size=5),
-        TAGS,
-        ATTRS,
-    ),
-    max_leaves=40,
-)
+TREES = html_trees(LEAF, TAGS, ATTRS)
 
 
 @needs_native
@@ -400,3 +392,26 @@ def test_a_site_cleans_alike_on_both_paths() -> None:
         python_docs = [clean_page(p, memory) for memory in [SiteMemory()] for p in pages]
     strip = [(d.text, d.method, d.blocks, d.template) for d in native_docs]
     assert strip == [(d.text, d.method, d.blocks, d.template) for d in python_docs]
+
+
+def test_a_stage_whose_check_fails_or_raises_is_off_with_the_reason(caplog: pytest.LogCaptureFixture) -> None:
+    before = native.status()
+    try:
+        with caplog.at_level("WARNING", logger="worker.clean.native"):
+            assert not native._passes("probe", "probe off", lambda: "fields differ")
+            assert native.status()["probe"] == "fields differ"
+
+            def broken() -> str | None:
+                raise ValueError("bad layout")
+
+            assert not native._passes("probe", "probe off", broken)
+            assert native.status()["probe"] == "ValueError: bad layout"
+        assert [r.getMessage() for r in caplog.records] == [
+            "probe off: fields differ",
+            "probe off: ValueError: bad layout",
+        ]
+        assert native._passes("probe", "probe off", lambda: None)
+        assert native.status()["probe"] == "native"
+    finally:
+        native._STATUS.clear()
+        native._STATUS.update(before)

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from tests.unit.cleankit import hidden_by_attribute
+from tests.unit.cleankit import hidden_by_attribute, html_trees
 from worker.clean import dom
 from worker.clean import heuristics as h
 from worker.clean.options import Budget, CleanOptions
@@ -75,16 +75,8 @@ HIDDEN = st.sampled_from(
 )
 
 
-def _wrap(children: list[str], tag: str, attrs: str) -> str:
-    return f"<{tag}{attrs}>{''.join(children)}</{tag}>"
-
-
 LEAF = st.one_of(TEXT, st.just("<br>"), st.just("<br><br>"), st.just('<img alt="alt text" src="x">'), HIDDEN)
-TREES = st.recursive(
-    LEAF,
-    lambda inner: st.builds(_wrap, st.lists(inner, max_size=6), CONTAINERS, ATTRS),
-    max_leaves=60,
-)
+TREES = html_trees(LEAF, CONTAINERS, ATTRS, max_children=6, max_leaves=60)
 
 
 def _run(html: str, options: CleanOptions | None = None) -> tuple[LexborHTMLParser, list[str]]:

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from selectolax.lexbor import LexborNode
 
-from tests.unit.cleankit import hidden_by_attribute
+from tests.unit.cleankit import hidden_by_attribute, html_trees
 from worker.clean import dom
 from worker.clean import heuristics as h
 from worker.clean.options import Budget, OverBudget, TooManyNodes
@@ -320,16 +320,7 @@ LEAF = st.one_of(
     st.just("<!-- no -->"),
     st.just("<button>no</button>"),
 )
-TREES = st.recursive(
-    LEAF,
-    lambda inner: st.builds(
-        lambda kids, tag, attrs: f"<{tag}{attrs}>{''.join(kids)}</{tag}>",
-        st.lists(inner, max_size=5),
-        TAGS,
-        ATTRS,
-    ),
-    max_leaves=40,
-)
+TREES = html_trees(LEAF, TAGS, ATTRS)
 
 
 @settings(max_examples=300)

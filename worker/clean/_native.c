@@ -1235,6 +1235,18 @@ static int array_buffer(PyObject *a, Py_buffer *view, const char *format, Py_ssi
     return 0;
 }
 
+/* The site memory's two columns: fingerprints as array('Q') and counts as array('f'); both views
+   acquired, or neither (with the exception set). */
+static int table_buffers(PyObject *fps_obj, PyObject *counts_obj, Py_buffer *fv, Py_buffer *cv, int writable) {
+    if (array_buffer(fps_obj, fv, "Q", 8, 0) < 0)
+        return -1;
+    if (array_buffer(counts_obj, cv, "f", 4, writable) < 0) {
+        PyBuffer_Release(fv);
+        return -1;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(count_page_doc,
              "count_page(fps, counts, page, unit) -> bytes | None\n\n"
              "sitememory._count_page_python: add `unit` to counts[i] (float32, as array('f') stores it) for\n"
@@ -1255,12 +1267,8 @@ static PyObject *native_count_page(PyObject *self, PyObject *args) {
     if (!PyAnySet_Check(page))
         return PyErr_Format(PyExc_TypeError, "page must be a set");
     Py_buffer fv, cv;
-    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 1) < 0)
         return NULL;
-    if (array_buffer(counts_obj, &cv, "f", 4, 1) < 0) {
-        PyBuffer_Release(&fv);
-        return NULL;
-    }
     const uint64_t *fps = fv.buf;
     float *counts = cv.buf;
     Py_ssize_t n = fv.len / 8, m = PySet_GET_SIZE(page);
@@ -1346,12 +1354,8 @@ static PyObject *native_prune(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOn", &fps_obj, &counts_obj, &keep))
         return NULL;
     Py_buffer fv, cv;
-    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 0) < 0)
         return NULL;
-    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
-        PyBuffer_Release(&fv);
-        return NULL;
-    }
     const uint64_t *fps = fv.buf;
     const float *counts = cv.buf;
     Py_ssize_t n = cv.len / 4, drop = n - keep;
@@ -1413,12 +1417,8 @@ static PyObject *native_template_set(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOd", &fps_obj, &counts_obj, &bar))
         return NULL;
     Py_buffer fv, cv;
-    if (array_buffer(fps_obj, &fv, "Q", 8, 0) < 0)
+    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 0) < 0)
         return NULL;
-    if (array_buffer(counts_obj, &cv, "f", 4, 0) < 0) {
-        PyBuffer_Release(&fv);
-        return NULL;
-    }
     const uint64_t *fps = fv.buf;
     const float *counts = cv.buf;
     Py_ssize_t n = fv.len / 8 < cv.len / 4 ? fv.len / 8 : cv.len / 4; /* as zip stops at the shorter */

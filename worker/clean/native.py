@@ -42,6 +42,21 @@ def status() -> dict[str, str]:
     return dict(_STATUS)
 
 
+def _passes(stage: str, off: str, check: Callable[[], str | None]) -> bool:
+    """Run a stage's checks (None: passed; else what differs); record the stage's status, and warn with
+    `off` (what runs instead) when it failed. A check that raises has failed."""
+    try:
+        problem = check()
+    except Exception as exc:  # a failed check of any kind means: the Python reference
+        problem = f"{type(exc).__name__}: {exc}"
+    if problem:
+        log.warning("%s: %s", off, problem)
+        _STATUS[stage] = problem
+        return False
+    _STATUS[stage] = "native"
+    return True
+
+
 # _native.segment(node address, root tag, root inside <a>, budget, max_nodes): the Segmentation's fields, or
 # None when a text is not valid UTF-8.
 NativeSegment = Callable[[int, str, bool, Budget, int], tuple[Any, ...] | None]
@@ -73,17 +88,13 @@ def segmenter(
     if _native is None:
         _STATUS["segment"] = _NOT_BUILT
         return None
-    try:
+
+    def check() -> str | None:
         _configure(tables)
-        problem = _check_layout(tables) or _check_segment(tables, segmentation, reference)
-    except Exception as exc:  # a failed check of any kind means: the Python walk
-        problem = f"{type(exc).__name__}: {exc}"
-    if problem:
-        log.warning("native segmentation off, the Python walk runs: %s", problem)
-        _STATUS["segment"] = problem
-        return None
-    _STATUS["segment"] = "native"
-    return _native.segment
+        return _check_layout(tables) or _check_segment(tables, segmentation, reference)
+
+    ok = _passes("segment", "native segmentation off, the Python walk runs", check)
+    return _native.segment if ok else None
 
 
 # _native.fingerprint(texts, tags, classes, ids, parents, firsts, ends): (elems, text_fps), or None when the
@@ -119,17 +130,14 @@ def fingerprinter(
     if _native is None:
         _STATUS["fingerprint"] = _NOT_BUILT
         return None
-    try:
-        _native.configure_fingerprint(signature_hash, base, memo_max, stable_ascii)
-        problem = _check_fingerprint(reference, text_hash, segment)
-    except Exception as exc:  # a failed check of any kind means: the Python code
-        problem = f"{type(exc).__name__}: {exc}"
-    if problem:
-        log.warning("native fingerprints off, the Python code runs: %s", problem)
-        _STATUS["fingerprint"] = problem
-        return None
-    _STATUS["fingerprint"] = "native"
-    return _native.fingerprint
+    ext = _native
+
+    def check() -> str | None:
+        ext.configure_fingerprint(signature_hash, base, memo_max, stable_ascii)
+        return _check_fingerprint(reference, text_hash, segment)
+
+    ok = _passes("fingerprint", "native fingerprints off, the Python code runs", check)
+    return ext.fingerprint if ok else None
 
 
 def clear_memo() -> None:
@@ -152,16 +160,9 @@ def memory_counters(
     if _native is None:
         _STATUS["memory"] = _NOT_BUILT
         return count_page, template, prune
-    problem = None
-    try:
-        problem = _check_memory(count_page, template, prune)
-    except Exception as exc:  # a failed check of any kind means: the Python code
-        problem = f"{type(exc).__name__}: {exc}"
-    if problem:
-        log.warning("native site memory counts off, the Python ones run: %s", problem)
-        _STATUS["memory"] = problem
+    off = "native site memory counts off, the Python ones run"
+    if not _passes("memory", off, lambda: _check_memory(count_page, template, prune)):
         return count_page, template, prune
-    _STATUS["memory"] = "native"
     return _native_count_page, _native.template_set, _native_prune
 
 
@@ -249,21 +250,21 @@ def guard_scans(
     def counts(markup: str) -> tuple[int, int]:
         return ext.nesting_counts(markup, chunk, spellings)
 
-    problem = None
-    for markup in GUARD_CANARIES:
-        for text in (
-            markup,
-            markup.replace("x", "\u00e9"),
-            markup.replace("x", "\u4e00"),
-            markup.replace("x", "\U0001f600"),
-        ):
-            if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
-                problem = f"guard scans differ on {text[:40]!r}"
-    if problem:
-        log.warning("native guard scans off, the Python ones run: %s", problem)
-        _STATUS["guard"] = problem
+    def check() -> str | None:
+        problem = None
+        for markup in GUARD_CANARIES:
+            for text in (
+                markup,
+                markup.replace("x", "\u00e9"),
+                markup.replace("x", "\u4e00"),
+                markup.replace("x", "\U0001f600"),
+            ):
+                if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
+                    problem = f"guard scans differ on {text[:40]!r}"
+        return problem
+
+    if not _passes("guard", "native guard scans off, the Python ones run", check):
         return probe_runs, nesting_counts
-    _STATUS["guard"] = "native"
     return runs, counts
 
 
