@@ -75,6 +75,7 @@ class Settings:
     max_nodes: int = _f(200_000, "largest DOM accepted (elements)")
     time_budget_ms: float = _f(2_000.0, "CPU time budget for one page")
     keep_comments: bool = _f(False, "keep user comment sections in the output")
+    no_model: bool = _f(False, "decide blocks by the heuristics alone, not the learned block model")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
     template_min_pages: int = _f(3, "pages a site needs before its template is stripped")

@@ -20,6 +20,8 @@ class CleanOptions:
     time_budget_ms: float = _DEFAULTS.time_budget_ms
     # Output choices.
     keep_comments: bool = _DEFAULTS.keep_comments
+    # The heuristics alone (the learned block model's fallback and features).
+    no_model: bool = _DEFAULTS.no_model
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CleanOptions:

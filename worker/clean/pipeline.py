@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from worker.clean import decode, dom, guard, template
 from worker.clean.classify import Classified, classify_region
+from worker.clean.model import decide as learned
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.region import Steer, choose
 from worker.clean.score import score
@@ -54,12 +55,18 @@ class Extraction:
 
 
 def clean_page(
-    page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
+    page: Page,
+    memory: SiteMemory | None = None,
+    options: CleanOptions = DEFAULT_OPTIONS,
+    model: learned.BlockDecider | None = None,
 ) -> Document:
     """Decode, parse, segment and extract one page, learning its site's template into `memory`.
 
-    `memory` is the per-site template memory; None means single-page density extraction.
+    `memory` is the per-site template memory; None means single-page density extraction. `model` decides
+    the blocks after the heuristics: the shipped block model unless given or `options.no_model`.
     """
+    if model is None and not options.no_model:
+        model = learned.shipped()
     started = time.perf_counter()
     budget = Budget(options.time_budget_ms)
     size, encoded = _input_size(page)
@@ -121,16 +128,18 @@ def clean_page(
         view = seg.without(plan.strip) if plan is not None and plan.strip else seg
 
         # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
-        result = extract(view, options, plan.steer if plan is not None else None, budget)
+        facts = plan.facts if plan is not None else None
+        decider = learned.Step(model, facts) if model is not None else None
+        result = extract(view, options, plan.steer if plan is not None else None, budget, decider)
         runs = 1
         method: Method = "density"
         if plan is not None:
             method, info = _outcome(plan, len(seg.texts) - len(view.texts))
             if plan.strip:
                 if not result.chars:  # rule: widening reached a container rejected as a whole
-                    result, runs = extract(view, options, None, budget), runs + 1
+                    result, runs = extract(view, options, None, budget, decider), runs + 1
                 if template.suspicious(result.chars):  # rule: the template must never eat the article
-                    alone, runs = extract(seg, options, None, budget), runs + 1
+                    alone, runs = extract(seg, options, None, budget, decider), runs + 1
                     reason = template.unsafe(result.texts, alone.texts)
                     if reason is not None:
                         result, method = alone, "template_fallback"
@@ -160,14 +169,23 @@ def clean_page(
     )
 
 
-def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budget: Budget) -> Extraction:
-    """Stages 6-8 on one segmentation (the page, or the page without its template)."""
+def extract(
+    seg: Segmentation,
+    options: CleanOptions,
+    steer: Steer | None,
+    budget: Budget,
+    decider: learned.Step | None = None,
+) -> Extraction:
+    """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model."""
     scores = score(seg, options.keep_comments)
     budget.check("score")
     region = choose(seg, scores.weights, scores.link_density, steer)
     budget.check("region")
     classified = classify_region(seg, scores, region, options.keep_comments)
     budget.check("classify")
+    if decider is not None:
+        classified = decider.decide(seg, scores, region, classified)
+        budget.check("model")
     return Extraction(seg, region.target, classified)
 
 

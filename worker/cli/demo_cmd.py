@@ -41,6 +41,7 @@ TUNABLE = (
     "no_templates",
     "template_min_pages",
     "keep_comments",
+    "no_model",
 )
 TEXT_LINES_SHOWN = 4
 WIDTH = 100

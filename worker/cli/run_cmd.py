@@ -46,6 +46,7 @@ FLAGS = (
     "max_nodes",
     "time_budget_ms",
     "keep_comments",
+    "no_model",
     "template_min_pages",
     "template_theta",
     "template_half_life",

@@ -1,0 +1,72 @@
+"""Block labels from gold text: which blocks of our segmentation are the article.
+
+The scorer counts word 4-gram shingles (worker.evaluate), so a block is labelled by its own shingles:
+
+- a block of at least 4 words is content when at least LABEL_SHARE of its 4-gram shingles occur in the
+  gold's shingle multiset (a partial block, half article and half boilerplate, goes with its majority);
+- a shorter block (a headline, a dateline, a one-word link) is one shorter shingle: it is content when its
+  whole token sequence occurs in the gold, and that sequence is not a lone common word appearing anywhere
+  (a 1-token block needs the token to be in the gold at most MAX_SHORT_HITS times... see `short_in_gold`);
+- a block without any \\w token carries no shingle and is labelled by nothing the scorer sees: weight 0.
+
+Each block's training weight is its shingle count over the page's, so every page weighs the same, as in the
+macro-averaged metric. Snippet gold (trafilatura_eval's with/without) is evaluation only and never labels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from worker.evaluate import SHINGLE_N, TOKEN
+
+# Share of a block's shingles that must be in the gold for the block to be content.
+LABEL_SHARE = 0.5
+# A one- or two-token block ("Share", "Home", "By Jane") is content only if that sequence occurs in the
+# gold at most this many times: a word the article uses everywhere says nothing about the block.
+MAX_SHORT_HITS = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Labels:
+    content: list[bool]
+    weights: list[float]  # per block: its shingles' share of the page's shingles (0 without tokens)
+    share: list[float]  # per block: share of its shingles found in the gold
+
+
+def _ngrams(tokens: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
+    counts: dict[tuple[str, ...], int] = {}
+    for i in range(len(tokens) - n + 1):
+        key = tuple(tokens[i : i + n])
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def align(texts: Sequence[str], gold: str) -> Labels:
+    """Labels of the blocks `texts` (in document order) against the gold text."""
+    gold_tokens = TOKEN.findall(gold)
+    by_len = {k: _ngrams(gold_tokens, k) for k in range(1, SHINGLE_N + 1)}
+    content: list[bool] = []
+    sizes: list[int] = []
+    shares: list[float] = []
+    for text in texts:
+        tokens = TOKEN.findall(text)
+        if not tokens:
+            content.append(False)
+            sizes.append(0)
+            shares.append(0.0)
+            continue
+        if len(tokens) >= SHINGLE_N:
+            grams = [tuple(tokens[i : i + SHINGLE_N]) for i in range(len(tokens) - SHINGLE_N + 1)]
+            gold_grams = by_len[SHINGLE_N]
+            share = sum(1 for g in grams if g in gold_grams) / len(grams)
+            content.append(share >= LABEL_SHARE)
+            sizes.append(len(grams))
+        else:
+            hits = by_len[len(tokens)].get(tuple(tokens), 0)
+            share = 1.0 if hits else 0.0
+            content.append(0 < hits and (len(tokens) >= 3 or hits <= MAX_SHORT_HITS))
+            sizes.append(1)
+        shares.append(share)
+    total = sum(sizes) or 1
+    return Labels(content, [s / total for s in sizes], shares)
