@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: help install run test lint typecheck unit bench clean-venv
+.PHONY: help install run test lint typecheck unit bench train clean-venv
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -28,6 +28,10 @@ test: $(STAMP) ## ruff, mypy (strict on worker/), pytest
 
 bench: $(STAMP) ## benchmarks over ../shared/data -> bench/results.json
 	$(BIN)/python bench/run.py --out bench/results.json
+
+train: $(STAMP) ## retrain the learned block model from ../shared/data -> worker/clean/model/block_model.json
+	$(BIN)/pip install -q -e '.[train]'
+	$(BIN)/python -m worker train
 
 clean-venv: ## remove the virtualenv
 	rm -rf $(VENV)

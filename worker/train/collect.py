@@ -39,8 +39,9 @@ class Rows:
     texts: list[list[str]] = field(default_factory=list)  # block texts per page-run (offline scoring)
     gold: list[str] = field(default_factory=list)
 
-    def add(self, key: str, x: Matrix, texts: list[str], gold: str) -> None:
-        labels = align(texts, gold)
+    def add(self, key: str, x: Matrix, seg: Segmentation, gold: str) -> None:
+        texts = seg.texts
+        labels = align(texts, gold, seg.kinds, in_figure(seg))
         self.x.append(x)
         self.y.append(np.array(labels.content, dtype=np.float64))
         self.w.append(np.array(labels.weights, dtype=np.float64))
@@ -49,16 +50,28 @@ class Rows:
         self.gold.append(gold)
 
 
+FIGURE_TAGS = frozenset({"figure", "figcaption"})
+
+
+def in_figure(seg: Segmentation) -> list[bool]:
+    """Per block: is it inside a <figure> or <figcaption> (a caption, by HTML semantics)?"""
+    inside = [False] * len(seg.tags)
+    for i in range(1, len(seg.tags)):
+        inside[i] = seg.tags[i] in FIGURE_TAGS or inside[seg.parents[i]]
+    return [inside[e] for e in seg.owners]
+
+
 class Recorder:
     """A BlockDecider that records each call's features and leaves the heuristics' decision as it is."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[Matrix, list[str]]] = []
+        self.calls: list[tuple[Matrix, Segmentation]] = []
 
     def decide(
         self, seg: Segmentation, scores: Scores, region: Region, heur: Classified, site: SiteFacts | None
     ) -> Classified:
-        self.calls.append((block_features(seg, scores, region, heur.kept, site), list(seg.texts)))
+        xt = block_features(seg, scores, region, heur.kept, site)
+        self.calls.append((np.ascontiguousarray(xt.T), seg))
         return heur
 
 
@@ -83,7 +96,7 @@ def collect(
         if not trainable(rec) or not gold.strip() or rec.get("suspect_gold_mismatch"):
             continue
         pages += 1
-        for run, (x, texts) in enumerate(recorder.calls):
-            rows.add(f"{name}/{rec['id']}/{mode}/{run}", x, texts, gold)
+        for run, (x, seg) in enumerate(recorder.calls):
+            rows.add(f"{name}/{rec['id']}/{mode}/{run}", x, seg, gold)
     log.info("%s (%s): %d training pages", name, mode, pages)
     return pages

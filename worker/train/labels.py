@@ -9,6 +9,12 @@ The scorer counts word 4-gram shingles (worker.evaluate), so a block is labelled
   (a 1-token block needs the token to be in the gold at most MAX_SHORT_HITS times... see `short_in_gold`);
 - a block without any \\w token carries no shingle and is labelled by nothing the scorer sees: weight 0.
 
+The label is the article body, the convention of scrapinghub_aeb's and trafilatura_eval's gold: what
+precedes the body's first paragraph (headline, kicker, dateline, byline: dragnet's gold keeps them) and
+figure captions (`in_figure`) are not content even when the gold holds their text. The body starts at the
+first content block of at least BODY_MIN_WORDS words that is not a heading. Trained with dragnet's own
+convention, the model kept headlines, datelines and captions: scrapinghub_aeb fell from 0.971 to 0.950.
+
 Each block's training weight is its shingle count over the page's, so every page weighs the same, as in the
 macro-averaged metric. Snippet gold (trafilatura_eval's with/without) is evaluation only and never labels.
 """
@@ -25,6 +31,11 @@ LABEL_SHARE = 0.5
 # A one- or two-token block ("Share", "Home", "By Jane") is content only if that sequence occurs in the
 # gold at most this many times: a word the article uses everywhere says nothing about the block.
 MAX_SHORT_HITS = 3
+# The article body's first paragraph has at least this many words (a headline rarely has more).
+BODY_MIN_WORDS = 15
+# Before the body, headings and lines shorter than this are the article's header (headline, dateline,
+# byline); longer ones (a lead, a standfirst) stay content.
+HEADER_MAX_WORDS = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +53,13 @@ def _ngrams(tokens: Sequence[str], n: int) -> dict[tuple[str, ...], int]:
     return counts
 
 
-def align(texts: Sequence[str], gold: str) -> Labels:
-    """Labels of the blocks `texts` (in document order) against the gold text."""
+def align(
+    texts: Sequence[str],
+    gold: str,
+    kinds: Sequence[str] | None = None,
+    in_figure: Sequence[bool] | None = None,
+) -> Labels:
+    """Labels of the blocks `texts` (in document order, with their kinds) against the gold text."""
     gold_tokens = TOKEN.findall(gold)
     by_len = {k: _ngrams(gold_tokens, k) for k in range(1, SHINGLE_N + 1)}
     content: list[bool] = []
@@ -68,5 +84,18 @@ def align(texts: Sequence[str], gold: str) -> Labels:
             content.append(0 < hits and (len(tokens) >= 3 or hits <= MAX_SHORT_HITS))
             sizes.append(1)
         shares.append(share)
+    if kinds is not None:
+        body = next(
+            (i for i, (c, t, k) in enumerate(zip(content, texts, kinds, strict=True))
+             if c and k != "heading" and t.count(" ") + 1 >= BODY_MIN_WORDS),
+            len(texts),
+        )  # fmt: skip
+        short = HEADER_MAX_WORDS
+        content[:body] = [
+            c and k != "heading" and t.count(" ") + 1 >= short
+            for c, t, k in zip(content[:body], texts[:body], kinds[:body], strict=True)
+        ]
+    if in_figure is not None:
+        content = [c and not f for c, f in zip(content, in_figure, strict=True)]
     total = sum(sizes) or 1
     return Labels(content, [s / total for s in sizes], shares)

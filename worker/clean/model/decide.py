@@ -1,4 +1,4 @@
-"""The learned block model's step of the pipeline: features, tree scores, context smoothing, the kept blocks.
+"""The learned block model's step of the pipeline: features, tree scores, the kept blocks.
 
 It runs after the heuristics (score, region, classify) on the same segmentation and reads their results as
 features; what it returns replaces their decision. `--no-model` (Settings.no_model) leaves the heuristics'
@@ -23,6 +23,10 @@ from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 
 MODEL_FILE = "block_model.json"
+# The model's blocks must hold at least this share of the heuristics' characters, else the heuristics'
+# decision stands: on the few pages where the model keeps next to nothing it is wrong (scrapinghub_aeb
+# lost whole articles to it).
+MODEL_MIN_SHARE = 0.5
 # Model files this code reads; a file written for another layout is refused with ValueError.
 FORMAT = 1
 
@@ -38,8 +42,7 @@ class BlockDecider(Protocol):
 @dataclass(frozen=True, slots=True)
 class BlockModel:
     trees: Trees
-    cut: float  # keep a block whose smoothed log-odds are above this
-    smooth: tuple[float, ...]  # weights of the log-odds of the blocks at offsets -k..k (sum 1)
+    cut: float  # keep a block whose log-odds are above this
     manifest: dict[str, Any]  # what it was trained on, with which seed and settings
 
     @classmethod
@@ -48,26 +51,20 @@ class BlockModel:
             raise ValueError(f"block model format {data.get('format')!r}, this code reads {FORMAT}")
         if tuple(data.get("features", ())) != FEATURES:
             raise ValueError("block model was trained on other features than this code computes")
-        smooth = tuple(float(w) for w in data["smooth"])
-        if len(smooth) % 2 != 1:
-            raise ValueError(f"block model smoothing needs an odd number of weights, has {len(smooth)}")
-        return cls(Trees.from_json(data["trees"]), float(data["cut"]), smooth, dict(data["manifest"]))
+        return cls(Trees.from_json(data["trees"], len(FEATURES)), float(data["cut"]), dict(data["manifest"]))
 
-    def scores(self, x: Matrix) -> Matrix:
-        """Smoothed log-odds per block: each block's, mixed with its neighbours' (the page edges repeat)."""
-        raw = self.trees.raw(x)
-        k = len(self.smooth) // 2
-        if not k or len(raw) < 2:
-            return raw
-        padded = np.concatenate((np.repeat(raw[:1], k), raw, np.repeat(raw[-1:], k)))
-        out: Matrix = np.convolve(padded, np.array(self.smooth[::-1]), mode="valid")
-        return out
+    def scores(self, xt: Matrix) -> Matrix:
+        """Log-odds per block (`xt` feature-major) that the block is article text."""
+        return self.trees.raw(xt)
 
     def decide(
         self, seg: Segmentation, scores: Scores, region: Region, heur: Classified, site: SiteFacts | None
     ) -> Classified:
-        x = block_features(seg, scores, region, heur.kept, site)
-        kept = np.flatnonzero(self.scores(x) > self.cut).tolist()
+        xt = block_features(seg, scores, region, heur.kept, site)
+        kept: list[int] = np.flatnonzero(self.scores(xt) > self.cut).tolist()
+        chars = seg.chars
+        if sum(chars[i] for i in kept) < MODEL_MIN_SHARE * sum(chars[i] for i in heur.kept):
+            return heur  # rule: the model must not eat the article the heuristics found
         return Classified(kept, heur.lang)
 
 

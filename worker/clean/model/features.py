@@ -17,7 +17,9 @@ vectorised numpy arithmetic: no per-block Python beyond two str.count maps.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +59,10 @@ CONTAINER = (
 MEMORY = ("has_memory", "site_log_pages", "elem_share", "in_learned")
 NEIGHBOURS = tuple(f"{name}@{off:+d}" for off in OFFSETS for name in _CORE)
 FEATURES: tuple[str, ...] = SHALLOW + CONTAINER + NEIGHBOURS + MEMORY
+_CORE_ROWS = [FEATURES.index(name) for name in _CORE]
+_NEIGHBOUR_ROWS = [
+    slice(FEATURES.index(f"{_CORE[0]}@{off:+d}"), FEATURES.index(f"{_CORE[-1]}@{off:+d}") + 1) for off in OFFSETS
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +88,11 @@ def learned_element(seg: Segmentation, target: int, learned_path: int) -> int:
     return -1
 
 
+def _small(values: Iterable[int]) -> npt.NDArray[np.uint8]:
+    """Small non-negative ints (codes, bools) as an array: bytes() reads them in C, np.array per item."""
+    return np.frombuffer(bytes(values), dtype=np.uint8)
+
+
 def depths(parents: list[int]) -> list[int]:
     out = [0] * len(parents)
     for i in range(1, len(parents)):
@@ -92,12 +103,12 @@ def depths(parents: list[int]) -> list[int]:
 def block_features(
     seg: Segmentation, scores: Scores, region: Region, kept: list[int], site: SiteFacts | None
 ) -> Matrix:
-    """One row per block of `seg`, the columns of FEATURES."""
+    """Feature-major: one row per feature of FEATURES, one column per block of `seg`."""
     n = len(seg.texts)
-    out = np.zeros((n, len(FEATURES)))
+    out = np.zeros((len(FEATURES), n))
     if not n:
         return out
-    col = {name: out[:, i] for i, name in enumerate(FEATURES)}
+    col = dict(zip(FEATURES, out, strict=True))
     chars = np.array(seg.chars, dtype=np.float64)
     words = np.array(seg.words, dtype=np.float64)
     owners = np.array(seg.owners, dtype=np.intp)
@@ -106,18 +117,16 @@ def block_features(
     col["log_words"][:] = np.log1p(words)
     col["link_density"][:] = scores.link_density
     col["weight_per_char"][:] = weights / chars
-    kinds = KIND_CODES
-    col["kind"][:] = [kinds.get(k, 6) for k in seg.kinds]
-    tag_codes = np.array([TAG_CODES.get(t, _OTHER_TAG) for t in seg.tags], dtype=np.float64)
-    col["tag"][:] = tag_codes[owners]
+    col["kind"][:] = _small(map(KIND_CODES.get, seg.kinds, repeat(len(KIND_CODES))))
+    col["tag"][:] = _small(map(TAG_CODES.get, seg.tags, repeat(_OTHER_TAG)))[owners]
     col["depth"][:] = np.array(depths(seg.parents), dtype=np.float64)[owners]
     col["position"][:] = np.arange(n) / n
     texts = seg.texts
-    col["periods_per_word"][:] = np.array(list(map(str.count, texts, ["."] * n))) / words
-    col["commas_per_word"][:] = np.array(list(map(str.count, texts, [","] * n))) / words
-    col["marked"][:] = np.array(scores.marked, dtype=np.float64)[owners]
-    col["comment"][:] = np.array(scores.comment, dtype=np.float64)[owners]
-    col["good"][:] = np.array(scores.good, dtype=np.float64)[owners]
+    col["periods_per_word"][:] = np.fromiter(map(str.count, texts, repeat(".")), np.float64, n) / words
+    col["commas_per_word"][:] = np.fromiter(map(str.count, texts, repeat(",")), np.float64, n) / words
+    col["marked"][:] = _small(scores.marked)[owners]
+    col["comment"][:] = _small(scores.comment)[owners]
+    col["good"][:] = _small(scores.good)[owners]
 
     firsts = np.array(seg.firsts, dtype=np.intp)
     ends = np.array(seg.ends, dtype=np.intp)
@@ -146,15 +155,15 @@ def block_features(
     col["page_log_chars"][:] = math.log1p(float(chars.sum()))
     col["region_log_chars"][:] = math.log1p(float(chars[in_region].sum()))
 
-    for off in OFFSETS:
-        for name in _CORE:
-            src, dst = col[name], col[f"{name}@{off:+d}"]
-            if off < 0:
-                dst[-off:] = src[:off]
-                dst[:-off] = -1.0  # before the page's first block
-            else:
-                dst[:-off] = src[off:]
-                dst[-off:] = -1.0
+    core = out[_CORE_ROWS]
+    for off, rows in zip(OFFSETS, _NEIGHBOUR_ROWS, strict=True):
+        dst = out[rows]  # a view: the rows are consecutive
+        if off < 0:
+            dst[:, -off:] = core[:, :off]
+            dst[:, :-off] = -1.0  # before the page's first block
+        else:
+            dst[:, :-off] = core[:, off:]
+            dst[:, -off:] = -1.0
 
     if site is not None:
         col["has_memory"][:] = 1.0
