@@ -78,7 +78,9 @@ def rows_of(name: str, preds: dict[str, str], meta: list[dict[str, Any]]) -> dic
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--no-model", action="store_true", help="the heuristics alone")
     parser.add_argument("--single-only", action="store_true", help="only the single-page mode")

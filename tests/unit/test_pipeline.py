@@ -13,9 +13,13 @@ from worker.clean.options import Budget, CleanOptions
 from worker.clean.sitememory import SiteMemory
 from worker.models import Block, Page
 
+# These pages test the heuristics (the block model's fallback and features): the model is off. Its own
+# tests are in test_block_model.py.
+HEURISTICS = CleanOptions(no_model=True)
+
 
 def _clean(html: str, options: CleanOptions | None = None) -> list[Block]:
-    doc = pipeline.clean_page(Page(id="p", html=html), None, options or CleanOptions())
+    doc = pipeline.clean_page(Page(id="p", html=html), None, options or HEURISTICS)
     assert doc.error is None, doc.error_detail
     return list(doc.blocks)
 
@@ -151,7 +155,7 @@ def test_keep_comments_keeps_the_comment_section_inside_the_target() -> None:
         f"<p>{PROSE2}</p></section></article>{NAV}</body>"
     )
     assert _texts(html) == [PROSE, PROSE3]
-    assert _texts(html, CleanOptions(keep_comments=True)) == [PROSE, PROSE3, PROSE2]
+    assert _texts(html, CleanOptions(keep_comments=True, no_model=True)) == [PROSE, PROSE3, PROSE2]
 
 
 def test_golden_news_article_with_share_bar_and_related_links() -> None:

@@ -129,7 +129,7 @@ def clean_page(
 
         # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
         facts = plan.facts if plan is not None else None
-        decider = learned.Step(model, facts) if model is not None else None
+        decider = learned.Step(model, facts, options.keep_comments) if model is not None else None
         result = extract(view, options, plan.steer if plan is not None else None, budget, decider)
         runs = 1
         method: Method = "density"

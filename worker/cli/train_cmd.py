@@ -32,7 +32,9 @@ DEFAULT_OUT = ROOT / "worker" / "clean" / "model" / "block_model.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = subparsers.add_parser("train", help="fit the learned block model on gold data", description=__doc__)
+    parser = subparsers.add_parser(
+        "train", help="fit the learned block model on gold data", description=__doc__
+    )
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA, help="folder of the shared datasets")
     parser.add_argument(
         "--dataset",

@@ -68,7 +68,13 @@ class Recorder:
         self.calls: list[tuple[Matrix, Segmentation]] = []
 
     def decide(
-        self, seg: Segmentation, scores: Scores, region: Region, heur: Classified, site: SiteFacts | None
+        self,
+        seg: Segmentation,
+        scores: Scores,
+        region: Region,
+        heur: Classified,
+        site: SiteFacts | None,
+        keep_comments: bool,
     ) -> Classified:
         xt = block_features(seg, scores, region, heur.kept, site)
         self.calls.append((np.ascontiguousarray(xt.T), seg))

@@ -19,7 +19,9 @@ def flatten(dump: dict[str, Any]) -> dict[str, Any]:
     for info in dump["tree_info"]:
         f, t, v = [0] * NODES, [math.inf] * NODES, [0.0] * LEAVES
 
-        def fill(node: dict[str, Any], k: int, f: list[int] = f, t: list[float] = t, v: list[float] = v) -> None:
+        def fill(
+            node: dict[str, Any], k: int, f: list[int] = f, t: list[float] = t, v: list[float] = v
+        ) -> None:
             if k >= NODES:
                 if "leaf_value" not in node:
                     raise ValueError(f"a tree deeper than {DEPTH}: train with max_depth={DEPTH}")

@@ -81,7 +81,7 @@ def align(
         else:
             hits = by_len[len(tokens)].get(tuple(tokens), 0)
             share = 1.0 if hits else 0.0
-            content.append(0 < hits and (len(tokens) >= 3 or hits <= MAX_SHORT_HITS))
+            content.append(hits > 0 and (len(tokens) >= 3 or hits <= MAX_SHORT_HITS))
             sizes.append(1)
         shares.append(share)
     if kinds is not None:

@@ -35,7 +35,13 @@ class BlockDecider(Protocol):
     """Decides which blocks of a page are kept, given what the heuristics made of it."""
 
     def decide(
-        self, seg: Segmentation, scores: Scores, region: Region, heur: Classified, site: SiteFacts | None
+        self,
+        seg: Segmentation,
+        scores: Scores,
+        region: Region,
+        heur: Classified,
+        site: SiteFacts | None,
+        keep_comments: bool,
     ) -> Classified: ...
 
 
@@ -58,10 +64,20 @@ class BlockModel:
         return self.trees.raw(xt)
 
     def decide(
-        self, seg: Segmentation, scores: Scores, region: Region, heur: Classified, site: SiteFacts | None
+        self,
+        seg: Segmentation,
+        scores: Scores,
+        region: Region,
+        heur: Classified,
+        site: SiteFacts | None,
+        keep_comments: bool,
     ) -> Classified:
         xt = block_features(seg, scores, region, heur.kept, site)
-        kept: list[int] = np.flatnonzero(self.scores(xt) > self.cut).tolist()
+        keep = self.scores(xt) > self.cut
+        if not keep_comments and not scores.comment[region.target]:
+            # rule: comment sections are not the article (Settings.keep_comments), whatever the model says
+            keep &= np.frombuffer(bytes(scores.comment), dtype=np.bool_)[seg.owners] == 0
+        kept: list[int] = np.flatnonzero(keep).tolist()
         chars = seg.chars
         if sum(chars[i] for i in kept) < MODEL_MIN_SHARE * sum(chars[i] for i in heur.kept):
             return heur  # rule: the model must not eat the article the heuristics found
@@ -74,9 +90,10 @@ class Step:
 
     model: BlockDecider
     site: SiteFacts | None
+    keep_comments: bool
 
     def decide(self, seg: Segmentation, scores: Scores, region: Region, heur: Classified) -> Classified:
-        return self.model.decide(seg, scores, region, heur, self.site)
+        return self.model.decide(seg, scores, region, heur, self.site, self.keep_comments)
 
 
 def load(path: str | None = None) -> BlockModel:

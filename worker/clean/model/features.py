@@ -61,7 +61,8 @@ NEIGHBOURS = tuple(f"{name}@{off:+d}" for off in OFFSETS for name in _CORE)
 FEATURES: tuple[str, ...] = SHALLOW + CONTAINER + NEIGHBOURS + MEMORY
 _CORE_ROWS = [FEATURES.index(name) for name in _CORE]
 _NEIGHBOUR_ROWS = [
-    slice(FEATURES.index(f"{_CORE[0]}@{off:+d}"), FEATURES.index(f"{_CORE[-1]}@{off:+d}") + 1) for off in OFFSETS
+    slice(FEATURES.index(f"{_CORE[0]}@{off:+d}"), FEATURES.index(f"{_CORE[-1]}@{off:+d}") + 1)
+    for off in OFFSETS
 ]
 
 
