@@ -3,8 +3,8 @@
 The stages, top to bottom, each a plain function with typed input and output:
 
     decode -> guard -> parse -> segment (pre-cleaning included) -> site memory (observe + plan, strip)
-           -> score -> choose the content region -> classify + smooth -> site memory (learn location)
-           -> assemble the Document
+           -> score -> choose the content region -> classify + smooth -> block model (re-decides the blocks)
+           -> site memory (learn location) -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
 reported `timeout` whichever stage it was in.
