@@ -45,12 +45,13 @@ def block_model_cost(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
             continue
         scores = score(seg, False)
         region = choose(seg, scores.weights, scores.link_density, None)
-        staged.append((seg, scores, region, classify_region(seg, scores, region, False)))
+        heur = classify_region(seg, scores, region, False)
+        staged.append(decide.Stages(seg, scores, region, heur, None, False))
     steps = []
     for _ in range(ROUNDS):
         started = time.process_time()
-        for seg, scores, region, heur in staged:
-            model.decide(seg, scores, region, heur, None, False)
+        for stages in staged:
+            model.decide(stages)
         steps.append((time.process_time() - started) * 1000.0 / max(1, len(staged)))
     with_model, without = CleanOptions(), CleanOptions(no_model=True)
     diffs = []
@@ -62,7 +63,7 @@ def block_model_cost(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
                 clean_page(page, None, with_model if use else without)
                 spent[use] += time.process_time() - started
         diffs.append((spent[True] - spent[False]) * 1000.0 / max(1, len(pages)))
-    blocks = [len(s[0].texts) for s in staged]
+    blocks = [len(s.seg.texts) for s in staged]
     return {
         "pages": len(staged),
         "mean_blocks": round(statistics.mean(blocks), 1) if blocks else 0,

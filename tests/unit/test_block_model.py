@@ -234,7 +234,7 @@ def test_inference_never_raises_on_generated_pages(body: str) -> None:
     seg, scores, region, heur = _stages(f"<body>{body}</body>")
     site = SiteFacts(3, dict.fromkeys(range(len(seg.tags)), 0.5), 12345)
     for facts in (None, site):
-        kept = decide.shipped().decide(seg, scores, region, heur, facts, False).kept
+        kept = decide.shipped().decide(decide.Stages(seg, scores, region, heur, facts, False)).kept
         assert kept == sorted(set(kept))
         assert all(0 <= i < len(seg.texts) for i in kept)
 

@@ -16,10 +16,9 @@ from typing import Any
 import numpy as np
 
 from worker.clean.classify import Classified
-from worker.clean.model.features import Matrix, SiteFacts, block_features
+from worker.clean.model.decide import Stages
+from worker.clean.model.features import Matrix, block_features
 from worker.clean.pipeline import clean_page
-from worker.clean.region import Region
-from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.clean.sitememory import SiteMemory
 from worker.io import page_from_record
@@ -67,18 +66,11 @@ class Recorder:
     def __init__(self) -> None:
         self.calls: list[tuple[Matrix, Segmentation]] = []
 
-    def decide(
-        self,
-        seg: Segmentation,
-        scores: Scores,
-        region: Region,
-        heur: Classified,
-        site: SiteFacts | None,
-        keep_comments: bool,
-    ) -> Classified:
-        xt = block_features(seg, scores, region, heur.kept, site)
-        self.calls.append((np.ascontiguousarray(xt.T), seg))
-        return heur
+    def decide(self, stages: Stages) -> Classified:
+        s = stages
+        xt = block_features(s.seg, s.scores, s.region, s.heur.kept, s.site)
+        self.calls.append((np.ascontiguousarray(xt.T), s.seg))
+        return s.heur
 
 
 def collect(

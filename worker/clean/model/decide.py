@@ -27,18 +27,22 @@ MODEL_FILE = "block_model.json"
 FORMAT = 1
 
 
+@dataclass(frozen=True, slots=True)
+class Stages:
+    """What the heuristics made of one segmentation, and what the model step is told about the page."""
+
+    seg: Segmentation
+    scores: Scores
+    region: Region
+    heur: Classified
+    site: SiteFacts | None
+    keep_comments: bool
+
+
 class BlockDecider(Protocol):
     """Decides which blocks of a page are kept, given what the heuristics made of it."""
 
-    def decide(
-        self,
-        seg: Segmentation,
-        scores: Scores,
-        region: Region,
-        heur: Classified,
-        site: SiteFacts | None,
-        keep_comments: bool,
-    ) -> Classified: ...
+    def decide(self, stages: Stages) -> Classified: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,18 +63,11 @@ class BlockModel:
         """Log-odds per block (`xt` feature-major) that the block is article text."""
         return self.trees.raw(xt)
 
-    def decide(
-        self,
-        seg: Segmentation,
-        scores: Scores,
-        region: Region,
-        heur: Classified,
-        site: SiteFacts | None,
-        keep_comments: bool,
-    ) -> Classified:
-        xt = block_features(seg, scores, region, heur.kept, site)
+    def decide(self, stages: Stages) -> Classified:
+        seg, scores, region, heur = stages.seg, stages.scores, stages.region, stages.heur
+        xt = block_features(seg, scores, region, heur.kept, stages.site)
         keep = self.scores(xt) > self.cut
-        if not keep_comments and not scores.comment[region.target]:
+        if not stages.keep_comments and not scores.comment[region.target]:
             # rule: comment sections are not the article (Settings.keep_comments), whatever the model says
             keep &= np.frombuffer(bytes(scores.comment), dtype=np.bool_)[seg.owners] == 0
         # rule: the model adds blocks, what the heuristics keep stays (dragnet test split 0.9164 against
@@ -89,7 +86,7 @@ class Step:
     keep_comments: bool
 
     def decide(self, seg: Segmentation, scores: Scores, region: Region, heur: Classified) -> Classified:
-        return self.model.decide(seg, scores, region, heur, self.site, self.keep_comments)
+        return self.model.decide(Stages(seg, scores, region, heur, self.site, self.keep_comments))
 
 
 def load(path: str | None = None) -> BlockModel:
