@@ -8,7 +8,7 @@ decision as it is.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 from typing import Any, Protocol
@@ -74,7 +74,7 @@ class BlockModel:
         # 0.9163 with the model deciding alone, scrapinghub_aeb 0.9683 against 0.9645, trafilatura_eval
         # 0.9118 against 0.9079: where the model drops a block the heuristics keep, it is mostly wrong).
         keep[heur.kept] = True
-        return Classified(np.flatnonzero(keep).tolist(), heur.lang)
+        return replace(heur, kept=np.flatnonzero(keep).tolist())  # whatever else classify found stays
 
 
 @dataclass(frozen=True, slots=True)
