@@ -43,10 +43,10 @@ def block_model_cost(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
         seg = segment(body, Budget(10_000))
         if not seg.texts:
             continue
-        scores = score(seg, False)
+        scores = score(seg)
         region = choose(seg, scores.weights, scores.link_density, None)
-        heur = classify_region(seg, scores, region, False)
-        staged.append(decide.Stages(seg, scores, region, heur, None, False))
+        heur = classify_region(seg, scores, region)
+        staged.append(decide.Stages(seg, scores, region, heur, None))
     steps = []
     for _ in range(ROUNDS):
         started = time.process_time()

@@ -16,7 +16,9 @@ trafilatura_eval (DEFAULT_CAPS), so a run stays within ~10 minutes; --limit N ca
 Hooks: bench/e2e.py's run_e2e(pages) -> dict lands under "end_to_end" (broker + worker process), and
 modules in PLUGIN_MODULES may register sections (see bench/sections.py) that land under "sections":
 template_memory (bench/templates.py: the memory's cost against density-only), clean_process and startup
-(bench/process.py: the whole `clean` command against trafilatura's own loop, and one page's start-up).
+(bench/process.py: the whole `clean` command against trafilatura's own loop, and one page's start-up),
+stages (bench/stages.py: metadata, posts, comments, quality signals and filter per page, and the
+publication dates' accuracy on htmldate's pages).
 "targets" sums up the cleaning core's speed targets, each with its goal and whether this run met it.
 """
 
@@ -63,7 +65,7 @@ BENCH_VENV = ROOT / "bench" / ".venv"
 REQUIREMENTS = ROOT / "bench" / "requirements-compare.txt"
 WORKER = ROOT / "bench" / "extract_worker.py"
 # Modules that may plug sections in (bench/sections.py); missing ones are skipped.
-PLUGIN_MODULES = ("bench.templates", "bench.process", "bench.model")
+PLUGIN_MODULES = ("bench.templates", "bench.process", "bench.stages", "bench.model")
 WORKER_TIMEOUT_S = 1800
 
 
@@ -402,6 +404,8 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
     memory = sections.get("template_memory", {})
     process = sections.get("clean_process", {})
     start = sections.get("startup", {})
+    dates = sections.get("stages", {}).get("dates", {})
+    filter_ms = sections.get("stages", {}).get("quality_filter", {})
     return {
         "default_vs_trafilatura": entry(ours / traf if ours and traf else None, 10.0),
         "no_templates_vs_trafilatura": entry(bare / traf if bare and traf else None, 12.0),
@@ -410,6 +414,10 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
         "memory_overhead": entry(memory.get("overhead_ratio"), 1.10, higher_is_better=False),
         "clean_process_vs_trafilatura": entry(process.get("ratio"), 8.0),
         "startup_cpu_s": entry(start.get("median_cpu_s"), 0.25, higher_is_better=False),
+        "metadata_ms_per_page": entry(dates.get("ms_per_page_mean"), 0.3, higher_is_better=False),
+        "quality_filter_ms_per_page": entry(filter_ms.get("ms_per_page_mean"), 0.2, higher_is_better=False),
+        "date_accuracy": entry(dates.get("accuracy"), 0.93),
+        "date_wrong_share": entry(dates.get("wrong_share"), 0.03, higher_is_better=False),
     }
 
 

@@ -39,14 +39,16 @@ class Gold:
     suspect: bool = False
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any]) -> Gold:
+    def from_record(cls, record: Mapping[str, Any], field: str = "gold") -> Gold:
+        """The record's gold; `field` names another gold text to score against (e.g. "gold_comments":
+        score.py on a copy of the dataset whose "gold" is that field gives the same numbers)."""
         site = record.get("site")
         return cls(
             id=str(record["id"]),
             # Kept verbatim ("" stays "") because score.py counts pages per raw site value.
             site=site if isinstance(site, str) else None,
-            gold=record.get("gold"),
-            has_gold="gold" in record,
+            gold=record.get(field),
+            has_gold=field in record,
             with_=tuple(record.get("with") or ()),
             without=tuple(record.get("without") or ()),
             suspect=bool(record.get("suspect_gold_mismatch")),

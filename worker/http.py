@@ -1,4 +1,4 @@
-"""The side server: /metrics (Prometheus), /healthz (event loop alive), /readyz (doing useful work).
+"""The side server: /metrics (Prometheus), /healthz (event loop alive), /readyz (a connected group member).
 
 It runs on the worker's own event loop on purpose: if the loop is stuck, /healthz stops answering,
 which is exactly what a liveness probe should see.
@@ -30,6 +30,7 @@ class Health:
 
     assigned: int = 0
     connected: bool = False  # the brokers answered the last connectivity probe
+    member: bool = False  # the group's coordinator has assigned this worker (maybe no partitions)
     failed: str | None = None
     last_tick: float = 0.0
     loop_lag_s: float = 0.0
@@ -43,14 +44,21 @@ class Health:
         return True, f"ok, loop lag {self.loop_lag_s * 1000:.1f} ms"
 
     def ready(self) -> tuple[bool, str]:
+        """Ready = alive, the brokers answer, and the consumer group has taken this worker in.
+
+        Not "partitions assigned": with as many pods as partitions, a pod that a rollout adds before
+        removing an old one gets none until the old one leaves, and would never become ready; idle
+        members would also count as disrupted against the PodDisruptionBudget and block node drains.
+        Assignment and lag stay visible as metrics (cleanstream_assigned_partitions, _consumer_lag).
+        """
         ok, why = self.alive()
         if not ok:
             return False, why
         if not self.connected:
             return False, "brokers not reachable"
-        if self.assigned == 0:
-            return False, "no partitions assigned"
-        return True, f"ok, {self.assigned} partitions"
+        if not self.member:
+            return False, "not a consumer-group member yet"
+        return True, f"ok, group member with {self.assigned} partitions"
 
 
 async def watch_loop_lag(health: Health, metrics: Metrics, interval: float = LAG_PROBE_INTERVAL_S) -> None:

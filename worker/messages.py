@@ -33,12 +33,13 @@ import orjson
 
 from worker import __version__
 from worker.clean.decode import is_html_content_type
-from worker.clean.render import block_spans
+from worker.clean.render import block_spans, comment_dicts, metadata_dict, post_dicts, quality_dict
 from worker.models import Document, Page
 from worker.sites import bounded_site, site_of
 
 # Version of the document schema (schemas/document.json). 2: the text is carried once; blocks are
-# {kind, start, end} slices of it instead of copies, and `truncated` says whether it was cut to fit.
+# {kind, start, end} slices of it instead of copies, and `truncated` says whether it was cut to fit; the
+# page's metadata, comments, posts and quality signals ride along (README: "Changed for consumers").
 SCHEMA_VERSION = 2
 DEAD_LETTER_SCHEMA_VERSION = 1
 # A title longer than this is cut (a <title> or og:title can be as long as the page).
@@ -419,7 +420,12 @@ def document_message(
             "blocks_dropped": doc.stats.blocks_dropped,
             "elapsed_ms": round(doc.stats.elapsed_ms, 3),
             "density_runs": doc.stats.density_runs,
+            "blocks_filtered": doc.stats.blocks_filtered,
         },
+        "metadata": metadata_dict(doc.metadata),
+        "comments": comment_dicts(doc.comments),
+        "posts": post_dicts(doc.posts),
+        "quality": None if doc.quality is None else quality_dict(doc.quality),
         "extra": dict(doc.extra),
         "source": None
         if source is None
@@ -432,7 +438,12 @@ def document_message(
 
 
 def _cut_to_fit(msg: dict[str, Any], max_bytes: int) -> None:
-    """Keep the most whole blocks, then the longest prefix of the next one, that fit in `max_bytes`."""
+    """Drop the comments and posts (the text matters more), then keep the most whole blocks and the
+    longest prefix of the next one that fit in `max_bytes`."""
+    if msg["comments"] or msg["posts"]:
+        msg.update(comments=[], posts=[], truncated=True)
+        if len(orjson.dumps(msg)) <= max_bytes:
+            return
     text: str = msg["text"]
     spans: list[dict[str, Any]] = msg["blocks"]
     msg.update(text="", blocks=[], truncated=True)

@@ -3,11 +3,16 @@
 No import-time globals: each worker process (and each test) calls create_metrics() with its own
 CollectorRegistry. Labels never carry a site or URL (unbounded cardinality); `partition` is bounded
 by the topic's partition count.
+
+Every label value known in advance is created at zero with its metric. A labelled counter that first
+appears at 1 has no earlier sample, so `rate()` and `increase()` never see its first increments: live,
+the dead-letter alert measured 6.3% where 10.4% of pages were dead letters.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import get_args
 
 from prometheus_client import (
     CollectorRegistry,
@@ -20,10 +25,19 @@ from prometheus_client import (
 )
 
 from worker import __version__
+from worker.models import Method, Reason
 
 # Page latencies run from ~1 ms (tiny pages) to the 2 s time budget; buckets cover both ends.
 PAGE_SECONDS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
 LOOP_LAG_BUCKETS = (0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+# The label values each labelled counter can take, exposed at zero from the start.
+OUTCOMES = ("document", "dead_letter")
+REASONS = tuple(r.value for r in Reason)
+# "none" is the method of an empty document, which always becomes a dead letter, never a document.
+DOCUMENT_METHODS = tuple(m for m in get_args(Method) if m != "none")
+# Why a cleaning process was replaced: a page ran past page_deadline_s, or the process died.
+RESTART_CAUSES = ("deadline", "crash")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +78,19 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
         ProcessCollector(registry=reg)
         PlatformCollector(registry=reg)
     Info("cleanstream_build", "worker version", registry=reg).info({"version": __version__})
+    metrics = _create(reg)
+    for counter, values in (
+        (metrics.pages, OUTCOMES),
+        (metrics.dead_letters, REASONS),
+        (metrics.template_pages, DOCUMENT_METHODS),
+        (metrics.cleaner_restarts, RESTART_CAUSES),
+    ):
+        for value in values:
+            counter.labels(value)
+    return metrics
+
+
+def _create(reg: CollectorRegistry) -> Metrics:
     return Metrics(
         registry=reg,
         pages=Counter("cleanstream_pages", "input records handled, by outcome", ["outcome"], registry=reg),
@@ -137,7 +164,7 @@ def create_metrics(registry: CollectorRegistry | None = None, *, process_info: b
         ),
         cleaner_restarts=Counter(
             "cleanstream_cleaner_restarts",
-            "cleaning processes replaced: deadline (a page ran past page_deadline_s) or crash",
+            "cleaning processes replaced, by cause (RESTART_CAUSES)",
             ["cause"],
             registry=reg,
         ),

@@ -56,9 +56,76 @@ class Page:
 
 
 @dataclass(frozen=True, slots=True)
+class Quality:
+    """Cheap signals of how much a text reads like prose (worker/clean/quality.py computes them).
+
+    Ratios are shares of the text's non-space characters (symbols, digits), of its words (stopwords), or
+    of its lines (ending in sentence punctuation); None where the measure does not apply (no stoplist
+    or no word-frequency model for the language).
+    """
+
+    words: int
+    mean_word_length: float
+    symbol_ratio: float  # neither letter, digit nor space
+    digit_ratio: float
+    stopword_ratio: float | None  # share of words in the language's stoplist
+    punctuated_lines: float  # share of lines ending in sentence punctuation
+    lm_score: float | None  # mean Zipf frequency of the words in the language's word-frequency model
+
+
+@dataclass(frozen=True, slots=True)
 class Block:
     kind: BlockKind
     text: str
+    # Derived from the text (worker/clean/quality.py): two blocks with the same kind and text are equal.
+    quality: Quality | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class FoundDate:
+    """A calendar day and the rule that found it, e.g. "json-ld:datePublished", "url", "byline"."""
+
+    date: str  # ISO 8601 day, YYYY-MM-DD
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageMetadata:
+    """What a page says about itself (worker/clean/meta). Every field may be empty: most pages say only
+    some of it."""
+
+    title: str | None = None  # the article's own headline, without the site suffix <title> carries
+    published: FoundDate | None = None
+    modified: FoundDate | None = None
+    authors: tuple[str, ...] = ()
+    site_name: str | None = None
+    description: str | None = None
+    canonical_url: str | None = None
+    image: str | None = None
+    tags: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+
+
+NO_METADATA = PageMetadata()
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    """One reader comment, kept apart from the article's text (worker/clean/comments.py)."""
+
+    text: str
+    author: str | None = None  # where the markup names it (a comment-author element, "X says:")
+    published: str | None = None  # ISO day, where the comment is dated
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    """One of several posts on a page that lists them (a blog front page, an archive, a forum thread)."""
+
+    text: str
+    title: str | None = None
+    author: str | None = None
+    published: str | None = None  # ISO day
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +138,8 @@ class DocStats:
     # Density extractions run on the page: 1 in the common case, more only under a named safety rule of
     # the template memory (worker/clean/pipeline.py), 0 when the page never got that far.
     density_runs: int = 0
+    # Blocks the quality filter took out of the text (CleanOptions.min_quality), counted in blocks_dropped.
+    blocks_filtered: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,3 +172,7 @@ class Document:
     error: ErrorReason | None = None
     error_detail: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
+    metadata: PageMetadata = NO_METADATA
+    comments: tuple[Comment, ...] = ()  # filled with CleanOptions.keep_comments; never inside `text`
+    posts: tuple[Post, ...] = ()  # when the page lists several posts rather than holding one article
+    quality: Quality | None = None  # of `text` as a whole

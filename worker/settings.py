@@ -74,7 +74,10 @@ class Settings:
     max_bytes: int = _f(5_000_000, "largest page body accepted (bytes)")
     max_nodes: int = _f(200_000, "largest DOM accepted (elements)")
     time_budget_ms: float = _f(2_000.0, "CPU time budget for one page")
-    keep_comments: bool = _f(False, "keep user comment sections in the output")
+    keep_comments: bool = _f(False, "fill `comments` with the reader comments (never part of the text)")
+    min_block_quality: float = _f(
+        0.0, "drop text blocks whose lm_score (mean Zipf word frequency) is below this; 0 keeps all"
+    )
     no_model: bool = _f(False, "decide blocks by the heuristics alone, not the learned block model")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")

@@ -101,6 +101,58 @@ def test_replay_as_headers(broker: str, make_topic: MakeTopic, tmp_path: Path) -
     assert headers["url"] == 6
 
 
+def _write_mixed(path: Path) -> None:
+    """Ten pages, of which four have no url (two of them with a site), as in datasets like dragnet."""
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        for i in range(10):
+            row: dict[str, Any] = {"id": f"m{i}", "html": f"<html><body><p>Page {i}.</p></body></html>"}
+            if i % 5 in (1, 3):
+                if i % 5 == 1:
+                    row["site"] = SITES[1]
+            else:
+                row["url"] = f"https://{SITES[0]}/m/{i}"
+            out.write(json.dumps(row) + "\n")
+
+
+def _replay_mixed(broker: str, make_topic: MakeTopic, tmp_path: Path, *options: str) -> tuple[int, str]:
+    """Replay _write_mixed's pages into a new topic with `options`: (exit code, topic)."""
+    source = tmp_path / "mixed.jsonl.gz"
+    _write_mixed(source)
+    topic = asyncio.run(make_topic("mixed", partitions=2))
+    return _run([str(source), "--bootstrap-servers", broker, "--topic", topic, "--quiet", *options]), topic
+
+
+def test_replay_skips_pages_without_url_and_says_so(
+    broker: str, make_topic: MakeTopic, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, topic = _replay_mixed(broker, make_topic, tmp_path)
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "replayed 6 pages" in out
+    assert "4 skipped: 4 no url (give --url-prefix)" in out
+    records = asyncio.run(_consume(broker, topic, 6))
+    assert sorted(json.loads(r.value)["id"] for r in records) == [f"m{i}" for i in (0, 2, 4, 5, 7, 9)]
+
+
+def test_replay_url_prefix_names_pages_without_url(
+    broker: str, make_topic: MakeTopic, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, topic = _replay_mixed(
+        broker, make_topic, tmp_path, "--url-prefix", "https://{site}/", "--site", SITES[2]
+    )
+    assert code == 0
+    assert "replayed 10 pages" in capsys.readouterr().out
+    urls = {
+        json.loads(r.value)["id"]: json.loads(r.value)["url"]
+        for r in asyncio.run(_consume(broker, topic, 10))
+    }
+    assert urls["m1"] == f"https://{SITES[1]}/m1"  # its own site
+    assert urls["m3"] == f"https://{SITES[2]}/m3"  # --site for a page that names none
+    assert urls["m0"] == f"https://{SITES[0]}/m/0"  # a page's own url is kept
+    assert _replay_mixed(broker, make_topic, tmp_path, "--url-prefix", "pages/")[0] == 2
+    assert "not an absolute URL" in capsys.readouterr().err
+
+
 def test_replay_without_broker_fails_clearly(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "pages.jsonl.gz"
     _write_pages(source, 2)

@@ -20,6 +20,7 @@ from tests.integration.workerkit import (
     scrape,
     worker_settings,
 )
+from worker.models import Reason
 
 pytestmark = pytest.mark.broker
 
@@ -59,13 +60,18 @@ async def test_metrics_match_what_was_produced(broker: str, make_topic: MakeTopi
     }
     reasons = Counter(r.json()["reason"] for r in letters)
     assert reasons == {"invalid_json": 1, "schema_violation": 1, "empty_input": 1}
+    # every reason is exposed, at zero until it occurs
     assert metrics["cleanstream_dead_letters_total"] == {
-        (("reason", k),): float(v) for k, v in reasons.items()
+        (("reason", r.value),): float(reasons.get(r.value, 0)) for r in Reason
     }
     assert metrics["cleanstream_output_bytes_total"][()] == sum(len(r.value) for r in out)
     assert metrics["cleanstream_input_bytes_total"][()] == sum(len(v) for _, v, _ in inputs)
     assert metrics["cleanstream_page_seconds_count"][()] == len(inputs)
-    assert metrics["cleanstream_template_pages_total"] == {(("method", "density"),): 25.0}
+    assert metrics["cleanstream_template_pages_total"] == {
+        (("method", "density"),): 25.0,
+        (("method", "template"),): 0.0,
+        (("method", "template_fallback"),): 0.0,
+    }
     assert metrics["cleanstream_assigned_partitions"][()] == 2
     assert metrics["cleanstream_inflight_outputs"][()] == 0
     assert metrics["cleanstream_produce_errors_total"][()] == 0
@@ -81,3 +87,31 @@ async def test_metrics_match_what_was_produced(broker: str, make_topic: MakeTopi
         assert name in metrics
     labels = {k for samples in metrics.values() for key in samples for k, _ in key}
     assert not labels & {"site", "url", "host"}  # never unbounded label values
+
+
+async def test_a_member_without_partitions_is_ready(
+    broker: str, make_topic: MakeTopic, group_id: str
+) -> None:
+    """Two members and one partition (a rollout's surge pod when partitions = pods): both are ready,
+    and only the owner says it has a partition. Ready used to mean "partitions assigned", so the
+    second pod never became ready and the rollout never went on."""
+    pages, docs, dead = await pipeline_topics(make_topic, partitions=1)
+    ports = free_port(), free_port()
+    settings = [worker_settings(broker, group_id, pages, docs, dead, metrics_port=p) for p in ports]
+    async with running(settings[0]) as first, running(settings[1]) as second, aiohttp.ClientSession() as http:
+        deadline = time.monotonic() + 20
+        while True:
+            states = []
+            for port in ports:
+                async with http.get(f"http://127.0.0.1:{port}/readyz") as resp:
+                    states.append((resp.status, await resp.text()))
+            owners = first.health.assigned + second.health.assigned
+            settled = all(s == 200 for s, _ in states) and owners == 1
+            if settled or time.monotonic() > deadline:
+                break
+            await asyncio.sleep(0.2)
+    assert [s for s, _ in states] == [200, 200], states
+    assert sorted(t for _, t in states) == [
+        "ok, group member with 0 partitions\n",
+        "ok, group member with 1 partitions\n",
+    ]

@@ -75,7 +75,7 @@ async def test_pages_become_documents_keyed_by_site(
         assert msg["method"] == "density"
         assert msg["template"] is None
         i = int(msg["id"].split("-")[1])
-        assert msg["title"] == f"Story {i}"
+        assert msg["title"] == f"Story {i} headline"  # the article's <h1>, not the <title>
         assert f"first paragraph of story number {i}," in msg["text"]
         assert "Copyright" not in msg["text"]
         assert "About" not in msg["text"]

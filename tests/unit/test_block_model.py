@@ -40,9 +40,9 @@ EVALUATION_ONLY = {"scrapinghub_aeb", "trafilatura_eval"}
 
 def _stages(html: str) -> tuple[Any, Any, Any, Classified]:
     seg = segment(LexborHTMLParser(html).body, Budget(10_000))  # type: ignore[arg-type]
-    scores = score(seg, False)
+    scores = score(seg)
     region = choose(seg, scores.weights, scores.link_density, None)
-    return seg, scores, region, classify_region(seg, scores, region, False)
+    return seg, scores, region, classify_region(seg, scores, region)
 
 
 def _col(x: np.ndarray[Any, Any], name: str) -> list[float]:
@@ -234,7 +234,7 @@ def test_inference_never_raises_on_generated_pages(body: str) -> None:
     seg, scores, region, heur = _stages(f"<body>{body}</body>")
     site = SiteFacts(3, dict.fromkeys(range(len(seg.tags)), 0.5), 12345)
     for facts in (None, site):
-        kept = decide.shipped().decide(decide.Stages(seg, scores, region, heur, facts, False)).kept
+        kept = decide.shipped().decide(decide.Stages(seg, scores, region, heur, facts)).kept
         assert kept == sorted(set(kept))
         assert all(0 <= i < len(seg.texts) for i in kept)
 

@@ -38,11 +38,17 @@ def _plain(*texts: str, kind: str = "paragraph") -> Candidates:
     return _blocks(*((t, kind, 0) for t in texts))
 
 
-def _kept(html: str, keep_comments: bool = False) -> list[str]:
+def _classified(html: str) -> tuple[list[str], list[str]]:
+    """The texts kept, and those of the flat comment tail cut after them."""
     seg = seg_of(html)
-    scores = score(seg, keep_comments)
+    scores = score(seg)
     region = choose(seg, scores.weights, scores.link_density, None)
-    return [seg.texts[i] for i in classify_region(seg, scores, region, keep_comments).kept]
+    classified = classify_region(seg, scores, region)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in classified.tail]
+
+
+def _kept(html: str) -> list[str]:
+    return _classified(html)[0]
 
 
 def test_classify_link_clusters_boilerplate_and_prose() -> None:
@@ -105,13 +111,14 @@ def test_comment_tail_starts_at_the_comments_heading_after_good_text() -> None:
     assert comment_tail(blocks, [BAD, NEAR, GOOD]) == 3  # no good text before it: not a tail
 
 
-def test_flat_comment_section_is_cut_unless_comments_are_kept() -> None:
+def test_flat_comment_section_is_cut_and_handed_on_as_the_tail() -> None:
     html = (
         f"<div class='post'><p>{PROSE}</p><p>{PROSE2}</p><h3>3 Comments</h3>"
         f"<p>{PROSE3}</p><p>Posted by: reader at 10:51 am</p></div>{NAV}"
     )
-    assert _kept(html) == [PROSE, PROSE2]
-    assert _kept(html, keep_comments=True)[-2:] == [PROSE3, "Posted by: reader at 10:51 am"]
+    kept, tail = _classified(html)
+    assert kept == [PROSE, PROSE2]
+    assert tail == ["3 Comments", PROSE3, "Posted by: reader at 10:51 am"]
 
 
 def test_table_of_short_cells_survives_when_smoothing_has_no_anchor() -> None:

@@ -177,3 +177,68 @@ def test_sample_site_quality_floor(tmp_path: Path, templates: bool) -> None:
     out = orjson.loads(result.read_bytes())
     assert out["shingle"]["pages"] == 6
     assert out["shingle"]["f1"] >= GOLDEN_F1_FLOOR
+
+
+COMMENT_A = "I walk over that bridge every morning and I am glad the repairs are finally finished for good."
+COMMENT_B = "The detour through the old market added half an hour to my commute for most of the winter."
+
+
+def page_with_comments(title: str) -> str:
+    items = "".join(
+        f"<li class='comment'><div class='comment-author'>Reader {i}</div><p>{text}</p></li>"
+        for i, text in enumerate((COMMENT_A, COMMENT_B))
+    )
+    return page_html(title, [ARTICLE]).replace(
+        "</article>", f"</article><div id='comments'><ol class='commentlist'>{items}</ol></div>"
+    )
+
+
+def test_eval_comments_scores_the_comments_against_gold_comments(tmp_path: Path) -> None:
+    records: list[dict[str, Any]] = [
+        {"id": "a", "html": page_with_comments("A"), "gold": ARTICLE,
+         "gold_comments": f"Reader 0\n\n{COMMENT_A}\n\nReader 1\n\n{COMMENT_B}"},
+        {"id": "b", "html": page_with_comments("B"), "gold": ARTICLE, "gold_comments": COMMENT_B},
+        {"id": "c", "html": page_html("C", [ARTICLE]), "gold": ARTICLE, "gold_comments": ""},
+    ]  # fmt: skip
+    dataset = tmp_path / "gold.jsonl"
+    dataset.write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in records))
+    preds, result = tmp_path / "preds.jsonl", tmp_path / "result.json"
+    argv = [
+        "eval",
+        str(dataset),
+        "--comments",
+        "--preds",
+        str(preds),
+        "--json",
+        str(result),
+        "--no-templates",
+    ]
+    assert run(argv) == 0
+    out = orjson.loads(result.read_bytes())
+    assert out["pipeline"]["scored"] == "gold_comments"
+    assert out["skipped_pages"] == 1  # no comments in its gold
+    assert out["shingle"]["pages"] == 2
+    assert out["shingle"]["recall"] == 1.0  # every gold comment was found
+    assert out["shingle"]["precision"] < 1.0  # page b's first comment is not in its gold
+    pred_map = {p["id"]: p["text"] for p in map(orjson.loads, preds.read_bytes().splitlines())}
+    assert ARTICLE[:50] not in pred_map["a"]  # the comments, not the text
+    # What ../shared/eval/score.py computes on a copy of the dataset whose gold is gold_comments:
+    copies = [{**r, "gold": r["gold_comments"]} for r in records]
+    assert score([Gold.from_record(r) for r in copies], pred_map)["shingle"] == out["shingle"]
+
+
+def test_clean_jsonl_carries_metadata_comments_and_quality(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(
+        page_with_comments("Bridge").replace(
+            "<title>", '<meta property="article:published_time" content="2026-11-20T08:00:00Z"><title>'
+        )
+    )
+    out = tmp_path / "out.jsonl"
+    assert run(["clean", str(page), "--out", str(out), "--keep-comments"]) == 0
+    doc = orjson.loads(out.read_bytes())
+    assert doc["metadata"]["published"] == {"date": "2026-11-20", "rule": "meta:article:published_time"}
+    assert [c["author"] for c in doc["comments"]] == ["Reader 0", "Reader 1"]
+    assert COMMENT_A not in doc["text"]
+    assert doc["quality"]["words"] == len(doc["text"].split())
+    assert all(b["quality"]["lm_score"] > 4.0 for b in doc["blocks"])  # English prose

@@ -1,4 +1,4 @@
-"""Parsing, title guess, and what of a page is text a reader sees (the segmentation steps over the rest)."""
+"""Parsing, and what of a page is text a reader sees (the segmentation steps over the rest)."""
 
 from __future__ import annotations
 
@@ -11,22 +11,6 @@ from worker.clean import dom
 def _visible(html: str) -> str:
     """The page's text as the pipeline reads it: pre-cleaned, then segmented."""
     return " ".join(seg_of(html).texts)
-
-
-@pytest.mark.parametrize(
-    ("html", "expected"),
-    [
-        (
-            '<head><meta property="og:title" content=" Og  title "><title>T</title></head><h1>H</h1>',
-            "Og title",
-        ),
-        ("<head><title>\n  Page \t title </title></head><body><h1>H</h1></body>", "Page title"),
-        ("<body><h1>Only <b>a</b>  heading</h1></body>", "Only a heading"),
-        ("<body><p>no title at all</p></body>", ""),
-    ],
-)
-def test_title_prefers_og_then_title_then_h1(html: str, expected: str) -> None:
-    assert dom.title(dom.parse(html)) == expected
 
 
 @pytest.mark.parametrize(

@@ -16,12 +16,46 @@ import orjson
 import pytest
 
 from worker import messages
-from worker.clean import decode, dom, fingerprint, guard, render
+from worker.clean import decode, dom, fingerprint, guard, quality, render
 from worker.clean import heuristics as h
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
 from worker.io import readers
 from worker.io.warc import read_warc
-from worker.models import Block, DocStats, Document
+from worker.models import Block, DocStats, Document, Page
 from worker.sites import bounded_site, site_of
+
+
+def _assess(texts: list[str]) -> object:
+    return quality.assess(texts, "en", 4.0)
+
+
+def _comment_page(n: int) -> str:
+    """A page of n comments whose authors are marked inline only (so every one is looked up by name)."""
+    items = "".join(
+        f"<li class='comment'><header><span class='author'>Reader {i}</span> • 5 years ago</header>"
+        f"<p>Comment {i} says that the bridge is a fine bridge and the repairs took a long time.</p></li>"
+        for i in range(n)
+    )
+    return f"<html><body><article><p>{'Article words. ' * 40}</p></article><ol id='comments'>{items}</ol>"
+
+
+def _comments(html: str) -> object:
+    return clean_page(Page(id="p", html=html), None, CleanOptions(keep_comments=True))
+
+
+def _posts_page(n: int) -> str:
+    posts = "".join(
+        f"<div class='post hentry'><h2>Post {i}</h2><p class='byline'>by Ann Lee, May {i % 28 + 1}, 2024</p>"
+        f"<p>{'The bridge reopened on time and under budget, the council said. ' * 4}</p></div>"
+        for i in range(n)
+    )
+    return f"<html><body>{posts}</body></html>"
+
+
+def _posts(html: str) -> object:
+    return clean_page(Page(id="p", html=html))
+
 
 GROWTH = 16  # the larger input is this many times the smaller
 MAX_RATIO = 64  # 4x slack over linear (caches and allocation); quadratic would be 256x
@@ -187,6 +221,14 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "camel humps": (lambda n: "aA" + "a" * n, fingerprint._CAMEL_HUMPS.search, 20_000),
     "normalise": (lambda n: "Page 12 of 13 " * n, fingerprint.normalise, 1_000),
     "fold whitespace": (lambda n: " \t\n x" * n, dom.fold, 20_000),
+    "comment controls": (lambda n: "-" * n + "x", h.COMMENT_CONTROL.match, 20_000),
+    "comment count": (lambda n: "1" * n + " x", h.COMMENT_COUNT.match, 20_000),
+    "says": (lambda n: "Ann " * n, h.SAYS.match, 20_000),
+    "author by": (lambda n: "by " * n + "x", h.AUTHOR_BY.search, 20_000),
+    "author tail": (lambda n: " on" * n + "x", h.AUTHOR_TAIL.search, 20_000),
+    "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
+    "comments, inline authors": (_comment_page, _comments, 100),
+    "posts": (_posts_page, _posts, 50),
     "markdown, fences": (document, render.to_markdown, 100),
     "block spans": (document, render.block_spans, 100),
 }

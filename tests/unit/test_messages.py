@@ -24,7 +24,19 @@ from worker.messages import (
     page_to_record,
     validator,
 )
-from worker.models import Block, DocStats, Document, ErrorReason, Page, TemplateInfo
+from worker.models import (
+    Block,
+    Comment,
+    DocStats,
+    Document,
+    ErrorReason,
+    FoundDate,
+    Page,
+    PageMetadata,
+    Post,
+    Quality,
+    TemplateInfo,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -452,7 +464,7 @@ def test_the_text_is_carried_once() -> None:
     assert [msg["text"][b["start"] : b["end"]] for b in msg["blocks"]] == [b.text for b in BIG_BLOCKS]
 
 
-@pytest.mark.parametrize("limit", [1_000, 20_000, 300_000])
+@pytest.mark.parametrize("limit", [2_000, 20_000, 300_000])
 def test_a_document_over_the_produce_limit_is_cut_to_fit(limit: int) -> None:
     doc = make_doc(blocks=BIG_BLOCKS, text="")
     value = encode_document(doc, PAGE, max_bytes=limit)[1]
@@ -480,3 +492,45 @@ def test_a_document_that_fits_is_not_marked() -> None:
     msg = orjson.loads(encode_document(make_doc(), PAGE, max_bytes=1_000_000)[1])
     assert msg["truncated"] is False
     assert msg["text"] == "Hello\n\nWorld"
+
+
+FULL = {
+    "metadata": PageMetadata(
+        title="T",
+        published=FoundDate("2024-01-01", "json-ld:datePublished"),
+        authors=("Ann Lee",),
+        description="d" * 5000,
+        tags=("roads",),
+    ),
+    "comments": (Comment("First!", "Bo", "2024-01-02"), Comment("Second.")),
+    "posts": (Post("Body.", "Title", None, "2024-01-01"),),
+    "quality": Quality(2, 5.0, 0.1, 0.0, 0.5, 1.0, 5.5),
+    "blocks": (
+        Block("heading", "Hello", Quality(1, 5.0, 0.0, 0.0, 0.0, 0.0, 6.0)),
+        Block("paragraph", "World"),
+    ),
+}
+
+
+def test_metadata_comments_posts_and_quality_are_in_the_message() -> None:
+    msg = orjson.loads(encode_document(make_doc(**FULL), PAGE, processed_at="2024-01-02T00:00:00Z")[1])
+    validator("document").validate(msg)
+    assert msg["metadata"]["published"] == {"date": "2024-01-01", "rule": "json-ld:datePublished"}
+    assert len(msg["metadata"]["description"]) == 2048  # cut: a <meta> can be as long as the page
+    assert msg["comments"][0] == {"author": "Bo", "published": "2024-01-02", "text": "First!"}
+    assert msg["posts"] == [{"title": "Title", "author": None, "published": "2024-01-01", "text": "Body."}]
+    assert msg["quality"]["lm_score"] == 5.5
+    assert msg["blocks"][0]["quality"]["lm_score"] == 6.0
+    assert "quality" not in msg["blocks"][1]
+
+
+def test_a_document_over_the_limit_loses_its_comments_and_posts_first() -> None:
+    comments = tuple(Comment("word " * 500) for _ in range(40))
+    doc = make_doc(comments=comments, posts=FULL["posts"])
+    whole = len(encode_document(doc, PAGE)[1])
+    value = encode_document(doc, PAGE, max_bytes=whole - 1000)[1]
+    msg = orjson.loads(value)
+    validator("document").validate(msg)
+    assert msg["truncated"] is True
+    assert (msg["comments"], msg["posts"]) == ([], [])
+    assert msg["text"] == "Hello\n\nWorld"  # the text fits once they are gone

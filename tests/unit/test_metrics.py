@@ -8,7 +8,8 @@ from prometheus_client import CollectorRegistry, generate_latest
 
 from tests.unit.test_deploy import CONTRACT_METRICS
 from worker.http import STALE_LOOP_S, Health, make_app
-from worker.metrics import create_metrics
+from worker.metrics import Metrics, create_metrics
+from worker.models import Reason
 
 # The deployment's metric contract (test_deploy holds the dashboard to it) and two more exposed names.
 CONTRACT_NAMES = (
@@ -45,14 +46,36 @@ def test_contract_names_and_labels_are_exposed() -> None:
             assert not set(sample.labels) & {"site", "url", "host"}
 
 
+def _samples(m: Metrics, name: str) -> dict[str, float]:
+    """{label value: value} of a one-label counter as exposed."""
+    family = next(f for f in m.registry.collect() if f.name == name)
+    return {next(iter(s.labels.values())): s.value for s in family.samples if s.name.endswith("_total")}
+
+
+def test_every_known_label_value_is_exposed_at_zero_from_the_start() -> None:
+    """A labelled counter that first appears at 1 loses its first increments to rate() and increase()."""
+    m = create_metrics(CollectorRegistry(), process_info=False)
+    assert _samples(m, "cleanstream_dead_letters") == dict.fromkeys((r.value for r in Reason), 0.0)
+    assert _samples(m, "cleanstream_pages") == {"document": 0.0, "dead_letter": 0.0}
+    assert _samples(m, "cleanstream_template_pages") == dict.fromkeys(
+        ("density", "template", "template_fallback"), 0.0
+    )
+    assert _samples(m, "cleanstream_cleaner_restarts") == {"deadline": 0.0, "crash": 0.0}
+    m.dead_letters.labels(Reason.TIMEOUT.value).inc()
+    assert _samples(m, "cleanstream_dead_letters")["timeout"] == 1.0
+    assert len(_samples(m, "cleanstream_dead_letters")) == len(Reason)
+
+
 def test_health_and_readiness_rules() -> None:
     h = Health()
     assert h.alive(now=100.0)[0]
     assert h.ready() == (False, "brokers not reachable")
     h.connected = True
-    assert h.ready() == (False, "no partitions assigned")
+    assert h.ready() == (False, "not a consumer-group member yet")
+    h.member = True
+    assert h.ready() == (True, "ok, group member with 0 partitions")  # idle members are ready
     h.assigned = 2
-    assert h.ready()[0]
+    assert h.ready() == (True, "ok, group member with 2 partitions")
     h.last_tick = 100.0
     assert h.alive(now=100.0 + STALE_LOOP_S / 2)[0]
     assert not h.alive(now=100.0 + STALE_LOOP_S * 2)[0]
@@ -72,8 +95,10 @@ async def test_http_endpoints() -> None:
         assert 'cleanstream_pages_total{outcome="document"} 2.0' in await resp.text()
         assert (await client.get("/healthz")).status == 200
         assert (await client.get("/readyz")).status == 503
-        health.assigned = 1
-        assert (await client.get("/readyz")).status == 200
+        health.member = True
+        resp = await client.get("/readyz")
+        assert resp.status == 200
+        assert await resp.text() == "ok, group member with 0 partitions\n"
 
 
 async def test_responses_name_no_versions() -> None:

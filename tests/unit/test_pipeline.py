@@ -11,7 +11,7 @@ from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
 from worker.clean import pipeline
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.sitememory import SiteMemory
-from worker.models import Block, Page
+from worker.models import Block, Document, FoundDate, Page
 
 # These pages test the heuristics (the block model's fallback and features): the model is off. Its own
 # tests are in test_block_model.py.
@@ -28,7 +28,7 @@ def _texts(html: str, options: CleanOptions | None = None) -> list[str]:
     return [b.text for b in _clean(html, options)]
 
 
-STAGES = ("title", "segment", "plan", "score", "choose", "classify_region")
+STAGES = ("metadata", "segment", "plan", "score", "choose", "classify_region")
 
 
 def _spy(
@@ -36,7 +36,7 @@ def _spy(
 ) -> None:
     """Record every stage call of clean_page (and run `after(stage)` once it returns)."""
     targets = {
-        "title": (pipeline.dom, "title"),
+        "metadata": (pipeline, "extract_metadata"),
         "segment": (pipeline, "segment"),
         "plan": (pipeline.template, "plan"),
         "score": (pipeline, "score"),
@@ -149,13 +149,16 @@ def test_marked_subtrees_do_not_pull_the_target() -> None:
     assert _texts(html) == [PROSE, PROSE3]
 
 
-def test_keep_comments_keeps_the_comment_section_inside_the_target() -> None:
+def test_keep_comments_fills_comments_and_leaves_the_text_alone() -> None:
     html = (
         f"<body><article><p>{PROSE}</p><p>{PROSE3}</p><section class='comments'>"
         f"<p>{PROSE2}</p></section></article>{NAV}</body>"
     )
-    assert _texts(html) == [PROSE, PROSE3]
-    assert _texts(html, CleanOptions(keep_comments=True, no_model=True)) == [PROSE, PROSE3, PROSE2]
+    plain = pipeline.clean_page(Page(id="p", html=html))
+    kept = pipeline.clean_page(Page(id="p", html=html), options=CleanOptions(keep_comments=True))
+    assert [b.text for b in plain.blocks] == [b.text for b in kept.blocks] == [PROSE, PROSE3]
+    assert plain.comments == ()
+    assert [c.text for c in kept.comments] == [PROSE2]
 
 
 def test_golden_news_article_with_share_bar_and_related_links() -> None:
@@ -241,3 +244,42 @@ def test_golden_german_page_detects_language() -> None:
     doc = pipeline.clean_page(Page(id="p", html=html))
     assert doc.lang == "de"
     assert [b.text for b in doc.blocks] == [p1, p2]
+
+
+LINKED = (
+    '<script type="application/ld+json">{"@context": "https://schema.org", "@type": "NewsArticle", '
+    '"headline": "Bridge opens", "datePublished": "2026-11-20T08:00:00Z", '
+    '"author": {"@type": "Person", "name": "Ann Lee"}}</script>'
+)
+
+
+def _with_metadata(fetched_at: str | None) -> Document:
+    html = ARTICLE.replace("<html>", f"<html><head><title>Bridge opens | Example News</title>{LINKED}</head>")
+    page = Page(id="p", html=html, url="https://news.example.com/bridge", fetched_at=fetched_at)
+    return pipeline.clean_page(page)
+
+
+def test_metadata_is_read_before_the_walk_and_the_title_is_the_headline() -> None:
+    doc = _with_metadata("2026-11-25T21:14:03Z")
+    assert doc.title == "Bridge opens"  # not the <title> with its site suffix
+    assert doc.metadata.published == FoundDate("2026-11-20", "json-ld:datePublished")
+    assert doc.metadata.authors == ("Ann Lee",)
+    assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])  # the JSON-LD is no text
+
+
+def test_the_fetch_day_bounds_the_dates() -> None:
+    assert _with_metadata("2026-11-01T00:00:00Z").metadata.published is None  # published after the fetch?
+    assert pipeline.fetched_day("not a time") is None
+    assert pipeline.fetched_day(None) is None
+
+
+def test_a_defect_in_comments_or_posts_costs_them_not_the_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any) -> list[Any]:
+        raise KeyError("heuristic bug")
+
+    monkeypatch.setattr(pipeline, "find_comments", broken)
+    monkeypatch.setattr(pipeline, "find_posts", broken)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE), options=CleanOptions(keep_comments=True))
+    assert doc.error is None
+    assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])
+    assert (doc.comments, doc.posts) == ((), ())

@@ -12,14 +12,14 @@ from worker.clean.sitememory import key_hash
 
 
 def _choose(seg: Segmentation, steer: Steer | None = None) -> tuple[str, list[str]]:
-    scores = score(seg, keep_comments=False)
+    scores = score(seg)
     region = choose(seg, scores.weights, scores.link_density, steer)
     texts = [seg.texts[i] for lo, hi in region.ranges for i in range(lo, hi)]
     return stable_path(seg, region.target), texts
 
 
 def _prefix(seg: Segmentation) -> list[float]:
-    return [0.0, *accumulate(score(seg, keep_comments=False).weights)]
+    return [0.0, *accumulate(score(seg).weights)]
 
 
 def test_target_is_the_article_not_the_wrappers() -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import orjson
+import yaml
 
 from worker.clean import render
-from worker.models import Block, DocStats, Document, TemplateInfo
+from worker.models import Block, Comment, DocStats, Document, FoundDate, PageMetadata, Post, TemplateInfo
 
 STATS = DocStats(input_bytes=1000, output_chars=120, blocks_kept=6, blocks_dropped=9, elapsed_ms=1.23456)
 
@@ -92,8 +93,13 @@ def test_cleaneval_tags_per_kind() -> None:
     assert out[5] == "<p>x = 1 ``` y = 2"
 
 
+FRONT = '---\ntitle: "Bridge reopens"\nurl: "https://news.example.com/a"\n---\n\n'
+
+
 def test_markdown() -> None:
     md = render.to_markdown(doc())
+    assert md.startswith(FRONT)
+    md = md.removeprefix(FRONT)
     assert md.startswith("# Bridge reopens\n\nThe bridge reopened.\n\n## What was done\n\n")
     # consecutive list items form one list
     assert "- new bearings\n- new asphalt\n\n" in md
@@ -105,4 +111,50 @@ def test_markdown() -> None:
 
 
 def test_markdown_without_title() -> None:
-    assert render.to_markdown(doc(title="  ", blocks=(Block("heading", "H"),))) == "## H"
+    assert render.to_markdown(doc(title="  ", url=None, blocks=(Block("heading", "H"),))) == "## H"
+
+
+META = PageMetadata(
+    title="Bridge reopens",
+    published=FoundDate("2026-11-20", "json-ld:datePublished"),
+    modified=FoundDate("2026-11-21", "meta:article:modified_time"),
+    authors=("Ann O'Neil", 'Bo "Jr." Lee'),
+    site_name="Example: News --- daily",
+    tags=("roads", "city"),
+)
+
+
+def test_markdown_front_matter_is_yaml_of_the_metadata() -> None:
+    md = render.to_markdown(doc(metadata=META))
+    matter, body = md.removeprefix("---\n").split("\n---\n\n", 1)
+    assert yaml.safe_load(matter) == {
+        "title": "Bridge reopens",
+        "url": "https://news.example.com/a",
+        "published": "2026-11-20",
+        "modified": "2026-11-21",
+        "authors": ["Ann O'Neil", 'Bo "Jr." Lee'],
+        "site_name": "Example: News --- daily",
+        "tags": ["roads", "city"],
+    }
+    assert body.startswith("# Bridge reopens")
+
+
+def test_markdown_comments_and_posts() -> None:
+    comments = (Comment("First!\n\nSecond line.", "Ann", "2026-11-21"), Comment("# me too"))
+    md = render.to_markdown(doc(comments=comments))
+    assert md.endswith(
+        "## Comments\n\n### 1. *Ann · 2026-11-21*\n\nFirst!\n\nSecond line.\n\n### 2. Comment\n\n\\# me too"
+    )
+    posts = (Post("Body one.", "One", "Ann", "2026-11-01"), Post("Body two."))
+    md = render.to_markdown(doc(posts=posts))
+    assert "## One\n\n*Ann · 2026-11-01*\n\nBody one.\n\n## Post\n\nBody two." in md
+    assert "The bridge reopened." not in md  # the posts stand for the text
+
+
+def test_json_dict_carries_metadata_comments_and_posts() -> None:
+    d = render.to_json_dict(doc(metadata=META, comments=(Comment("Nice.", None, None),)))
+    assert d["metadata"]["published"] == {"date": "2026-11-20", "rule": "json-ld:datePublished"}
+    assert d["metadata"]["authors"] == ["Ann O'Neil", 'Bo "Jr." Lee']
+    assert d["metadata"]["description"] is None
+    assert d["comments"] == [{"author": None, "published": None, "text": "Nice."}]
+    assert d["posts"] == []

@@ -240,6 +240,22 @@ async def test_readiness_follows_the_connectivity_probe(monkeypatch: pytest.Monk
     assert await stop(worker, task) == 0
 
 
+async def test_a_member_without_partitions_is_ready() -> None:
+    """Ready means a connected group member: a pod that a rollout adds while every partition is owned
+    must become ready, or the rollout (maxUnavailable 0) never goes on."""
+    f = fakes(partitions=1)
+    worker = make(f)
+    assert worker.health.ready() == (False, "brokers not reachable")
+    task = asyncio.create_task(worker.run())
+    await wait_until(lambda: worker.health.ready()[0])
+    assert worker.health.assigned == 1
+    await f.consumer.assign([])  # a rebalance gives the only partition to another member
+    assert worker.health.ready() == (True, "ok, group member with 0 partitions")
+    assert value(worker.metrics.assigned_partitions) == 0
+    assert await stop(worker, task) == 0
+    assert not worker.health.ready()[0]  # left the group
+
+
 @pytest.mark.parametrize(("reset", "expected"), [("earliest", 0), ("latest", 3)])
 async def test_a_position_beyond_the_log_end_is_reset(
     monkeypatch: pytest.MonkeyPatch, reset: str, expected: int

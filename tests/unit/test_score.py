@@ -30,7 +30,7 @@ def test_prose_weighs_more_than_links_and_menus() -> None:
     seg = seg_of(
         f"<p>{PROSE}</p><p><a href='/'>Home</a> <a href='/n'>News</a></p><p>Menu item without punct</p>"
     )
-    weights = score(seg, keep_comments=False).weights
+    weights = score(seg).weights
     assert weights[0] == pytest.approx(len(PROSE))
     assert weights[1] == 0.0  # a link cluster
     assert weights[2] == pytest.approx(len("Menu item without punct") * h.NO_PUNCT_WEIGHT)
@@ -41,7 +41,7 @@ def test_marks_are_inherited_and_zero_the_weights_below_them() -> None:
         f"<div class='sidebar'><div><p>{PROSE}</p></div></div>"
         f"<article><p>{PROSE2}</p><p>{PROSE3}</p></article>"
     )
-    scores = score(seg, keep_comments=False)
+    scores = score(seg)
     sidebar = elem(seg, "div", "sidebar")
     assert scores.marked[sidebar]
     assert scores.marked[sidebar + 1]  # the plain div inside it
@@ -54,17 +54,18 @@ def test_marks_are_inherited_and_zero_the_weights_below_them() -> None:
 
 def test_a_mark_on_most_of_the_page_is_ignored() -> None:
     seg = seg_of(f"<div class='has-sidebar'><p>{PROSE}</p><p>{PROSE2}</p></div>{NAV}")
-    scores = score(seg, keep_comments=False)
+    scores = score(seg)
     assert not scores.marked[elem(seg, "div", "has-sidebar")]
     assert scores.marked[elem(seg, "nav")] is False  # links only: no prose, no mark needed
 
 
-def test_comment_sections_count_only_when_comments_are_kept() -> None:
+def test_comment_sections_never_weigh_and_are_listed() -> None:
     seg = seg_of(f"<article><p>{PROSE}</p><p>{PROSE3}</p></article><div id='comments'><p>{PROSE2}</p></div>")
-    assert score(seg, keep_comments=False).weights[2] == 0.0
-    kept = score(seg, keep_comments=True)
-    assert kept.weights[2] == pytest.approx(len(PROSE2))
-    assert kept.comment[elem(seg, "div", "comments")]
+    scores = score(seg)
+    assert scores.weights[2] == 0.0
+    section = elem(seg, "div", "comments")
+    assert scores.comment[section]
+    assert scores.comment_marked == [section]
 
 
 def test_marks_that_would_remove_most_prose_are_ignored() -> None:
@@ -72,7 +73,7 @@ def test_marks_that_would_remove_most_prose_are_ignored() -> None:
     seg = seg_of(
         f"<div class='byline'><p>{PROSE}</p></div><div class='tags'><p>{PROSE2}</p></div><p>It opened.</p>"
     )
-    scores = score(seg, keep_comments=False)
+    scores = score(seg)
     assert scores.marked[elem(seg, "div", "byline")]
     assert scores.marked[elem(seg, "div", "tags")]
     assert scores.weights[0] == pytest.approx(len(PROSE))

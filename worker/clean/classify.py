@@ -44,6 +44,7 @@ class Classified:
 
     kept: list[int]
     lang: str | None
+    tail: list[int]  # the region's blocks from a flat comment section's heading on (comment_tail)
 
 
 def candidates(seg: Segmentation, link_density: list[float], idx: list[int]) -> Candidates:
@@ -59,14 +60,14 @@ def candidates(seg: Segmentation, link_density: list[float], idx: list[int]) -> 
     )
 
 
-def classify_region(seg: Segmentation, scores: Scores, region: Region, keep_comments: bool) -> Classified:
+def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classified:
     """Which blocks of the region are the article's text."""
     idx = [i for lo, hi in region.ranges for i in range(lo, hi)]
     blocks = candidates(seg, scores.link_density, idx)
     lang = language(blocks)
     # Marks above the target describe the content container itself ("main-sidebar-layout"): ignore them.
     marked = scores.marked if not scores.marked[region.target] else None
-    comment = scores.comment if not (keep_comments or scores.comment[region.target]) else None
+    comment = scores.comment if not scores.comment[region.target] else None
     owners = seg.owners
     bad_ctx = [
         (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
@@ -74,17 +75,16 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region, keep_comm
     ]
     initial = classify(blocks, lang, bad_ctx)
     classes = smooth(blocks, initial)
-    chars = blocks.chars
-    if not keep_comments:
-        cut = comment_tail(blocks, classes)
-        idx, chars, initial, classes = idx[:cut], chars[:cut], initial[:cut], classes[:cut]
+    cut = comment_tail(blocks, classes)
+    tail = idx[cut:]
+    idx, chars, initial, classes = idx[:cut], blocks.chars[:cut], initial[:cut], classes[:cut]
     kept_chars = sum(c for c, k in zip(chars, classes, strict=True) if k == GOOD)
     usable_chars = sum(c for c, k in zip(chars, initial, strict=True) if k != BAD)
     if kept_chars < h.FALLBACK_SHARE * usable_chars:
         # Smoothing found no anchor of good text (tables, short news lines): the region was chosen as
         # content, so keep whatever is not boilerplate rather than almost nothing.
         classes = [GOOD if c != BAD else BAD for c in initial]
-    return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang)
+    return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang, tail)
 
 
 def language(blocks: Candidates) -> str | None:

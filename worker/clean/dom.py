@@ -1,4 +1,4 @@
-"""selectolax (lexbor) parsing and the title guess.
+"""selectolax (lexbor) parsing. (The title is the metadata's: worker.clean.meta.)
 
 Nothing is taken out of the tree: the segmentation (worker.clean.segment) steps over what is never text
 and over hidden elements, which costs it nothing extra, where finding them first cost passes over the
@@ -28,20 +28,3 @@ def parse(text: str | bytes) -> LexborHTMLParser:
     except UnicodeEncodeError:
         # lexbor wants UTF-8; lone surrogates (surrogateescape decoding) cannot be encoded: replace them.
         return LexborHTMLParser(text.encode("utf-8", "replace").decode("utf-8"))
-
-
-def title(tree: LexborHTMLParser) -> str:
-    """og:title, else <title>, else the first <h1>: whitespace folded, "" when none."""
-    for selector in ("meta[property='og:title']", "meta[name='twitter:title']"):
-        node = tree.css_first(selector)
-        if node is not None:
-            content = fold(node.attributes.get("content") or "")
-            if content:
-                return content
-    for selector in ("title", "h1"):
-        node = tree.css_first(selector)
-        if node is not None:
-            text = fold(node.text(deep=True))
-            if text:
-                return text
-    return ""

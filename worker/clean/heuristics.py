@@ -81,7 +81,7 @@ WEAK_BAD_PREFIXES: tuple[str, ...] = (
 )  # fmt: skip
 # Exact parts too short or ambiguous for prefix matching.
 BAD_EXACT: frozenset[str] = frozenset({"ad", "ads", "adv", "aside", "date", "time", "tag", "sns"})
-# Comment sections: dropped unless options.keep_comments, and never unmarked for being large.
+# Comment sections: never the article (read apart by worker.clean.comments), never unmarked for being large.
 COMMENT_TOKEN_PREFIXES: tuple[str, ...] = ("comment", "disqus", "respond", "reply", "discussion")
 # Content containers: boost the target choice and protect against weak bad patterns.
 GOOD_TOKEN_PREFIXES: tuple[str, ...] = (
@@ -221,3 +221,95 @@ WIDEN_LEVELS = 3
 # What follows an article in its container is rarely the article (author boxes, tags, related posts): no
 # widening past a target with content after it (0.1 -> 0.9370, 0 -> 0.9378).
 WIDEN_AFTER = 0.0
+
+# --- comments (worker/clean/comments.py) -------------------------------------------------------------
+# Numbers are comment shingle F1 on dragnet's 419 pages with gold comments (`eval --comments`).
+
+# Class/id parts of what a comment section holds besides comments: the reply form (its labels and notes;
+# whole parts only: "form" alone also matched Thesis's "format_text" comment bodies, 0.801 -> 0.871), the
+# boxes a script shows later (TypePad's "hiddenBox" previews and errors), and "Recent comments" widgets
+# of other posts (WordPress, TypePad). With "One Response to" counts and "Rate This: 0 0" controls below:
+# 0.915 -> 0.925 (even ids 0.910 -> 0.919, odd ids 0.919 -> 0.931).
+COMMENT_FORM_PREFIXES: tuple[str, ...] = (
+    "respond", "comment-form", "commentform", "reply-title", "comment-respond",
+    "add-comment", "addcomment", "leave", "comment-notes", "captcha",
+    "subscribe", "login", "logged", "hidden", "preview", "recent",
+)  # fmt: skip
+# Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
+COMMENT_CONTROL = re.compile(
+    r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
+    r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
+    r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)"
+    r"|(older|newer|previous|next) comments|rate this:?[\s\d]*"
+    r"|load more comments|show more comments|view all comments|[+-]?\d+)\W*)?$",
+    re.IGNORECASE,
+)
+COMMENT_CONTROL_MAX_CHARS = 40
+# A line that counts comments ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }");
+# with the arrowed pagination above: 0.8710 -> 0.8729.
+COMMENT_COUNT = re.compile(
+    r"^\W*(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
+    r"(comments?|responses?|replies|thoughts|reactions)\b",
+    re.IGNORECASE,
+)
+COMMENT_COUNT_MAX_CHARS = 120
+# Link lists inside a section (pagination, "most liked"): at least this many words, mostly links, and no
+# digit (a permalink's date line is all link and the gold keeps it: 0.873 -> 0.915).
+COMMENT_MAX_LINK_DENSITY = 0.7
+COMMENT_LINK_LIST_WORDS = 4
+
+# --- repeated items: comments and posts (worker/clean/repeats.py) -------------------------------------
+
+# An item's author and date are read from its first few short blocks.
+HEADER_BLOCKS = 6
+HEADER_MAX_CHARS = 120
+# Class/id parts of the element naming an author (WordPress "comment-author vcard", "fn", Blogger
+# "comment-author", "post-author", Disqus "author", phpBB "postauthor", "username").
+AUTHOR_PREFIXES: tuple[str, ...] = (
+    "author", "fn", "vcard", "user", "username", "poster", "postauthor", "commenter", "nickname", "name",
+)  # fmt: skip
+# How far up from a block its author-named element may be.
+AUTHOR_LEVELS = 3
+AUTHOR_MAX_CHARS = 80
+# A name has few words and ends without sentence punctuation or a "more" arrow.
+AUTHOR_MAX_WORDS = 6
+AUTHOR_NOT_ENDINGS: tuple[str, ...] = (".", "!", "?", "»", "…", "›", "→")
+# "Jane says:", "Jane said...", "Jane wrote:": the name before the verb.
+SAYS = re.compile(r"^(\S.{0,60}?)\s+(?:says|said|wrote|writes|schreibt|dit|dice)\b", re.IGNORECASE)
+# "by Jane", "Posted by Jane", "Jane says": the name without them.
+AUTHOR_BY = re.compile(r"^(?:posted |written )?by:?\s+|\s(?:says|said)\W*$", re.IGNORECASE)
+# ... and without what follows it on a byline ("dave » Tue Mar 05, 2013", "Ann on May 3", "Bo | 9:41").
+AUTHOR_TAIL = re.compile(r"\s(?:»|«|\||·|•|–|—|-|on|at|am|le|el)\s.*$", re.IGNORECASE)
+# Elements that mark an author's name, inline ones included (read from the tree: repeats.Bylines).
+AUTHOR_SELECTOR = (
+    "[class*='author' i], .fn, .username, .user-name, .commenter, [itemprop='author'], a[rel~='author']"
+)
+# At most this many such names are kept per page, and a block's first BYLINE_BY_MAX "by " are looked at.
+BYLINES_MAX = 500
+BYLINE_BY_MAX = 3
+
+# --- posts (worker/clean/posts.py) ------------------------------------------------------------------
+
+# Class/id words that mark one post: hAtom, microformats2, WordPress, Blogger, forums (phpBB "post",
+# vBulletin "postbit", Discourse "topic-post").
+POST_MARKERS: frozenset[str] = frozenset(
+    {"hentry", "h-entry", "type-post", "post", "blog-post", "blogpost", "post-outer", "forumpost"}
+)
+# ... and class/id parts that do, wherever they stand in a word ("postbitlegacy", "topic-post").
+POST_MARKER_PREFIXES: tuple[str, ...] = ("postbit", "postcontainer", "topic-post", "forum-post")
+# A page lists posts when at least POSTS_MIN items have POST_MIN_PROSE of prose weight (characters of
+# unlinked text), the items hold POSTS_MIN_SHARE of the page's prose, and none more than POST_MAX_SHARE
+# of theirs (one article beside its related-post teasers is no list).
+POSTS_MIN = 2
+POST_MIN_PROSE = 200.0
+POSTS_MIN_SHARE = 0.5
+POST_MAX_SHARE = 0.8
+# ... and at least this share of the items state a date or an author: on the shared sets (article pages),
+# repeated sections and teaser cards made 24 of 1,620 pages (scrapinghub, dragnet, cleaneval) lists
+# without it, 11 with it (those left are mostly real archives and forum threads).
+POSTS_STATED_SHARE = 0.5
+
+# --- quality filter (worker/clean/quality.py) -----------------------------------------------------------
+
+# The filter judges a block only from this many letter tokens on: a heading or a name says too little.
+FILTER_MIN_TOKENS = 8

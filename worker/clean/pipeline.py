@@ -2,9 +2,10 @@
 
 The stages, top to bottom, each a plain function with typed input and output:
 
-    decode -> guard -> parse -> segment (pre-cleaning included) -> site memory (observe + plan, strip)
+    decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
+           strip)
            -> score -> choose the content region -> classify + smooth -> block model (re-decides the blocks)
-           -> site memory (learn location) -> assemble the Document
+           -> site memory (learn location) -> posts, comments -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
 reported `timeout` whichever stage it was in.
@@ -14,19 +15,40 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TypeVar
 
-from worker.clean import decode, dom, guard, template
+from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region
+from worker.clean.comments import find_comments
+from worker.clean.meta import extract_metadata
 from worker.clean.model import decide as learned
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
+from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
-from worker.clean.score import score
+from worker.clean.repeats import Bylines
+from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
-from worker.models import Block, BlockKind, DocStats, Document, ErrorReason, Method, Page, TemplateInfo
+from worker.models import (
+    Block,
+    BlockKind,
+    Comment,
+    DocStats,
+    Document,
+    ErrorReason,
+    Method,
+    Page,
+    PageMetadata,
+    Post,
+    Quality,
+    TemplateInfo,
+)
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 DEFAULT_OPTIONS = CleanOptions()
 _KINDS: dict[str, BlockKind] = {
@@ -42,6 +64,7 @@ class Extraction:
     seg: Segmentation
     target: int
     classified: Classified
+    scores: Scores
 
     @property
     def texts(self) -> list[str]:
@@ -94,19 +117,20 @@ def clean_page(
         text, encoded, memory = verdict.markup, None, None
         extra["flattened"] = verdict.reason
 
-    # 3. Parse, and read the title.
+    # 3. Parse.
     try:
         tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
     try:
         budget.check("parse")
-        title = dom.title(tree)
+        # 3b. Metadata: what the page says about itself (JSON-LD sits in <script>, which the walk skips).
+        today = fetched_day(page.fetched_at)
+        meta = extract_metadata(tree, page.url, today=today)
+        budget.check("metadata")
         body = tree.body
         if body is None:
-            return _document(
-                page, started, size, title, [], 0, "density", None, encoding, rule, None, 0, extra
-            )
+            return _document(page, started, size, Parts(meta, encoding, rule, extra))
 
         # 4. Segment: block-level elements and text blocks with their shallow features. The walk steps
         # over what a reader never sees (scripts, styles, widgets, comments, hidden elements) and keeps
@@ -129,7 +153,7 @@ def clean_page(
 
         # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
         facts = plan.facts if plan is not None else None
-        decider = learned.Step(model, facts, options.keep_comments) if model is not None else None
+        decider = learned.Step(model, facts) if model is not None else None
         result = extract(view, options, plan.steer if plan is not None else None, budget, decider)
         runs = 1
         method: Method = "density"
@@ -151,7 +175,34 @@ def clean_page(
                     memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
-        budget.check("end")
+        parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
+        # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
+        # article came from; a defect in either costs the page its posts or comments, not its text.
+        day, bylines, c = today or date.today(), Bylines(tree), result.classified
+        parts.posts = _beside_the_text(
+            "posts", page, lambda: find_posts(result.seg, result.scores, day, bylines)
+        )
+        budget.check("posts")
+        if options.keep_comments:
+            parts.comments = _beside_the_text(
+                "comments",
+                page,
+                lambda: find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day, bylines),
+            )
+            budget.check("comments")
+        # 11. Quality signals of every block kept, and the optional filter on them.
+        texts, kinds = result.seg.texts, result.seg.kinds
+        kept = result.classified.kept
+        judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
+        parts.blocks = [
+            Block(_KINDS[kinds[i]], texts[i], q)
+            for i, q, ok in zip(kept, judged.blocks, judged.keep, strict=True)
+            if ok
+        ]
+        parts.quality = judged.whole
+        parts.filtered = len(kept) - len(parts.blocks)
+        parts.dropped = len(seg.texts) - len(parts.blocks)
+        budget.check("quality")
     except TooManyNodes as many:
         return _empty(page, started, size, "too_many_nodes", str(many))
     except OverBudget as over:
@@ -159,14 +210,8 @@ def clean_page(
     except Exception as exc:  # a defect in one heuristic must cost one page, not the worker
         return _empty(page, started, size, "extraction_error", f"{type(exc).__name__}: {exc}")
 
-    # 10. Assemble the Document.
-    texts, kinds = result.seg.texts, result.seg.kinds
-    blocks = [Block(_KINDS[kinds[i]], texts[i]) for i in result.classified.kept]
-    dropped = len(seg.texts) - len(blocks)
-    lang = result.classified.lang
-    return _document(
-        page, started, size, title, blocks, dropped, method, info, encoding, rule, lang, runs, extra
-    )
+    # 12. Assemble the Document.
+    return _document(page, started, size, parts)
 
 
 def extract(
@@ -177,16 +222,27 @@ def extract(
     decider: learned.Step | None = None,
 ) -> Extraction:
     """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model."""
-    scores = score(seg, options.keep_comments)
+    scores = score(seg)
     budget.check("score")
     region = choose(seg, scores.weights, scores.link_density, steer)
     budget.check("region")
-    classified = classify_region(seg, scores, region, options.keep_comments)
+    classified = classify_region(seg, scores, region)
     budget.check("classify")
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    return Extraction(seg, region.target, classified)
+    return Extraction(seg, region.target, classified, scores)
+
+
+def _beside_the_text(what: str, page: Page, find: Callable[[], list[T]]) -> list[T]:
+    """Posts or comments, or none when finding them fails (logged by type: no page content in logs)."""
+    try:
+        return find()
+    except (OverBudget, TooManyNodes):
+        raise
+    except Exception as exc:
+        log.warning("%s of page %r skipped after %s", what, page.id[:200], type(exc).__name__)
+        return []
 
 
 def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:
@@ -206,6 +262,16 @@ def _forget(memory: SiteMemory, site: str, exc: Exception) -> TemplateInfo:
     )  # fmt: skip
     memory.drop(site)
     return TemplateInfo(0, 0, "state_error")
+
+
+def fetched_day(fetched_at: str | None) -> date | None:
+    """The day a page was fetched (an ISO timestamp's date part), which bounds its plausible dates."""
+    if not fetched_at:
+        return None
+    try:
+        return date.fromisoformat(fetched_at[:10])
+    except ValueError:
+        return None
 
 
 def _input_size(page: Page) -> tuple[int, bytes | None]:
@@ -234,34 +300,46 @@ def _empty(page: Page, started: float, size: int, reason: ErrorReason, detail: s
     )
 
 
-def _document(
-    page: Page,
-    started: float,
-    size: int,
-    title: str,
-    blocks: list[Block],
-    dropped: int,
-    method: Method,
-    info: TemplateInfo | None,
-    encoding: str | None,
-    rule: str,
-    lang: str | None,
-    runs: int,
-    extra: dict[str, str],
-) -> Document:
+@dataclass(slots=True)
+class Parts:
+    """What the stages found for one page's Document (filled as they run)."""
+
+    meta: PageMetadata
+    encoding: str | None
+    rule: str
+    extra: dict[str, str]
+    method: Method = "density"
+    info: TemplateInfo | None = None
+    runs: int = 0
+    lang: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+    dropped: int = 0  # text blocks of the page not in the document (the filtered ones included)
+    filtered: int = 0  # of those, taken out by the quality filter
+    comments: list[Comment] = field(default_factory=list)
+    posts: list[Post] = field(default_factory=list)
+    quality: Quality | None = None  # of the blocks kept, together
+
+
+def _document(page: Page, started: float, size: int, parts: Parts) -> Document:
+    blocks = parts.blocks
     text = "\n\n".join(b.text for b in blocks)
+    elapsed = (time.perf_counter() - started) * 1000.0
     return Document(
         id=page.id,
         url=page.url,
         site=page.site,
-        title=title,
+        title=parts.meta.title or "",
         text=text,
         blocks=tuple(blocks),
-        method=method,
-        stats=DocStats(size, len(text), len(blocks), dropped, (time.perf_counter() - started) * 1000.0, runs),
-        lang=lang,
-        encoding=encoding,
-        encoding_rule=rule,
-        template=info,
-        extra=extra,
+        method=parts.method,
+        stats=DocStats(size, len(text), len(blocks), parts.dropped, elapsed, parts.runs, parts.filtered),
+        lang=parts.lang,
+        encoding=parts.encoding,
+        encoding_rule=parts.rule,
+        template=parts.info,
+        extra=parts.extra,
+        metadata=parts.meta,
+        comments=tuple(parts.comments),
+        posts=tuple(parts.posts),
+        quality=parts.quality,
     )

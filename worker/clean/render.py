@@ -1,4 +1,5 @@
-"""Renderings of a Document: JSON (one JSONL line), plain text, CleanEval markup and Markdown."""
+"""Renderings of a Document: JSON (one JSONL line), plain text, CleanEval markup and Markdown (with YAML
+front matter). The JSON parts here are shared with the output topic's message (worker/messages.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from worker.models import Block, BlockKind, Document
+from worker.models import Block, BlockKind, Comment, Document, FoundDate, PageMetadata, Post, Quality
 
 # CleanEval marks each segment <h> (heading), <l> (list item) or <p> (everything else).
 _CLEANEVAL_TAG: dict[BlockKind, str] = {
@@ -27,6 +28,10 @@ _FENCE = re.compile(r"`{3,}")
 # refuses) become U+FFFD. One character for one, so block offsets stay true.
 _JSON_UNSAFE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 BLOCK_SEPARATOR = "\n\n"
+# Metadata strings are cut to this many characters (a <meta> description can be as long as the page).
+META_MAX_CHARS = 2048
+# Quality ratios are written with this many decimals.
+QUALITY_DIGITS = 3
 
 
 def _json_safe(text: str) -> str:
@@ -41,9 +46,66 @@ def block_spans(doc: Document) -> tuple[str, list[dict[str, Any]]]:
     spans: list[dict[str, Any]] = []
     start = 0
     for b in doc.blocks:
-        spans.append({"kind": b.kind, "start": start, "end": start + len(b.text)})
+        span: dict[str, Any] = {"kind": b.kind, "start": start, "end": start + len(b.text)}
+        if b.quality is not None:
+            span["quality"] = quality_dict(b.quality)
+        spans.append(span)
         start += len(b.text) + len(BLOCK_SEPARATOR)
     return _json_safe(BLOCK_SEPARATOR.join(b.text for b in doc.blocks)), spans
+
+
+def quality_dict(q: Quality) -> dict[str, Any]:
+    digits = QUALITY_DIGITS
+    return {
+        "words": q.words,
+        "mean_word_length": round(q.mean_word_length, digits),
+        "symbol_ratio": round(q.symbol_ratio, digits),
+        "digit_ratio": round(q.digit_ratio, digits),
+        "stopword_ratio": None if q.stopword_ratio is None else round(q.stopword_ratio, digits),
+        "punctuated_lines": round(q.punctuated_lines, digits),
+        "lm_score": None if q.lm_score is None else round(q.lm_score, digits),
+    }
+
+
+def _short(value: str | None) -> str | None:
+    return None if value is None else _json_safe(value[:META_MAX_CHARS])
+
+
+def _found(found: FoundDate | None) -> dict[str, str] | None:
+    return None if found is None else {"date": found.date, "rule": found.rule}
+
+
+def metadata_dict(meta: PageMetadata) -> dict[str, Any]:
+    """The page's metadata (without the title, which documents carry at the top level)."""
+    return {
+        "published": _found(meta.published),
+        "modified": _found(meta.modified),
+        "authors": [_json_safe(a) for a in meta.authors],
+        "site_name": _short(meta.site_name),
+        "description": _short(meta.description),
+        "canonical_url": _short(meta.canonical_url),
+        "image": _short(meta.image),
+        "tags": [_json_safe(t) for t in meta.tags],
+        "categories": [_json_safe(c) for c in meta.categories],
+    }
+
+
+def comment_dicts(comments: tuple[Comment, ...]) -> list[dict[str, Any]]:
+    return [
+        {"author": _short(c.author), "published": c.published, "text": _json_safe(c.text)} for c in comments
+    ]
+
+
+def post_dicts(posts: tuple[Post, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "title": _short(p.title),
+            "author": _short(p.author),
+            "published": p.published,
+            "text": _json_safe(p.text),
+        }
+        for p in posts
+    ]
 
 
 def to_json_dict(doc: Document) -> dict[str, Any]:
@@ -71,7 +133,13 @@ def to_json_dict(doc: Document) -> dict[str, Any]:
         "blocks_dropped": doc.stats.blocks_dropped,
         "elapsed_ms": round(doc.stats.elapsed_ms, 3),
         "density_runs": doc.stats.density_runs,
+        "blocks_filtered": doc.stats.blocks_filtered,
     }
+    out["metadata"] = metadata_dict(doc.metadata)
+    out["comments"] = comment_dicts(doc.comments)
+    out["posts"] = post_dicts(doc.posts)
+    if doc.quality is not None:
+        out["quality"] = quality_dict(doc.quality)
     if doc.template is not None:
         out["template"] = {
             "pages_seen": doc.template.pages_seen,
@@ -125,13 +193,38 @@ def _md_block(b: Block) -> str:
     return _md_escape(text)
 
 
-def to_markdown(doc: Document) -> str:
-    """Markdown: the title as `#`, headings `##`, list items `-`, quotes `>`, code fenced."""
+def front_matter(doc: Document) -> str:
+    """YAML front matter of the page's metadata: only the fields the page has, each value written as a
+    JSON scalar or list (JSON is YAML), so no title or name can break the block."""
+    meta = doc.metadata
+    fields: list[tuple[str, Any]] = [
+        ("title", doc.title.strip() or None),
+        ("url", doc.url),
+        ("published", meta.published.date if meta.published else None),
+        ("modified", meta.modified.date if meta.modified else None),
+        ("authors", list(meta.authors) or None),
+        ("site_name", meta.site_name),
+        ("description", meta.description),
+        ("canonical_url", meta.canonical_url),
+        ("image", meta.image),
+        ("tags", list(meta.tags) or None),
+        ("categories", list(meta.categories) or None),
+        ("lang", doc.lang),
+        ("comments", len(doc.comments) or None),
+        ("posts", len(doc.posts) or None),
+    ]
+    lines = [
+        f"{name}: {orjson.dumps(_short(value) if isinstance(value, str) else value).decode()}"
+        for name, value in fields
+        if value is not None
+    ]
+    return "---\n" + "\n".join(lines) + "\n---" if lines else ""
+
+
+def _md_blocks(blocks: tuple[Block, ...] | list[Block]) -> list[str]:
     parts: list[str] = []
-    if doc.title.strip():
-        parts.append("# " + _SPACE.sub(" ", doc.title).strip())
     prev: BlockKind | None = None
-    for b in doc.blocks:
+    for b in blocks:
         if not b.text.strip():
             continue
         rendered = _md_block(b)
@@ -141,4 +234,38 @@ def to_markdown(doc: Document) -> str:
         else:
             parts.append(rendered)
         prev = b.kind
+    return parts
+
+
+def _md_byline(author: str | None, published: str | None) -> str | None:
+    said = " · ".join(_SPACE.sub(" ", v).strip() for v in (author, published) if v)
+    return f"*{said}*" if said else None
+
+
+def to_markdown(doc: Document) -> str:
+    """Markdown: the metadata as YAML front matter, the title as `#`, headings `##`, list items `-`,
+    quotes `>`, code fenced; then the posts (each a `##` section) and the comments (`## Comments`,
+    each a `###` with its author and date)."""
+    parts: list[str] = []
+    matter = front_matter(doc)
+    if matter:
+        parts.append(matter)
+    if doc.title.strip():
+        parts.append("# " + _SPACE.sub(" ", doc.title).strip())
+    if doc.posts:
+        for post in doc.posts:
+            parts.append("## " + _SPACE.sub(" ", post.title or "Post").strip())
+            byline = _md_byline(post.author, post.published)
+            if byline:
+                parts.append(byline)
+            parts.extend(_md_escape(_SPACE.sub(" ", p).strip()) for p in post.text.split("\n\n") if p.strip())
+    else:
+        parts.extend(_md_blocks(doc.blocks))
+    if doc.comments:
+        parts.append("## Comments")
+        for i, comment in enumerate(doc.comments, 1):
+            parts.append(f"### {i}. " + (_md_byline(comment.author, comment.published) or "Comment"))
+            parts.extend(
+                _md_escape(_SPACE.sub(" ", p).strip()) for p in comment.text.split("\n\n") if p.strip()
+            )
     return "\n\n".join(parts)

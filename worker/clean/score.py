@@ -27,6 +27,7 @@ class Scores:
     marked: list[bool]  # inside a boilerplate container
     comment: list[bool]  # inside a comment section
     good: list[bool]  # inside a content-named container
+    comment_marked: list[int]  # elements whose own class/id names a comment section, in document order
 
 
 @lru_cache(maxsize=16384)
@@ -143,22 +144,21 @@ def inherit(skips: list[int], flags: list[bool]) -> list[bool]:
     return flags
 
 
-def score(seg: Segmentation, keep_comments: bool) -> Scores:
-    """Weights for the target choice and the marks the classification reads."""
+def score(seg: Segmentation) -> Scores:
+    """Weights for the target choice and the marks the classification reads. Comment sections weigh
+    nothing: they are never the article (worker.clean.comments reads them apart)."""
     link_density = seg.link_density()
     prose = prose_weights(seg, link_density)
     own_marked, own_comment, own_good = own_marks(seg, prose)
+    comment_marked = list(compress(range(len(own_comment)), own_comment))
     marked = inherit(seg.skips, own_marked)
     comment = inherit(seg.skips, own_comment)
     good = inherit(seg.skips, own_good)
     owners, boost = seg.owners, h.GOOD_CLASS_BOOST
-    if keep_comments:
-        unmarked = prose
-    else:
-        unmarked = [0.0 if comment[e] else w for e, w in zip(owners, prose, strict=True)]
+    unmarked = [0.0 if comment[e] else w for e, w in zip(owners, prose, strict=True)]
     weights = [
         0.0 if marked[e] else w * boost if good[e] else w for e, w in zip(owners, unmarked, strict=True)
     ]
     if sum(weights) < (1.0 - h.MARKS_MAX_REMOVED) * sum(unmarked):
         weights = unmarked  # the marks are wrong about this page ("meta-information" holding the story)
-    return Scores(link_density, weights, marked, comment, good)
+    return Scores(link_density, weights, marked, comment, good, comment_marked)

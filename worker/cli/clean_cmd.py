@@ -35,6 +35,7 @@ PIPELINE_FLAGS = (
     "max_nodes",
     "time_budget_ms",
     "keep_comments",
+    "min_block_quality",
     "no_model",
     "no_templates",
     "template_min_pages",

@@ -41,6 +41,7 @@ TUNABLE = (
     "no_templates",
     "template_min_pages",
     "keep_comments",
+    "min_block_quality",
     "no_model",
 )
 TEXT_LINES_SHOWN = 4

@@ -3,6 +3,9 @@
 Runs the same pipeline as `clean` (template memory included unless --no-templates), in dataset order,
 then scores word 4-gram shingle P/R/F1 (macro over pages) for gold-text datasets and snippet P/R/F1
 for with/without datasets. Pages with empty or suspect gold are skipped and counted.
+
+--comments scores the documents' `comments` (their texts joined by blank lines, cleaned with
+keep_comments on) against each record's `gold_comments` (dragnet), on the pages that have one.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -29,16 +33,18 @@ from worker.cli.clean_cmd import (
 from worker.evaluate import Gold, score, summary_lines
 from worker.gc_policy import tune_gc
 from worker.io import PredictionWriter, ReadStats, iter_jsonl, pages_from_records
-from worker.models import Page
+from worker.models import Document, Page
+
+COMMENTS_GOLD = "gold_comments"
 
 
-def dataset_pages(path: Path, golds: list[Gold], stats: ReadStats) -> Iterator[Page]:
-    """Pages of the dataset in order; each record's gold is appended to `golds` as it goes by."""
-    return pages_from_records(_with_golds(iter_jsonl(path, stats), golds, stats), stats)
+def dataset_pages(path: Path, golds: list[Gold], stats: ReadStats, field: str = "gold") -> Iterator[Page]:
+    """Pages of the dataset in order; each record's gold (`field`) is appended to `golds` as it goes by."""
+    return pages_from_records(_with_golds(iter_jsonl(path, stats), golds, stats, field), stats)
 
 
 def _with_golds(
-    records: Iterable[tuple[str, dict[str, Any]]], golds: list[Gold], stats: ReadStats
+    records: Iterable[tuple[str, dict[str, Any]]], golds: list[Gold], stats: ReadStats, field: str
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     for where, record in records:
         if "id" not in record:
@@ -46,8 +52,13 @@ def _with_golds(
             continue
         # Appended before the page is built: a record that is no page still counts in scoring, as a
         # missing (empty) prediction.
-        golds.append(Gold.from_record(record))
+        golds.append(Gold.from_record(record, field))
         yield where, record
+
+
+def comments_text(doc: Document) -> str:
+    """What --comments scores: the comments' texts, one after the other."""
+    return "\n\n".join(c.text for c in doc.comments)
 
 
 def evaluate_dataset(
@@ -58,21 +69,27 @@ def evaluate_dataset(
     limit: int | None = None,
     preds_out: str | None = None,
     two_pass: bool = False,
+    comments: bool = False,
 ) -> dict[str, Any]:
     golds: list[Gold] = []
     preds: dict[str, str] = {}
     read_stats = ReadStats()
     stats = CleanStats()
     memory = build_memory(settings)
+    options = settings.clean_options()
+    field, prediction = "gold", _main_text
+    if comments:
+        options = replace(options, keep_comments=True)
+        field, prediction = COMMENTS_GOLD, comments_text
     if two_pass and memory is not None:
-        learn_all(limited(dataset_pages(path, [], ReadStats()), limit), memory, settings.clean_options())
-    pages = progress(limited(dataset_pages(path, golds, read_stats), limit), path.name)
+        learn_all(limited(dataset_pages(path, [], ReadStats()), limit), memory, options)
+    pages = progress(limited(dataset_pages(path, golds, read_stats, field), limit), path.name)
     writer = PredictionWriter(preds_out) if preds_out else None
     try:
-        for page, doc in clean_all(pages, memory, settings.clean_options(), stats):
-            preds[page.id] = doc.text
+        for page, doc in clean_all(pages, memory, options, stats):
+            text = preds[page.id] = prediction(doc)
             if writer is not None:
-                writer.write(page.id, doc.text)
+                writer.write(page.id, text)
     finally:
         if writer is not None:
             writer.close()
@@ -81,6 +98,7 @@ def evaluate_dataset(
     result.update(score(golds, preds, sites_min=sites_min, by_site=by_site))
     result["pipeline"] = {
         "pages": stats.pages,
+        "scored": field,
         "templates": not settings.no_templates,
         "two_pass": two_pass and not settings.no_templates,
         "methods": dict(stats.methods),
@@ -95,6 +113,10 @@ def evaluate_dataset(
     return result
 
 
+def _main_text(doc: Document) -> str:
+    return doc.text
+
+
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "eval",
@@ -107,6 +129,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--json", dest="json_out", default=None, help="write the full result here")
     parser.add_argument("--preds", default=None, help="write predictions ({id, text} JSONL) here")
     parser.add_argument("--by-site", action="store_true", help="also report per-site shingle metrics")
+    parser.add_argument(
+        "--comments",
+        action="store_true",
+        help=f"score the documents' comments against each record's {COMMENTS_GOLD!r} (keep_comments on)",
+    )
     parser.add_argument(
         "--sites-min",
         type=int,
@@ -137,6 +164,7 @@ def run(args: argparse.Namespace) -> int:
         args.limit,
         preds_out=args.preds,
         two_pass=args.two_pass,
+        comments=args.comments,
     )
     summary = result.pop("_summary")
     for line in summary_lines(result):

@@ -46,6 +46,7 @@ FLAGS = (
     "max_nodes",
     "time_budget_ms",
     "keep_comments",
+    "min_block_quality",
     "no_model",
     "template_min_pages",
     "template_theta",

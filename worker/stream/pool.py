@@ -53,8 +53,6 @@ WATCHDOG_TICK_S = 0.1
 # Adopting a partition (loading its snapshots) or giving one up is bounded too, but not by the page
 # deadline: a partition's snapshots can take a few seconds to load.
 CONTROL_DEADLINE_S = 60.0
-# Why a cleaning process was replaced (the label of cleanstream_cleaner_restarts_total).
-RESTART_CAUSES = ("deadline", "crash")
 # A process that cannot be started is tried again a few times before the worker gives up.
 START_ATTEMPTS = 5
 START_BACKOFF_S = 0.5
@@ -138,8 +136,6 @@ class CleaningPool:
         self.closing = False
         self.draining = False  # stopping: replaced processes are not restarted
         self._watchdog: asyncio.Task[None] | None = None
-        for cause in RESTART_CAUSES:  # exposed at 0 from the start, so a first restart is seen as one
-            metrics.cleaner_restarts.labels(cause)
         metrics.cleaning_processes.set_function(lambda: sum(1 for s in self.slots if s.ready))
         metrics.sitememory_bytes.set_function(lambda: sum(s.memory[0] for s in self.slots))
         metrics.sitememory_sites.set_function(lambda: sum(s.memory[1] for s in self.slots))

@@ -2,6 +2,10 @@
 
 At-least-once on the way in: every send is awaited (acks="all"), nothing idempotent or
 transactional (Tansu and aiokafka cannot do either, and the worker is idempotent per page anyway).
+
+A page the worker would refuse as a malformed message (no url, a url without a host, a field over its
+limit) is not sent: it is skipped and counted by reason, since the worker could only dead-letter it.
+Datasets without URLs can be given made-up ones (`with_defaults`, `replay --url-prefix`).
 """
 
 from __future__ import annotations
@@ -9,15 +13,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import quote
 
 from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaConnectionError, KafkaError, MessageSizeTooLargeError
 
-from worker.messages import page_to_record
+from worker.messages import Rejection, decode_page, page_to_record
 from worker.models import Page
 from worker.settings import Settings
 from worker.stream.config import producer_config
@@ -27,6 +33,14 @@ log = logging.getLogger(__name__)
 # Sends awaited together; bounds memory while keeping batches full.
 MAX_PENDING = 500
 PROGRESS_EVERY_S = 1.0
+# Skipped pages logged one by one (with their ids) before replay only counts them.
+LOGGED_SKIPS = 5
+# Reasons a page is not sent (keys of ReplayStats.skipped_by; the worker's dead-letter reasons are
+# different: these pages never reach it).
+NO_URL = "no url"
+OVER_REQUEST_SIZE = "over max_request_size"
+# Where the URL of a page that has none goes in --url-prefix.
+SITE_FIELD = "{site}"
 
 
 class BrokerUnreachable(RuntimeError):
@@ -51,15 +65,61 @@ async def page_producer(settings: Settings) -> AsyncIterator[AIOKafkaProducer]:
 @dataclass
 class ReplayStats:
     sent: int = 0
-    skipped: int = 0
     bytes: int = 0
     elapsed_s: float = 0.0
+    skipped_by: Counter[str] = field(default_factory=Counter)  # reason -> pages not sent
     # Produce time (ms since epoch) per page id, for end-to-end latency measurements.
     produced_at_ms: dict[str, int] = field(default_factory=dict)
 
     @property
+    def skipped(self) -> int:
+        return sum(self.skipped_by.values())
+
+    @property
     def rate(self) -> float:
         return self.sent / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+def with_defaults(page: Page, url_prefix: str | None = None, site: str | None = None) -> Page:
+    """`page` with a site where it has none, and a URL made of `url_prefix` and its id where it has
+    none (`{site}` in the prefix stands for the page's site). A page that stays without a URL (no
+    prefix, or `{site}` and no site) is left as it is, and skipped by replay_pages."""
+    site = page.site or site
+    url = page.url
+    if url is None and url_prefix is not None and (site or SITE_FIELD not in url_prefix):
+        url = url_prefix.replace(SITE_FIELD, site or "") + quote(page.id, safe="")
+    if url == page.url and site == page.site:
+        return page
+    return replace(page, url=url, site=site)
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """An input record as the worker will see it (worker.messages.InputRecord)."""
+
+    key: bytes | None
+    value: bytes
+    headers: list[tuple[str, bytes]]
+    topic: str = ""
+    partition: int = 0
+    offset: int = 0
+    timestamp: int = 0
+
+
+def refusal(page: Page, record: tuple[bytes | None, bytes, list[tuple[str, bytes]]]) -> str | None:
+    """Why the worker would refuse this record as a malformed message, or None.
+
+    Decided by the worker's own codec (worker.messages.decode_page), so replay and the worker agree;
+    problems of the content itself (empty, not HTML, too large) are the worker's to report.
+    """
+    if not page.url:
+        return NO_URL
+    decoded = decode_page(_Record(*record), max_bytes=len(record[1]))
+    if isinstance(decoded, Rejection) and decoded.reason in ("schema_violation", "invalid_json"):
+        # "url: 9014 characters, the limit is 8192" -> "url: over its limit" keeps the counts few
+        field_name, _, what = decoded.detail.partition(": ")
+        return f"{field_name}: {'over its limit' if 'the limit is' in what else what}"
+    return None
 
 
 Progress = Callable[[ReplayStats], None]
@@ -88,13 +148,17 @@ async def replay_pages(
             delay = started + (stats.sent + stats.skipped) / rate - time.monotonic()
             if delay > 0:
                 await asyncio.sleep(delay)
-        key, value, headers = page_to_record(page, as_headers=as_headers)
+        record = page_to_record(page, as_headers=as_headers)
+        why = refusal(page, record)
+        if why is not None:
+            _skip(stats, page, why)
+            continue
+        key, value, headers = record
         now_ms = int(time.time() * 1000)
         try:
             fut = await producer.send(topic, value=value, key=key, headers=headers, timestamp_ms=now_ms)
-        except MessageSizeTooLargeError as exc:
-            stats.skipped += 1
-            log.warning("page %s skipped: %s", page.id, exc)
+        except MessageSizeTooLargeError:
+            _skip(stats, page, OVER_REQUEST_SIZE)
             continue
         pending.append(fut)
         stats.sent += 1
@@ -114,3 +178,11 @@ async def replay_pages(
     await producer.flush()
     stats.elapsed_s = time.monotonic() - started
     return stats
+
+
+def _skip(stats: ReplayStats, page: Page, why: str) -> None:
+    stats.skipped_by[why] += 1
+    if stats.skipped <= LOGGED_SKIPS:
+        log.warning("page %s not sent: %s", page.id, why)
+    elif stats.skipped == LOGGED_SKIPS + 1:
+        log.warning("more pages not sent; they are counted, not logged")

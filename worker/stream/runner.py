@@ -262,6 +262,7 @@ class Worker:
                 log.exception("stopping the %s failed", name)
         self._set_connected(False)
         self.health.assigned = 0
+        self.health.member = False
         ok = clean and self.failure is None
         log.info("worker stopped (%s)", "drained" if ok else f"unclean: {self.failure or 'drain incomplete'}")
         return 0 if ok else 1
@@ -269,7 +270,11 @@ class Worker:
     # --- rebalance -------------------------------------------------------------------------------
 
     async def adopt(self, assigned: Sequence[TopicPartition]) -> None:
-        """New partitions: held (not taken from the consumer) until their site memory is restored."""
+        """New partitions: held (not taken from the consumer) until their site memory is restored.
+
+        Called after every join of the group, with no partitions too: from then on this worker is a
+        group member, which is what /readyz reports (an idle member is ready)."""
+        self.health.member = True
         try:
             await self._adopt(assigned)
         except Exception as exc:  # aiokafka would log it and go on with the partitions held forever

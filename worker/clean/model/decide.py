@@ -36,7 +36,6 @@ class Stages:
     region: Region
     heur: Classified
     site: SiteFacts | None
-    keep_comments: bool
 
 
 class BlockDecider(Protocol):
@@ -67,9 +66,11 @@ class BlockModel:
         seg, scores, region, heur = stages.seg, stages.scores, stages.region, stages.heur
         xt = block_features(seg, scores, region, heur.kept, stages.site)
         keep = self.scores(xt) > self.cut
-        if not stages.keep_comments and not scores.comment[region.target]:
-            # rule: comment sections are not the article (Settings.keep_comments), whatever the model says
+        if not scores.comment[region.target]:
+            # rule: comment sections are not the article (worker.clean.comments reads them apart), whatever
+            # the model says; nor is the region's flat comment tail
             keep &= np.frombuffer(bytes(scores.comment), dtype=np.bool_)[seg.owners] == 0
+        keep[heur.tail] = False
         # rule: the model adds blocks, what the heuristics keep stays (dragnet test split 0.9164 against
         # 0.9163 with the model deciding alone, scrapinghub_aeb 0.9683 against 0.9645, trafilatura_eval
         # 0.9118 against 0.9079: where the model drops a block the heuristics keep, it is mostly wrong).
@@ -83,10 +84,9 @@ class Step:
 
     model: BlockDecider
     site: SiteFacts | None
-    keep_comments: bool
 
     def decide(self, seg: Segmentation, scores: Scores, region: Region, heur: Classified) -> Classified:
-        return self.model.decide(Stages(seg, scores, region, heur, self.site, self.keep_comments))
+        return self.model.decide(Stages(seg, scores, region, heur, self.site))
 
 
 def load(path: str | None = None) -> BlockModel:

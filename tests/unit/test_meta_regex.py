@@ -1,0 +1,113 @@
+"""Every regex of the metadata extractor that sees page content runs in linear time.
+
+Measured by ratios: the time on an adversarial input of 16n characters over the time on n characters.
+Linear code gives ~16, quadratic ~256; the bound (64, as in test_linear_time) leaves 4x on either side
+for a noisy shared machine (8x growth with a bound of 24 failed now and then under load).
+Inputs are the shapes that make backtracking regexes blow up: long runs of what a pattern's optional
+and repeated parts accept, without the part that would complete a match.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import time
+from collections.abc import Callable
+from datetime import date
+
+import pytest
+
+from worker.clean.meta import collect, dates, fields, jsonld, text
+
+LATEST = date(2024, 6, 2)
+SIZE = 4_000
+GROWTH = 16
+MAX_RATIO = 64.0
+
+# Units repeated to build inputs: digits, separators, month names, cue words and their near misses.
+UNITS = (
+    "1", "12", "2019", "1.", "12.", "1. ", "2019-", "2019-03-", "14.03.", "1/", "14/03/", " ", "a",
+    "März ", "14 März ", "Jan 14 ", "de ", "14 de ", "2019 März ", "2019. ", "T10:00", "+01:00",
+    '"datePublished": "', '"headline":', "by ", " and ", ", ", "veröffentlicht ", "bis ", "-",
+    "/2019/03/", "/2019", "年", "2019年3月", "\u00a0", "Mär.", "1er ", "31.10.", "31/10/",
+)  # fmt: skip
+
+REGEXES: dict[str, re.Pattern[str]] = {
+    "dates.TEXT_DATE": dates.TEXT_DATE,
+    "dates._ISO": dates._ISO,
+    "dates._URL_DAY": dates._URL_DAY,
+    "dates._URL_MONTH": dates._URL_MONTH,
+    "dates._URL_DMY": dates._URL_DMY,
+    "text._YEAR": text._YEAR,
+    "text._YEAR_OR_SHORT_DATE": text._YEAR_OR_SHORT_DATE,
+    "text.PUBLISHED_CUE": text.PUBLISHED_CUE,
+    "text.OTHER_CUE": text.OTHER_CUE,
+    "jsonld._LOOSE": jsonld._LOOSE,
+    "fields._BYLINE_PREFIX": fields._BYLINE_PREFIX,
+    "fields._AUTHOR_SPLIT": fields._AUTHOR_SPLIT,
+    "collect._SPACE": collect._SPACE,
+}
+
+# The functions that run the regexes over page content, as the extractor calls them.
+FUNCTIONS: dict[str, Callable[[str], object]] = {
+    "find_dates": lambda s: dates.find_dates(s, LATEST, limit=10**9),
+    "parse_value": lambda s: dates.parse_value(s, LATEST),
+    "text_dates": lambda s: text.text_dates(s, LATEST, limit=10**9),
+    "text_dates(short_years)": lambda s: text.text_dates(s, LATEST, limit=10**9, short_years=True),
+    "url_day": lambda s: dates.url_day(s, LATEST),
+    "url_dmy_day": lambda s: dates.url_dmy_day(s, LATEST),
+    "visible_text": lambda s: text.visible_text(s, [s[: len(s) // 3], s[len(s) // 2 :]]),
+}
+
+
+def _seconds(fn: Callable[[str], object], s: str) -> float:
+    # Best of 5 with the garbage collector off: a collection triggered by the many match objects
+    # of the large input, or another process's burst on a shared machine, made single runs 3x slower.
+    best = float("inf")
+    gc.disable()
+    try:
+        for _ in range(5):
+            t0 = time.perf_counter()
+            fn(s)
+            best = min(best, time.perf_counter() - t0)
+    finally:
+        gc.enable()
+    return max(best, 1e-6)
+
+
+def _worst_ratio(fn: Callable[[str], object]) -> tuple[float, str]:
+    worst, which = 0.0, ""
+    for unit in UNITS:
+        small = unit * (SIZE // len(unit) + 1)
+        large = small * GROWTH
+        ratio = _seconds(fn, large) / _seconds(fn, small)
+        if ratio > worst:
+            worst, which = ratio, unit
+    return worst, which
+
+
+def _all_matches(pattern: re.Pattern[str]) -> Callable[[str], object]:
+    """A scan for every match: each start position is tried, so a backtracking pattern shows."""
+
+    def run(s: str) -> object:
+        return [m.span() for m in pattern.finditer(s)]
+
+    return run
+
+
+@pytest.mark.parametrize("name", sorted(REGEXES))
+def test_regex_is_linear(name: str) -> None:
+    ratio, unit = _worst_ratio(_all_matches(REGEXES[name]))
+    assert ratio < MAX_RATIO, f"{name}: {ratio:.1f}x time for {GROWTH}x input of {unit!r}"
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_scanning_function_is_linear(name: str) -> None:
+    ratio, unit = _worst_ratio(FUNCTIONS[name])
+    assert ratio < MAX_RATIO, f"{name}: {ratio:.1f}x time for {GROWTH}x input of {unit!r}"
+
+
+def test_the_ratio_test_catches_a_quadratic_regex() -> None:
+    # an unbounded run before a part that never comes: each start position rescans the run
+    ratio, _ = _worst_ratio(_all_matches(re.compile(r"[0-9]*x")))
+    assert ratio > MAX_RATIO

@@ -1,0 +1,156 @@
+"""Several posts on one page: fixtures written for these tests, modelled on WordPress and Blogger front
+pages, a phpBB-like forum thread and a news live blog."""
+
+from __future__ import annotations
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR
+from worker.clean.pipeline import clean_page
+from worker.models import Document, Page
+
+P4 = (
+    "The market on the square will move to the old tram depot for the summer, the organisers said, "
+    "because the square is being repaved and the stalls would block the works."
+)
+
+
+def _clean(body: str) -> Document:
+    html = f"<html><head><title>Example Blog</title></head><body>{NAV}{body}{SIDEBAR}</body></html>"
+    return clean_page(
+        Page(id="p", html=html, url="https://blog.example.com/", fetched_at="2024-06-01T00:00:00Z")
+    )
+
+
+def _wp(n: int, title: str, day: str, when: str, author: str, text: str) -> str:
+    return (
+        f'<article id="post-{n}" class="post-{n} post type-post status-publish format-standard hentry">'
+        f'<header class="entry-header"><h2 class="entry-title"><a href="/{n}" rel="bookmark">{title}</a></h2>'
+        f'<div class="entry-meta"><span class="posted-on">Posted on <a href="/{n}" rel="bookmark">'
+        f'<time class="entry-date published" datetime="{day}T09:00:00+00:00">{when}</time></a></span>'
+        f'<span class="byline"> by <span class="author vcard">'
+        f'<a class="url fn n" href="/author/x">{author}</a>'
+        f'</span></span></div></header><div class="entry-content"><p>{text}</p>'
+        f'<p><a href="/{n}#more-{n}" class="more-link">Continue reading</a></p></div>'
+        '<footer class="entry-footer"><span class="cat-links">Posted in <a href="/c">News</a></span>'
+        "</footer>"
+        "</article>"
+    )
+
+
+def test_wordpress_front_page_lists_its_posts() -> None:
+    doc = _clean(
+        '<main id="main" class="site-main">'
+        + _wp(3, "Bridge reopens", "2024-05-03", "May 3, 2024", "Ann Lee", PROSE)
+        + _wp(2, "Noise complaints", "2024-04-28", "April 28, 2024", "Bo Chan", PROSE2)
+        + _wp(1, "Builder on schedule", "2024-04-20", "April 20, 2024", "Ann Lee", PROSE3)
+        + "</main>"
+    )
+    assert [(p.title, p.published, p.author, p.text) for p in doc.posts] == [
+        ("Bridge reopens", "2024-05-03", "Ann Lee", PROSE),
+        ("Noise complaints", "2024-04-28", "Bo Chan", PROSE2),
+        ("Builder on schedule", "2024-04-20", "Ann Lee", PROSE3),
+    ]
+
+
+def _blogger(day: str, title: str, author: str, text: str) -> str:
+    return (
+        f"<div class='date-outer'><h2 class='date-header'><span>{day}</span></h2><div class='date-posts'>"
+        "<div class='post-outer'><div class='post hentry uncustomized-post-template'>"
+        f"<h3 class='post-title entry-title'><a href='/p'>{title}</a></h3>"
+        f"<div class='post-header'></div><div class='post-body entry-content'>{text}"
+        "<div style='clear: both;'>"
+        "</div></div><div class='post-footer'><div class='post-footer-line post-footer-line-1'>"
+        f"<span class='post-author vcard'>Posted by <span class='fn'>{author}</span></span> "
+        "<span class='post-timestamp'>at <a class='timestamp-link' href='/p'>4:00 PM</a></span> "
+        "<span class='post-comment-link'><a class='comment-link' href='/p#comments'>2 comments</a></span>"
+        "</div></div></div></div></div></div>"
+    )
+
+
+def test_blogger_front_page_posts_with_authors() -> None:
+    doc = _clean(
+        "<div class='blog-posts hfeed'>"
+        + _blogger("Monday, March 3, 2011", "Bridge reopens", "Dee", f"{PROSE}<br><br>{PROSE3}")
+        + _blogger("Sunday, March 2, 2011", "Noise complaints", "Dee", f"{PROSE2}<br><br>{P4}")
+        + "</div>"
+    )
+    assert [(p.title, p.author, p.text) for p in doc.posts] == [
+        ("Bridge reopens", "Dee", f"{PROSE}\n\n{PROSE3}"),
+        ("Noise complaints", "Dee", f"{PROSE2}\n\n{P4}"),
+    ]
+
+
+def _phpbb(n: int, user: str, when: str, text: str) -> str:
+    return (
+        f'<div id="p{n}" class="post has-profile bg{n % 2 + 1}"><div class="inner"><dl class="postprofile">'
+        f'<dt class="has-profile-rank"><a href="/u{n}" class="username">{user}</a></dt>'
+        '<dd class="profile-rank">'
+        "Member</dd><dd class='profile-posts'><strong>Posts:</strong> 12</dd></dl><div class='postbody'>"
+        f'<h3><a href="#p{n}">Re: Bridge noise</a></h3><p class="author"><a href="#p{n}">'
+        '<span class="imageset">'
+        f'</span></a>by <strong><a href="/u{n}" class="username">{user}</a></strong> » {when}</p>'
+        f'<div class="content">{text}</div></div></div></div><hr class="divider">'
+    )
+
+
+def test_phpbb_like_forum_thread() -> None:
+    doc = _clean(
+        '<div id="page-body"><h2 class="topic-title">Bridge noise</h2>'
+        + _phpbb(101, "dave", "Tue Mar 05, 2013 8:15 pm", PROSE)
+        + _phpbb(102, "erin_k", "Wed Mar 06, 2013 7:02 am", PROSE2)
+        + _phpbb(103, "dave", "Wed Mar 06, 2013 9:40 am", P4)
+        + "</div>"
+    )
+    assert [(p.author, p.published, p.text) for p in doc.posts] == [
+        ("dave", "2013-03-05", PROSE),
+        ("erin_k", "2013-03-06", PROSE2),
+        ("dave", "2013-03-06", P4),
+    ]
+    assert {p.title for p in doc.posts} == {"Re: Bridge noise"}
+
+
+def _entry(hhmm: str, author: str, text: str) -> str:
+    return (
+        f'<article class="liveblog-entry"><header><time datetime="2024-05-03T{hhmm}:00Z">{hhmm}</time>'
+        f'<h3 class="liveblog-entry__title">Update {hhmm}</h3></header><p class="liveblog-entry__author">'
+        f"by {author}</p><div class='liveblog-entry__body'><p>{text}</p></div></article>"
+    )
+
+
+def test_news_live_blog_entries_are_posts() -> None:
+    doc = _clean(
+        '<div class="liveblog"><h1>Bridge reopening: live</h1>'
+        + _entry("10:42", "Fiona Grey", PROSE)
+        + _entry("10:15", "Fiona Grey", PROSE2)
+        + _entry("09:58", "Sam Ode", PROSE3)
+        + "</div>"
+    )
+    assert [(p.title, p.author, p.text) for p in doc.posts] == [
+        ("Update 10:42", "Fiona Grey", PROSE),
+        ("Update 10:15", "Fiona Grey", PROSE2),
+        ("Update 09:58", "Sam Ode", PROSE3),
+    ]
+
+
+def test_one_article_with_related_teasers_has_no_posts() -> None:
+    teasers = "".join(
+        f"<article class='post teaser'><h3><a href='/{i}'>Another story {i}</a></h3>"
+        f"<p>April {i}, 2024</p></article>"
+        for i in range(1, 5)
+    )
+    body = (
+        f"<article class='post hentry'><h1>Bridge reopens</h1><p class='byline'>By Ann Lee, May 3, 2024</p>"
+        f"<p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{P4}</p></article><aside>{teasers}</aside>"
+    )
+    assert _clean(body).posts == ()
+
+
+def test_sections_of_one_article_are_not_posts() -> None:
+    body = (
+        "<article>"
+        + "".join(
+            f"<section class='part'><h2>Part {i}</h2><p>{text}</p></section>"
+            for i, text in enumerate((PROSE, PROSE2, PROSE3, P4))
+        )
+        + "</article>"
+    )
+    assert _clean(body).posts == ()

@@ -1,0 +1,129 @@
+"""Dates written for readers in the page's visible text: the last resort when no markup dates the page.
+
+The body's text is read once (lexbor concatenates it in C); the text of scripts and styles is cut out
+of it, then the text is searched for four-digit years only (a fast scan), and the date regex runs on a
+short window around each year. What precedes a date says what it is: "veröffentlicht am", "posted on"
+(publication) or "bis", "zuletzt geändert" (something else).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from worker.clean.meta.dates import TEXT_DATE, match_day
+
+# A plausible year of publication, not part of a longer number (the window around it is then parsed).
+_YEAR = re.compile(r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])")
+# ... or a numeric date with a two-digit year ("31.10.23", "26/10/13"), read only in short texts that
+# are about the page's date (its header): in running text such triples are scores and versions as
+# often as dates. On htmldate's pages: +3 check, nothing lost.
+_YEAR_OR_SHORT_DATE = re.compile(
+    r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])|(?<![0-9.])[0-3][0-9]([./])[01][0-9]\1[0-9]{2}(?![0-9])"
+)
+# How far before a year a date may start ("14. September 2019": 13 characters; "Mittwoch, 14. de
+# septiembre de 2019" is longer) and after it end ("2019. március 14.").
+WINDOW_BEFORE = 40
+WINDOW_AFTER = 20
+# Years looked at per page at most: archives list hundreds of months.
+MAX_YEARS = 300
+# How many characters before a date are read for its cue.
+CUE_CHARS = 40
+
+# Words just before a date that say it is the publication date, in the languages of the web
+# (lower-cased; matched anywhere in the CUE_CHARS before the date).
+PUBLISHED_CUE = re.compile(
+    r"ver[öo]ffentlicht|erschienen|erstellt|publiziert|gepostet|geschrieben|eingestellt|datum:|"
+    r"gespeichert|published|posted|submitted|written|date:|publié|publie le|mis en ligne|publicado|"
+    r"fecha|pubblicato|"
+    r"gepubliceerd|geplaatst|opublikowano|publicerad|julkaistu|publikováno"
+)
+# ... that it is the last update ("Aktualisiert:", "last edited", "Letzte Änderung"): no publication
+# date, but the only date some pages give (wikis, terms of service), read last (choose.from_text).
+UPDATED_CUE = re.compile(
+    r"aktualisiert|updated|mis à jour|actualizado|aggiornato|geändert|modified|edited|bearbeitet|"
+    r"letzte|last"
+)
+# ... that it is something else: a deadline, a period, a birthday, an announced event ("der nächste
+# Stammtisch findet am ... statt", "next meeting"; htmldate eval: +1 dev, none lost).
+OTHER_CUE = re.compile(
+    r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|"
+    r"nächste|findet|\bnext\b|upcoming|"
+    # the end of a range: "23.-26.8.2017"
+    r"[0-9]\.? ?[-–] ?$"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TextDate:
+    day: date
+    position: int  # character offset in the text
+    cue: str  # "published", "updated", "other" or ""
+
+    @property
+    def dates_page(self) -> bool:
+        """Whether the date may be the page's publication date (no cue says it is something else)."""
+        return self.cue in ("", "published")
+
+
+def visible_text(body_text: str, skipped: list[str]) -> str:
+    """`body_text` with each of `skipped` (the texts of scripts and styles, in document order) cut out.
+
+    lexbor's text() concatenates text nodes in document order, so each skipped text is found after
+    the previous one: one forward pass.
+    """
+    if not skipped:
+        return body_text
+    pieces: list[str] = []
+    pos = 0
+    for s in skipped:
+        if len(s) < 8:
+            continue  # an empty or tiny script cannot hold a date; searching for it could match prose
+        k = body_text.find(s, pos)
+        if k >= 0:
+            pieces.append(body_text[pos:k])
+            pos = k + len(s)
+    pieces.append(body_text[pos:])
+    return " ".join(pieces)
+
+
+def text_dates(text: str, latest: date, limit: int = 40, short_years: bool = False) -> list[TextDate]:
+    """Dates in `text` (whitespace-folded), in order, with the cue before each; with `short_years`
+    also numeric dates with a two-digit year."""
+    found: list[TextDate] = []
+    pos = 0
+    size = len(text)
+    for n, year in enumerate((_YEAR_OR_SHORT_DATE if short_years else _YEAR).finditer(text)):
+        if n >= MAX_YEARS or len(found) >= limit:
+            break
+        if year.start() < pos:
+            continue  # inside the date found before
+        end = min(size, year.end() + WINDOW_AFTER)
+        day, m = None, None
+        start = max(pos, year.start() - WINDOW_BEFORE)
+        while start < year.start() + 1:
+            m = TEXT_DATE.search(text, start, end)
+            if m is None or m.start() > year.start() or (m.end() == end and end < size):
+                break  # no date around this year, or one cut by the window's end
+            if m.end() >= year.end():
+                day = match_day(m, latest, False)
+                if day is not None:
+                    break
+            start = m.start() + 1  # ends before this year, or letters that are no month: look on
+        if day is None or m is None:
+            continue
+        found.append(TextDate(day, m.start(), _cue(text[max(pos, m.start() - CUE_CHARS) : m.start()])))
+        pos = m.end()
+    return found
+
+
+def _cue(before: str) -> str:
+    """The cue closest to the date wins ("erschienen am 3.5.2019, aktualisiert am ..." )."""
+    before = before.lower()
+    best, best_end = "", -1
+    for kind, pattern in (("published", PUBLISHED_CUE), ("updated", UPDATED_CUE), ("other", OTHER_CUE)):
+        for m in pattern.finditer(before):
+            if m.end() > best_end:
+                best, best_end = kind, m.end()
+    return best

@@ -1,0 +1,132 @@
+"""Several posts on one page (blog front pages, archives, forum threads): each post's title, author, date
+and text, from the segmentation.
+
+1. The items: the outermost elements marked as a post (hAtom "hentry", microformats2 "h-entry",
+   WordPress "type-post" and "post-<id>", forum "post" / "postbody" / "message" containers, <article>);
+   where the markup names none, the children of one element that repeat one signature (tag and first
+   class) most often, outside comment sections.
+2. A list, not one article: at least POSTS_MIN items with prose, holding together at least
+   POSTS_MIN_SHARE of the page's prose, no single one holding most of it (a single post with its
+   teaser list of related posts is one article), and most of them dated or signed (the sections of one
+   article are not).
+3. Each post: its first heading is the title, author and date as for comments (worker.clean.repeats), the
+   text its prose blocks (not link lists, not the title, not the byline).
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from worker.clean import heuristics as h
+from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated
+from worker.clean.score import Scores
+from worker.clean.segment import Segmentation
+from worker.models import Post
+
+# (class, id) -> does it name one post: a pure function's memo, cleared when full.
+_POST_IDENTS: dict[tuple[str, str], bool] = {}
+_POST_IDENTS_MAX = 16384
+
+
+def _is_post(cls: str, id_attr: str) -> bool:
+    """A class/id naming one post ("hentry", "post-123", "postbit")."""
+    known = _POST_IDENTS.get((cls, id_attr))
+    if known is not None:
+        return known
+    if len(_POST_IDENTS) >= _POST_IDENTS_MAX:
+        _POST_IDENTS.clear()
+    ident = f"{cls} {id_attr}".lower()
+    words = ident.replace("_", "-").split()
+    flag = any(w in h.POST_MARKERS or (w.startswith("post-") and w[5:].isdigit()) for w in words) or (
+        has_part(ident, h.POST_MARKER_PREFIXES)
+    )
+    _POST_IDENTS[cls, id_attr] = flag
+    return flag
+
+
+def find_posts(seg: Segmentation, scores: Scores, today: date, bylines: Bylines) -> list[Post]:
+    """The posts of a page that lists several; [] for a page that holds one article (most pages)."""
+    ranges = _marked(seg, scores) or _repeated(seg, scores)
+    if not _is_list(scores, ranges):
+        return []
+    posts = [p for lo, hi in ranges if (p := _post(seg, scores, lo, hi, today, bylines)) is not None]
+    # Posts say when or by whom they were written; sections of one article, teasers and link cards do not.
+    stated = sum(1 for p in posts if p.published or p.author)
+    return posts if len(posts) >= h.POSTS_MIN and stated >= h.POSTS_STATED_SHARE * len(posts) else []
+
+
+def _marked(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
+    """Block ranges of the outermost post-marked elements (outside comment sections)."""
+    firsts, ends, tags, comment = seg.firsts, seg.ends, seg.tags, scores.comment
+    out: list[tuple[int, int]] = []
+    end = -1
+    rows = zip(tags, seg.classes, seg.ids, firsts, ends, comment, strict=True)
+    next(rows)  # <body>: a page-level class ("single-post") describes the page
+    for tag, cls, id_attr, first, last, in_comment in rows:
+        if first < end or last == first or in_comment:
+            continue
+        if tag == "article" or ((cls or id_attr) and _is_post(cls, id_attr)):
+            out.append((first, last))
+            end = last
+    return out
+
+
+def _repeated(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
+    """Without markup: the items of the most repeated signature on the page, each with a heading."""
+    count, sig = most_repeated(seg, 0)
+    if count < h.POSTS_MIN:
+        return []
+    ranges = [r for r in item_ranges(seg, 0, sig, lead=False) if not scores.comment[seg.owners[r[0]]]]
+    kinds = seg.kinds
+    with_heading = [r for r in ranges if any(kinds[b] == "heading" for b in range(*r))]
+    return with_heading if len(with_heading) >= h.POSTS_MIN else []
+
+
+def _is_list(scores: Scores, ranges: list[tuple[int, int]]) -> bool:
+    weights = scores.weights
+    prose = [sum(weights[lo:hi]) for lo, hi in ranges]
+    with_prose = [w for w in prose if w >= h.POST_MIN_PROSE]
+    if len(with_prose) < h.POSTS_MIN:
+        return False
+    total = sum(prose)
+    return total >= h.POSTS_MIN_SHARE * sum(weights) and max(prose) <= h.POST_MAX_SHARE * total
+
+
+def _post(seg: Segmentation, scores: Scores, lo: int, hi: int, today: date, bylines: Bylines) -> Post | None:
+    """One post: the title is its first heading; what comes before it is the post's header (a forum's
+    poster profile, a live blog's time), what comes after it the byline and the text."""
+    texts, kinds, link_density, owners, marked = (
+        seg.texts,
+        seg.kinds,
+        scores.link_density,
+        seg.owners,
+        scores.marked,
+    )
+    # Marks on the item's own elements count (its footer, its share bar); a mark the whole item inherits
+    # from its container (Blogger's "date-outer" reads like a date widget) does not.
+    item = _element_of(seg, lo, hi)
+    inherited = marked[item]
+    title_at = next((b for b in range(lo, hi) if kinds[b] == "heading"), None)
+    blocks = list(range(lo, hi) if title_at is None else range(title_at + 1, hi))
+    author, published, byline = header_facts(seg, list(range(lo, hi)), today, bylines)
+    body = [
+        texts[b]
+        for b in blocks
+        if link_density[b] <= h.MAX_LINK_DENSITY
+        and b not in byline
+        and (inherited or not marked[owners[b]])
+        and not (len(texts[b]) <= h.BOILERPLATE_MAX_CHARS and h.BOILERPLATE_LINE.match(texts[b].lower()))
+    ]
+    if not body:
+        return None
+    title = texts[title_at] if title_at is not None else None
+    return Post("\n\n".join(body), title, author, published)
+
+
+def _element_of(seg: Segmentation, lo: int, hi: int) -> int:
+    """The outermost element holding exactly the blocks from `lo` and none past `hi`: the item itself."""
+    e = seg.owners[lo]
+    parents, firsts, ends = seg.parents, seg.firsts, seg.ends
+    while (p := parents[e]) > 0 and firsts[p] == lo and ends[p] <= hi:
+        e = p
+    return e

@@ -1,0 +1,158 @@
+"""Quality signals of a text: how much it reads like natural prose. Cheap, per block and per document.
+
+    words             whitespace-separated words
+    mean_word_length  non-space characters per word
+    symbol_ratio      share of non-space characters that are neither letters nor digits
+    digit_ratio       share of non-space characters that are digits
+    stopword_ratio    share of letter tokens in the language's stoplist (worker.clean.lang); None without one
+    punctuated_lines  share of lines ending in sentence punctuation (prose: most; menus, tables: few)
+    lm_score          mean Zipf frequency (log10 of occurrences per billion words, 0-8) of the letter tokens
+                      in the language's word-frequency model, 0 for a word not in it (worker.clean.wordmodel);
+                      None without a model. English prose scores ~5-6; lists of names, code and
+                      keyword stuffing ~2-4.
+
+A document's signals are its blocks' counts summed, not a second pass over its text (a block's text is
+one line: the segmentation folds whitespace, so a document's lines are its blocks). Everything is counted
+with C-level string methods (str.translate deletes what is counted, split makes the tokens).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import repeat
+
+from worker.clean import heuristics as h
+from worker.clean import lang as lang_mod
+from worker.clean import wordmodel
+from worker.models import Quality
+
+_DIGITS = "0123456789"
+# Characters that are neither letters, digits nor spaces: ASCII punctuation and the common typographic
+# ones. Apostrophes count as symbols but stay inside tokens: word lists hold "don't" and "l'eau".
+SYMBOLS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~«»‹›“”„‘’‚–—―…•·©®™°§¶†‡′″€£¥¢¦¬±×÷"
+_DIGIT, _SYMBOL, _APOSTROPHE = "\x01", "\x02", "\x03"
+# Every digit and symbol is marked with a control character (which the segmentation's text never holds),
+# so both are counted with str.count and the tokens are what lies between the marks. str.translate is
+# fast on ASCII strings only (~1 ns a character; ~40 on others, where one curly quote is enough): other
+# strings are marked as UTF-8 bytes (bytes.translate, ASCII digits and symbols), and their few non-ASCII
+# symbols replaced one by one where present.
+_MARKS = dict.fromkeys(_DIGITS, _DIGIT) | dict.fromkeys(SYMBOLS, _SYMBOL) | dict.fromkeys("'’", _APOSTROPHE)
+_MARK = str.maketrans(_MARKS)
+_MARK_BYTES = bytes(
+    ord(_MARKS.get(chr(b), chr(b))) if b < 128 else b for b in range(256)
+)  # fmt: skip
+_WIDE_MARKS = tuple((c, m) for c, m in _MARKS.items() if not c.isascii())
+# What ends a line of prose.
+_LINE_END = tuple(".!?…:;。！？\"'”’»)")
+
+
+@dataclass(slots=True)
+class Assessed:
+    """Signals of each block, which blocks pass the filter, and the signals of those together."""
+
+    blocks: list[Quality]
+    keep: list[bool]
+    whole: Quality | None  # None when no block is kept
+
+
+@dataclass(slots=True)
+class Counts:
+    """The counts behind the signals, one list per count and one entry per text (columns: a list
+    comprehension per count costs less than an object per text)."""
+
+    words: list[int]
+    nonspace: list[int]
+    symbols: list[int]
+    digits: list[int]
+    tokens: list[int]
+    stopwords: list[int] | None  # None: no stoplist for the language
+    punctuated: list[bool]
+    zipf_sums: list[float] | None  # None: no word model for the language
+
+
+def _mark(text: str) -> str:
+    if text.isascii():
+        return text.translate(_MARK)
+    marked = text.encode("utf-8", "surrogatepass").translate(_MARK_BYTES).decode("utf-8", "surrogatepass")
+    for wide, mark in _WIDE_MARKS:
+        if wide in marked:
+            marked = marked.replace(wide, mark)
+    return marked
+
+
+def count(texts: Sequence[str], lang: str | None) -> Counts:
+    """The counts of each text (whitespace-folded, never empty: one line each)."""
+    stoplist = lang_mod.STOPWORDS.get(lang) if lang is not None else None
+    zipf = wordmodel.zipf_table(lang) if lang is not None else None
+    words = [t.count(" ") + 1 for t in texts]
+    marked = [_mark(t.lower()) for t in texts]
+    apostrophes = [m.count(_APOSTROPHE) for m in marked]
+    tokens: list[list[str]] = []
+    if stoplist is not None or zipf is not None:
+        tokens = [
+            m.replace(_DIGIT, " ").replace(_SYMBOL, " ").replace(_APOSTROPHE, "'").split() for m in marked
+        ]
+    return Counts(
+        words=words,
+        nonspace=[len(t) - w + 1 for t, w in zip(texts, words, strict=True)],
+        symbols=[m.count(_SYMBOL) + a for m, a in zip(marked, apostrophes, strict=True)],
+        digits=[m.count(_DIGIT) for m in marked],
+        tokens=list(map(len, tokens)) if tokens else [0] * len(texts),
+        stopwords=None if stoplist is None else [sum(map(stoplist.__contains__, tk)) for tk in tokens],
+        punctuated=[t.endswith(_LINE_END) for t in texts],
+        zipf_sums=None if zipf is None else [sum(map(zipf.get, tk, repeat(0.0))) for tk in tokens],
+    )
+
+
+def _ratio(part: float, whole: float) -> float:
+    return part / whole if whole else 0.0
+
+
+def signals(c: Counts, idx: Sequence[int]) -> Quality:
+    """The signals of the texts `idx` together (one text, or all that are kept)."""
+    words = sum(c.words[i] for i in idx)
+    nonspace = sum(c.nonspace[i] for i in idx)
+    tokens = sum(c.tokens[i] for i in idx)
+    stops, zipf = c.stopwords, c.zipf_sums
+    return Quality(
+        words=words,
+        mean_word_length=_ratio(nonspace, words),
+        symbol_ratio=_ratio(sum(c.symbols[i] for i in idx), nonspace),
+        digit_ratio=_ratio(sum(c.digits[i] for i in idx), nonspace),
+        stopword_ratio=None if stops is None else _ratio(sum(stops[i] for i in idx), tokens),
+        punctuated_lines=_ratio(sum(c.punctuated[i] for i in idx), len(idx)),
+        lm_score=None if zipf is None else _ratio(sum(zipf[i] for i in idx), tokens),
+    )
+
+
+def _block(c: Counts, i: int) -> Quality:
+    """signals(c, [i]), without the sums."""
+    nonspace, tokens = c.nonspace[i], c.tokens[i]
+    stops, zipf = c.stopwords, c.zipf_sums
+    return Quality(
+        c.words[i],
+        nonspace / c.words[i],
+        _ratio(c.symbols[i], nonspace),
+        _ratio(c.digits[i], nonspace),
+        None if stops is None else _ratio(stops[i], tokens),
+        1.0 if c.punctuated[i] else 0.0,
+        None if zipf is None else _ratio(zipf[i], tokens),
+    )
+
+
+def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> Assessed:
+    """Each text's signals in the language `lang` (None: unknown), the filter's verdicts (all kept when
+    `min_score` is 0), and the signals of the kept texts together.
+
+    The filter drops a text whose lm_score is under `min_score`, if it has enough tokens to judge (a short
+    heading or a name says little) and its language has a model."""
+    texts = [t for t in texts if t] if not all(texts) else texts
+    c = count(texts, lang)
+    per_text = [_block(c, i) for i in range(len(texts))]
+    keep = [True] * len(texts)
+    if min_score > 0 and c.zipf_sums is not None:
+        floor, tokens = h.FILTER_MIN_TOKENS, c.tokens
+        keep = [tokens[i] < floor or (q.lm_score or 0.0) >= min_score for i, q in enumerate(per_text)]
+    kept = [i for i, ok in enumerate(keep) if ok]
+    return Assessed(per_text, keep, signals(c, kept) if kept else None)
