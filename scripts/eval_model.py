@@ -37,17 +37,21 @@ from worker.io.readers import ReadStats  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 SETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval")
+# Sets whose gold keeps the headline (the article as a reader copies it); the others' gold is the article
+# body alone (SOURCE.md of each set). `--as-gold` scores each set in its own convention.
+KEEP_HEADLINE_GOLD = frozenset({"dragnet", "cleaneval_dev"})
 
 
 def _records(name: str) -> list[dict[str, Any]]:
     return [r for _, r in iter_jsonl(DATA / name / "pages.jsonl.gz", ReadStats()) if "id" in r]
 
 
-def _run(job: tuple[str, bool, bool]) -> tuple[str, bool, dict[str, str], list[dict[str, Any]], float]:
+def _run(job: tuple[str, bool, bool, bool]) -> tuple[str, bool, dict[str, str], list[dict[str, Any]], float]:
     """Clean one set in one mode; returns the predictions and what scoring needs of each record."""
-    name, templates, use_model = job
+    name, templates, use_model, as_gold = job
     tune_gc()
-    options = CleanOptions(no_model=not use_model)
+    header = as_gold and name in KEEP_HEADLINE_GOLD
+    options = CleanOptions(no_model=not use_model, keep_headline=header)
     memory = SiteMemory() if templates else None
     preds: dict[str, str] = {}
     meta: list[dict[str, Any]] = []
@@ -59,12 +63,16 @@ def _run(job: tuple[str, bool, bool]) -> tuple[str, bool, dict[str, str], list[d
     return name, templates, preds, meta, time.process_time() - started
 
 
-def _f1(golds: list[Gold], preds: dict[str, str]) -> float:
+def _f1(golds: list[Gold], preds: dict[str, str]) -> tuple[float, float, float]:
+    """F1, precision, recall."""
     result = score(golds, preds)
-    return float((result.get("shingle") or result.get("snippet") or {}).get("f1", 0.0))
+    m = result.get("shingle") or result.get("snippet") or {}
+    return float(m.get("f1", 0.0)), float(m.get("precision", 0.0)), float(m.get("recall", 0.0))
 
 
-def rows_of(name: str, preds: dict[str, str], meta: list[dict[str, Any]]) -> dict[str, float]:
+def rows_of(
+    name: str, preds: dict[str, str], meta: list[dict[str, Any]]
+) -> dict[str, tuple[float, float, float]]:
     golds = [Gold.from_record(r) for r in meta]
     out = {name: _f1(golds, preds)}
     if name == "dragnet":
@@ -84,6 +92,11 @@ def main() -> int:
     parser.add_argument("--sets", default=",".join(SETS))
     parser.add_argument("--no-model", action="store_true", help="the heuristics alone")
     parser.add_argument("--single-only", action="store_true", help="only the single-page mode")
+    parser.add_argument(
+        "--as-gold",
+        action="store_true",
+        help="keep the headline in the text where the set's gold does (dragnet, cleaneval_dev)",
+    )
     parser.add_argument("--out", type=Path, default=None, help="write the table as JSON here")
     args = parser.parse_args()
     names = [n for n in args.sets.split(",") if (DATA / n / "pages.jsonl.gz").exists()]
@@ -91,18 +104,22 @@ def main() -> int:
         print(f"eval_model: no shared data under {DATA}", file=sys.stderr)
         return 0
     modes = (False,) if args.single_only else (False, True)
-    jobs = [(n, t, not args.no_model) for n in names for t in modes]
+    jobs = [(n, t, not args.no_model, args.as_gold) for n in names for t in modes]
     table: dict[str, dict[str, float]] = {}
+    pr: dict[str, dict[str, str]] = {}
     cpu: dict[str, float] = {}
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         for name, templates, preds, meta, spent in pool.imap_unordered(_run, jobs):
             mode = "memory" if templates else "single"
             cpu[f"{name} {mode}"] = round(spent, 1)
-            for row, f1 in rows_of(name, preds, meta).items():
+            for row, (f1, p, r) in rows_of(name, preds, meta).items():
                 table.setdefault(row, {})[mode] = round(f1, 4)
+                pr.setdefault(row, {})[mode] = f"P {p:.4f} R {r:.4f}"
     for row in sorted(table):
-        cells = "  ".join(f"{m} {table[row][m]:.4f}" for m in ("single", "memory") if m in table[row])
-        print(f"{row:28s} {cells}")
+        cells = "  ".join(
+            f"{m} {table[row][m]:.4f} ({pr[row][m]})" for m in ("single", "memory") if m in table[row]
+        )
+        print(f"{row:24s} {cells}")
     print("cpu s:", json.dumps(cpu), file=sys.stderr)
     if args.out:
         args.out.write_text(json.dumps({"f1": table, "cpu_s": cpu}, indent=2) + "\n")

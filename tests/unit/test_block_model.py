@@ -20,6 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
 from tests.unit.test_properties_extract import TREES
 from worker.clean.classify import Classified, classify_region
+from worker.clean.kinds import captions
 from worker.clean.model import decide
 from worker.clean.model.features import FEATURES, SiteFacts, block_features
 from worker.clean.model.trees import Trees
@@ -31,7 +32,7 @@ from worker.clean.segment import segment
 from worker.clean.sitememory import SiteMemory
 from worker.models import Page
 from worker.sample import sample_pages
-from worker.train.collect import Recorder, in_figure
+from worker.train.collect import Recorder
 from worker.train.labels import align
 
 SCORES = Path(__file__).resolve().parents[1] / "golden" / "block_model_scores.json"
@@ -79,11 +80,11 @@ def test_the_article_header_and_captions_are_not_body() -> None:
     assert align(texts, gold).content == [True, True, True, True]  # without kinds: the gold's own view
 
 
-def test_in_figure_marks_blocks_under_figure_and_figcaption() -> None:
+def test_captions_are_blocks_under_figure_and_figcaption() -> None:
     seg, *_ = _stages(
         f"<body><p>{PROSE}</p><figure><div>photo</div><figcaption>Caption</figcaption></figure></body>"
     )
-    assert in_figure(seg) == [False, True, True]
+    assert captions(seg) == [False, True, True]
 
 
 # --- features -------------------------------------------------------------------------------------

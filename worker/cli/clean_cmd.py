@@ -35,6 +35,8 @@ PIPELINE_FLAGS = (
     "max_nodes",
     "time_budget_ms",
     "keep_comments",
+    "keep_headline",
+    "keep_captions",
     "min_block_quality",
     "no_model",
     "no_templates",

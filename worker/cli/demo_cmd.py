@@ -41,6 +41,8 @@ TUNABLE = (
     "no_templates",
     "template_min_pages",
     "keep_comments",
+    "keep_headline",
+    "keep_captions",
     "min_block_quality",
     "no_model",
 )

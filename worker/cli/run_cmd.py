@@ -46,6 +46,8 @@ FLAGS = (
     "max_nodes",
     "time_budget_ms",
     "keep_comments",
+    "keep_headline",
+    "keep_captions",
     "min_block_quality",
     "no_model",
     "template_min_pages",

@@ -46,7 +46,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="model file to write")
     parser.add_argument("--seed", type=int, default=None, help="LightGBM seed (default 7)")
-    parser.add_argument("--trees", type=int, default=None, help="boosting rounds (default 200)")
+    parser.add_argument("--trees", type=int, default=None, help="boosting rounds (default fit.TREES)")
+    parser.add_argument(
+        "--cv",
+        type=int,
+        default=0,
+        metavar="K",
+        help="write no model: print the pipeline's K-fold cross-validated scores (folds by site) on the "
+        "training sets, beside the heuristics'",
+    )
     parser.set_defaults(func=run)
 
 
@@ -77,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     rows = Rows()
     manifest: list[dict[str, Any]] = []
+    sets = []
     for name, path, split in sources:
         records = [r for _, r in iter_jsonl(path, ReadStats()) if "id" in r]
         records.sort(key=lambda r: str(r["id"]))
@@ -87,8 +96,16 @@ def run(args: argparse.Namespace) -> int:
         pages = 0
         for memory in (False, True):
             pages = collect(name, records, trainable, rows, memory)
+        sets.append((name, records, [r for r in records if trainable(r)]))
         manifest.append({"name": path.parent.name if path.name.startswith("pages") else name,
                          "split": split or "all", "pages": pages})  # fmt: skip
+    if args.cv:
+        from worker.train.crossval import cross_validate
+
+        table = cross_validate(sets, rows, args.cv, seed=args.seed or fit.SEED, trees=args.trees or fit.TREES)
+        for row, cells in table.items():
+            print(f"{row:28s} " + "  ".join(f"{m} {v}" for m, v in cells.items()))
+        return 0
     data = fit.fit(rows, manifest, seed=args.seed or fit.SEED, trees=args.trees or fit.TREES)
     fit.write(data, args.out)
     size = args.out.stat().st_size

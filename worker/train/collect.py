@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from worker.clean.classify import Classified
+from worker.clean.kinds import captions
 from worker.clean.model.decide import Stages
 from worker.clean.model.features import Matrix, block_features
 from worker.clean.pipeline import clean_page
@@ -40,7 +41,7 @@ class Rows:
 
     def add(self, key: str, x: Matrix, seg: Segmentation, gold: str) -> None:
         texts = seg.texts
-        labels = align(texts, gold, seg.kinds, in_figure(seg))
+        labels = align(texts, gold, seg.kinds, captions(seg))
         self.x.append(x)
         self.y.append(np.array(labels.content, dtype=np.float64))
         self.w.append(np.array(labels.weights, dtype=np.float64))
@@ -48,16 +49,20 @@ class Rows:
         self.texts.append(texts)
         self.gold.append(gold)
 
-
-FIGURE_TAGS = frozenset({"figure", "figcaption"})
-
-
-def in_figure(seg: Segmentation) -> list[bool]:
-    """Per block: is it inside a <figure> or <figcaption> (a caption, by HTML semantics)?"""
-    inside = [False] * len(seg.tags)
-    for i in range(1, len(seg.tags)):
-        inside[i] = seg.tags[i] in FIGURE_TAGS or inside[seg.parents[i]]
-    return [inside[e] for e in seg.owners]
+    def subset(self, keep: list[bool]) -> Rows:
+        """The page runs where `keep` (one flag per page run) is true."""
+        out = Rows()
+        for k, x, y, w, page, texts, gold in zip(
+            keep, self.x, self.y, self.w, self.page, self.texts, self.gold, strict=True
+        ):
+            if k:
+                out.x.append(x)
+                out.y.append(y)
+                out.w.append(w)
+                out.page.append(page)
+                out.texts.append(texts)
+                out.gold.append(gold)
+        return out
 
 
 class Recorder:

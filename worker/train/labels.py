@@ -11,9 +11,10 @@ The scorer counts word 4-gram shingles (worker.evaluate), so a block is labelled
 
 The label is the article body, the convention of scrapinghub_aeb's and trafilatura_eval's gold: what
 precedes the body's first paragraph (headline, kicker, dateline, byline: dragnet's gold keeps them) and
-figure captions (`in_figure`) are not content even when the gold holds their text. The body starts at the
-first content block of at least BODY_MIN_WORDS words that is not a heading. Trained with dragnet's own
-convention, the model kept headlines, datelines and captions: scrapinghub_aeb fell from 0.971 to 0.950.
+captions (`captions`: worker.clean.kinds) are not content even when the gold holds their text. The body
+starts at the first content block of at least BODY_MIN_WORDS words that is not a heading. Trained with
+dragnet's own convention, the model kept headlines, datelines and captions: scrapinghub_aeb fell from
+0.971 to 0.950.
 
 Each block's training weight is its shingle count over the page's, so every page weighs the same, as in the
 macro-averaged metric. Snippet gold (trafilatura_eval's with/without) is evaluation only and never labels.
@@ -57,7 +58,7 @@ def align(
     texts: Sequence[str],
     gold: str,
     kinds: Sequence[str] | None = None,
-    in_figure: Sequence[bool] | None = None,
+    captions: Sequence[bool] | None = None,
 ) -> Labels:
     """Labels of the blocks `texts` (in document order, with their kinds) against the gold text."""
     gold_tokens = TOKEN.findall(gold)
@@ -95,7 +96,7 @@ def align(
             c and k != "heading" and t.count(" ") + 1 >= short
             for c, t, k in zip(content[:body], texts[:body], kinds[:body], strict=True)
         ]
-    if in_figure is not None:
-        content = [c and not f for c, f in zip(content, in_figure, strict=True)]
+    if captions is not None:
+        content = [c and not f for c, f in zip(content, captions, strict=True)]
     total = sum(sizes) or 1
     return Labels(content, [s / total for s in sizes], shares)
