@@ -90,10 +90,14 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
 
 
 def _marks_take_most(chars: list[int], marked: list[bool]) -> bool:
-    """Do the marked blocks hold more than MARKS_MAX_SHARE of the region's prose (blocks of LENGTH_LOW+)?"""
+    """Do the marked blocks hold more than REGION_MARKS_MAX_SHARE of the region's prose (its blocks of
+    LENGTH_LOW+ characters)?"""
     prose = [c if c >= h.LENGTH_LOW else 0 for c in chars]
     total = sum(prose)
-    return total > 0 and sum(c for c, m in zip(prose, marked, strict=True) if m) > h.MARKS_MAX_SHARE * total
+    return (
+        total > 0
+        and sum(c for c, m in zip(prose, marked, strict=True) if m) > h.REGION_MARKS_MAX_SHARE * total
+    )
 
 
 def language(blocks: Candidates) -> str | None:
