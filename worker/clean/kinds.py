@@ -87,11 +87,14 @@ def captions(seg: Segmentation) -> list[bool]:
     tags, classes, ids, skips = seg.tags, seg.classes, seg.ids, seg.skips
     n = len(tags)
     flags = [t in h.CAPTION_TAGS for t in tags]
-    for i, (c, d) in enumerate(zip(classes, ids, strict=True)):
-        if c or d:
-            ident = f"{c} {d}".lower()
-            if any(s in ident for s in h.CAPTION_HINTS) and _caption_ident(ident):
-                flags[i] = True
+    # One look at all the page's classes and ids first: on most pages none holds a hint.
+    blob = "\n".join(classes).lower() + "\n" + "\n".join(ids).lower()
+    if any(s in blob for s in h.CAPTION_HINTS):
+        for i, (c, d) in enumerate(zip(classes, ids, strict=True)):
+            if c or d:
+                ident = f"{c} {d}".lower()
+                if any(s in ident for s in h.CAPTION_HINTS) and _caption_ident(ident):
+                    flags[i] = True
     if not any(flags):
         return [False] * len(seg.texts)
     inside = [False] * n
