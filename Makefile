@@ -17,7 +17,7 @@ COMPILE := $(LOCK_ENV) $(TOOLS)/pip-tools/bin/pip-compile -q --no-config --gener
 # The cleaning core's C accelerator (worker/clean/_native.c), rebuilt in place when its source changes.
 NATIVE := $(VENV)/.native
 
-.PHONY: help install run test bench clean-venv deploy-tools check-deploy lock
+.PHONY: help install run test bench train clean-venv deploy-tools check-deploy lock
 
 help: ## list targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/'
@@ -61,6 +61,10 @@ test: $(STAMP) $(NATIVE) check-deploy ## check-deploy, ruff, mypy (strict on wor
 bench: $(STAMP) $(NATIVE) ## benchmarks over ../shared/data -> bench/results.json
 	$(BIN)/python bench/run.py --out bench/results.json
 
+train: $(STAMP) ## retrain the learned block model from ../shared/data -> worker/clean/model/block_model.json
+	$(BIN)/pip install -q --require-hashes -r requirements/train.txt
+	$(BIN)/python -m worker train
+
 lock: ## refresh the hashed lock files in requirements/ (LOCK_ARGS=--upgrade for the newest releases)
 	$(PY) -m venv $(TOOLS)/pip-tools
 	$(TOOLS)/pip-tools/bin/pip install -q $(PIP_TOOLS)
@@ -68,6 +72,8 @@ lock: ## refresh the hashed lock files in requirements/ (LOCK_ARGS=--upgrade for
 	$(COMPILE) --all-build-deps --only-build-deps -o requirements/build.txt pyproject.toml
 	# dev.txt takes runtime.txt as constraints: CI tests exactly the versions the image ships
 	$(COMPILE) --all-build-deps --extra dev -c requirements/runtime.txt -o requirements/dev.txt pyproject.toml
+	# train.txt: the training extra (LightGBM) over the runtime pins, for `make train`
+	$(COMPILE) --extra train -c requirements/runtime.txt -o requirements/train.txt pyproject.toml
 	$(COMPILE) -o requirements/tools.txt requirements/tools.in
 
 clean-venv: ## remove the virtualenvs (.venv and the tools in .tools)

@@ -65,7 +65,7 @@ BENCH_VENV = ROOT / "bench" / ".venv"
 REQUIREMENTS = ROOT / "bench" / "requirements-compare.txt"
 WORKER = ROOT / "bench" / "extract_worker.py"
 # Modules that may plug sections in (bench/sections.py); missing ones are skipped.
-PLUGIN_MODULES = ("bench.templates", "bench.process", "bench.stages")
+PLUGIN_MODULES = ("bench.templates", "bench.process", "bench.stages", "bench.model")
 WORKER_TIMEOUT_S = 1800
 
 

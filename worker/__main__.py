@@ -1,4 +1,4 @@
-"""`python -m worker` / `cleanstream`: clean, eval, run, replay, demo."""
+"""`python -m worker` / `cleanstream`: clean, eval, run, replay, demo, train."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 # Subcommand modules under worker/cli; each registers its own parser.
-COMMANDS = ("clean", "eval", "run", "replay", "demo")
+COMMANDS = ("clean", "eval", "run", "replay", "demo", "train")
 
 
 def build_parser() -> argparse.ArgumentParser:

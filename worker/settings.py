@@ -75,9 +75,14 @@ class Settings:
     max_nodes: int = _f(200_000, "largest DOM accepted (elements)")
     time_budget_ms: float = _f(2_000.0, "CPU time budget for one page")
     keep_comments: bool = _f(False, "fill `comments` with the reader comments (never part of the text)")
+    keep_headline: bool = _f(
+        False, "put the article's headline (always the document's `title`) in the text, as a `headline` block"
+    )
+    keep_captions: bool = _f(True, "put image captions and photo credits in the text, as `caption` blocks")
     min_block_quality: float = _f(
         0.0, "drop text blocks whose lm_score (mean Zipf word frequency) is below this; 0 keeps all"
     )
+    no_model: bool = _f(False, "decide blocks by the heuristics alone, not the learned block model")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
     template_min_pages: int = _f(3, "pages a site needs before its template is stripped")

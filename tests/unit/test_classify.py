@@ -136,3 +136,27 @@ def test_marks_above_the_target_describe_the_container_and_are_ignored() -> None
     content = f"<div class='content'><p>{PROSE}</p><p>{PROSE2}</p></div>"
     html = f"<div class='main-sidebar-layout'>{content}</div>{NAV}"
     assert _kept(html) == [PROSE, PROSE2]
+
+
+def test_marks_holding_most_of_the_containers_prose_are_ignored() -> None:
+    # A blog that marks its post's box "widget": the box holds most of the container's prose (but not
+    # so much of the page's that the mark is dropped for the whole page).
+    half = "The opening ceremony was attended by the mayor and by hundreds of people from the town."
+    note = (
+        "A note beside the article about the weather on the day of the opening, which was cold and wet, "
+        "and about the crowds that came to watch from the river."
+    )
+    html = (
+        f"{NAV}<div id='wrap'><p>{PROSE}</p><div class='widget'><p>{PROSE2}</p><p>{PROSE3}</p>"
+        f"<p>{half}</p></div></div><div id='note'><p>{note}</p></div>"
+    )
+    assert _kept(html) == [PROSE, PROSE2, PROSE3, half]
+
+
+def test_marks_holding_a_minority_of_the_containers_prose_still_drop_it() -> None:
+    widget = "A box of text about something else that the page marks as a widget beside the article."
+    html = (
+        f"{NAV}<article id='post'><p>{PROSE}</p><p>{PROSE2}</p><div class='widget'><p>{widget}</p></div>"
+        "</article>"
+    )
+    assert _kept(html) == [PROSE, PROSE2]

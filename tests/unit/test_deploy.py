@@ -332,11 +332,13 @@ def _pins(lock: Path) -> dict[str, str]:
 
 def test_lock_files_pin_every_dependency_of_pyproject_with_hashes() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    runtime, dev, build = (_pins(LOCKS / f"{n}.txt") for n in ("runtime", "dev", "build"))
+    runtime, dev, build, train = (_pins(LOCKS / f"{n}.txt") for n in ("runtime", "dev", "build", "train"))
+    extras = project["project"]["optional-dependencies"]
     wanted = [
         (runtime, project["project"]["dependencies"]),
-        (dev, project["project"]["dependencies"] + project["project"]["optional-dependencies"]["dev"]),
+        (dev, project["project"]["dependencies"] + extras["dev"]),
         (build, project["build-system"]["requires"]),
+        (train, project["project"]["dependencies"] + extras["train"]),
     ]
     for pins, requirements in wanted:
         for spec in requirements:
@@ -348,6 +350,9 @@ def test_lock_files_pin_every_dependency_of_pyproject_with_hashes() -> None:
             )
     # CI (dev.txt) tests exactly the versions the image (runtime.txt) ships
     assert {n: dev[n] for n in runtime} == runtime
+    # `make train` trains with the versions the image ships and CI tests
+    assert {n: train[n] for n in runtime} == runtime
+    assert {n: dev[n] for n in train} == train
     assert dev["setuptools"] == build["setuptools"]
 
 

@@ -13,9 +13,13 @@ from worker.clean.options import Budget, CleanOptions
 from worker.clean.sitememory import SiteMemory
 from worker.models import Block, Document, FoundDate, Page
 
+# These pages test the heuristics (the block model's fallback and features): the model is off. Its own
+# tests are in test_block_model.py.
+HEURISTICS = CleanOptions(no_model=True)
+
 
 def _clean(html: str, options: CleanOptions | None = None) -> list[Block]:
-    doc = pipeline.clean_page(Page(id="p", html=html), None, options or CleanOptions())
+    doc = pipeline.clean_page(Page(id="p", html=html), None, options or HEURISTICS)
     assert doc.error is None, doc.error_detail
     return list(doc.blocks)
 

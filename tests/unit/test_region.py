@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import accumulate
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
-from worker.clean.region import Steer, choose, descend, prefer_learned, widen
+from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, widen
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
@@ -92,3 +92,47 @@ def test_steer_is_applied_only_when_given() -> None:
 def test_an_empty_page_chooses_the_body() -> None:
     seg = seg_of("<div></div>")
     assert _choose(seg) == ("html>body", [])
+
+
+def test_the_target_is_anchored_on_a_headline_outside_it() -> None:
+    # The headline and a lead box sit beside the part density chose: the region grows to hold them.
+    lead = " ".join([PROSE3, PROSE3])
+    seg = seg_of(
+        f"{NAV}<div id='story'><h1>Bridge opens after two years</h1><div class='lead'><p>{lead}</p></div>"
+        f"<div id='rest'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE}</p><p>{PROSE2}</p></div></div>{SIDEBAR}"
+    )
+    prefix = _prefix(seg)
+    target = descend(seg, prefix)
+    headline = seg.texts.index("Bridge opens after two years")
+    assert target == elem(seg, "div", "rest")
+    assert anchor(seg, prefix, target, headline) == elem(seg, "div", "story")
+    # the memory learns where density found the article, not the anchored element
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None, headline)
+    assert (region.target, region.located) == (elem(seg, "div", "story"), target)
+
+
+def test_the_anchor_never_climbs_to_body_nor_over_a_header_alone() -> None:
+    seg = seg_of(f"<h1>Bridge opens after two years</h1><div id='a'><p>{PROSE}</p><p>{PROSE2}</p></div>{NAV}")
+    prefix = _prefix(seg)
+    assert anchor(seg, prefix, elem(seg, "div", "a"), 0) == elem(seg, "div", "a")  # its ancestor is <body>
+    seg = seg_of(
+        f"<div id='s'><h1>Bridge opens after two years</h1><div id='a'><p>{PROSE}</p><p>{PROSE2}</p>"
+        f"</div></div>{NAV}"
+    )
+    prefix = _prefix(seg)
+    assert anchor(seg, prefix, elem(seg, "div", "a"), 0) == elem(seg, "div", "a")  # adds only a header
+
+
+def test_neighbouring_prose_boxes_join_the_target_single_page() -> None:
+    more = " ".join([PROSE2, PROSE])
+    seg = seg_of(
+        f"{NAV}<div id='main'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+        f"<div id='empty'></div><div id='b'><p>{more}</p></div>"
+        f"<div id='c'><ul><li><a href='/1'>Another story</a></li><li><a href='/2'>And one more</a></li></ul>"
+        f"</div><div id='d'><p>{PROSE3}</p></div></div>"
+    )
+    path, texts = _choose(seg)
+    assert path.endswith("div#a")
+    assert texts == [PROSE, PROSE2, PROSE3, PROSE, more]  # stops at the link list before div#d
+    assert _choose(seg, Steer(None))[1] == [PROSE, PROSE2, PROSE3, PROSE]  # not where the memory steers

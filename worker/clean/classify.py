@@ -69,6 +69,8 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
     marked = scores.marked if not scores.marked[region.target] else None
     comment = scores.comment if not scores.comment[region.target] else None
     owners = seg.owners
+    if marked is not None and _marks_take_most(blocks.chars, [marked[owners[i]] for i in idx]):
+        marked = None  # rule: class/id marks never delete most of the chosen container's prose
     bad_ctx = [
         (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
         for i in idx
@@ -85,6 +87,17 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
         # content, so keep whatever is not boilerplate rather than almost nothing.
         classes = [GOOD if c != BAD else BAD for c in initial]
     return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang, tail)
+
+
+def _marks_take_most(chars: list[int], marked: list[bool]) -> bool:
+    """Do the marked blocks hold more than REGION_MARKS_MAX_SHARE of the region's prose (its blocks of
+    LENGTH_LOW+ characters)?"""
+    prose = [c if c >= h.LENGTH_LOW else 0 for c in chars]
+    total = sum(prose)
+    return (
+        total > 0
+        and sum(c for c, m in zip(prose, marked, strict=True) if m) > h.REGION_MARKS_MAX_SHARE * total
+    )
 
 
 def language(blocks: Candidates) -> str | None:
@@ -109,7 +122,7 @@ def language(blocks: Candidates) -> str | None:
     return lang
 
 
-def _is_boilerplate(text: str, chars: int, ld: float) -> bool:
+def is_boilerplate(text: str, chars: int, ld: float) -> bool:
     """Bad whatever its neighbours say: link clusters, one-word widgets, copyright lines."""
     if ld > h.MAX_LINK_DENSITY and not (chars > h.LENGTH_HIGH and ld <= h.LONG_BLOCK_MAX_LINK_DENSITY):
         return True
@@ -125,7 +138,7 @@ def classify(blocks: Candidates, lang: str | None, bad_ctx: list[bool]) -> list[
         blocks.texts, blocks.chars, blocks.words, blocks.link_words, blocks.link_density,
         blocks.stop_words, bad_ctx, strict=True,
     ):  # fmt: skip
-        if in_bad or _is_boilerplate(text, chars, ld):
+        if in_bad or is_boilerplate(text, chars, ld):
             cls = BAD
         elif chars < h.LENGTH_LOW:
             cls = BAD if lw and ld > h.SHORT_MAX_LINK_DENSITY else SHORT

@@ -671,6 +671,9 @@ _FLAT_BLOCK = re.compile(
     r"|p|plaintext|search|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)" + _NAME_END + _ATTRIBUTES
 )
 _FLAT_LINK = re.compile(r"<(/?)(?i:a)" + _NAME_END + _ATTRIBUTES)
+# A `<` that starts no tag, comment or end tag is text to the parser; escaped first, because the passes
+# below delete markup after it and could join it to the letters beyond into a tag ("<" "<script>" "x>").
+_FLAT_STRAY_LT = re.compile(r"<(?![A-Za-z!?/])")
 # Every other tag goes, except the bare ones the passes above wrote.
 _FLAT_OTHER = re.compile(r"<(?!/?(?:a|p|li|pre|title|h[1-6])>)/?[A-Za-z][^\t\n\f\r />]*+" + _ATTRIBUTES)
 
@@ -683,6 +686,7 @@ def flatten(markup: str) -> str:
     tag carries an attribute.
     """
     titles: list[str] = []
+    markup = _FLAT_STRAY_LT.sub("&lt;", markup)
     markup = _FLAT_DROP.sub(lambda m: _dropped(m, titles), markup)
     markup = _FLAT_HEADING.sub(
         lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + f"<{m.group(2).lower()}>", markup

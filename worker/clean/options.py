@@ -20,7 +20,11 @@ class CleanOptions:
     time_budget_ms: float = _DEFAULTS.time_budget_ms
     # Output choices.
     keep_comments: bool = _DEFAULTS.keep_comments
+    keep_headline: bool = _DEFAULTS.keep_headline
+    keep_captions: bool = _DEFAULTS.keep_captions
     min_block_quality: float = _DEFAULTS.min_block_quality
+    # The heuristics alone (the learned block model's fallback and features).
+    no_model: bool = _DEFAULTS.no_model
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CleanOptions:

@@ -4,8 +4,8 @@ The stages, top to bottom, each a plain function with typed input and output:
 
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
-           -> score -> choose the content region -> classify + smooth -> site memory (learn location)
-           -> assemble the Document
+           -> score -> choose the content region -> classify + smooth -> block model (re-decides the blocks)
+           -> site memory (learn location) -> posts, comments -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
 reported `timeout` whichever stage it was in.
@@ -23,7 +23,9 @@ from typing import TypeVar
 from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region
 from worker.clean.comments import find_comments
+from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
+from worker.clean.model import decide as learned
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
@@ -33,7 +35,6 @@ from worker.clean.segment import Segmentation, segment, stable_path
 from worker.clean.sitememory import SiteMemory
 from worker.models import (
     Block,
-    BlockKind,
     Comment,
     DocStats,
     Document,
@@ -50,10 +51,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEFAULT_OPTIONS = CleanOptions()
-_KINDS: dict[str, BlockKind] = {
-    "heading": "heading", "paragraph": "paragraph", "list_item": "list_item", "quote": "quote",
-    "code": "code", "table_cell": "table_cell",
-}  # fmt: skip
 
 
 @dataclass(slots=True)
@@ -64,6 +61,8 @@ class Extraction:
     target: int
     classified: Classified
     scores: Scores
+    headline: int | None  # the headline's block (worker.clean.kinds), when the page has one
+    located: int  # the target before the headline anchor (what the site memory learns)
 
     @property
     def texts(self) -> list[str]:
@@ -77,12 +76,18 @@ class Extraction:
 
 
 def clean_page(
-    page: Page, memory: SiteMemory | None = None, options: CleanOptions = DEFAULT_OPTIONS
+    page: Page,
+    memory: SiteMemory | None = None,
+    options: CleanOptions = DEFAULT_OPTIONS,
+    model: learned.BlockDecider | None = None,
 ) -> Document:
     """Decode, parse, segment and extract one page, learning its site's template into `memory`.
 
-    `memory` is the per-site template memory; None means single-page density extraction.
+    `memory` is the per-site template memory; None means single-page density extraction. `model` decides
+    the blocks after the heuristics: the shipped block model unless given or `options.no_model`.
     """
+    if model is None and not options.no_model:
+        model = learned.shipped()
     started = time.perf_counter()
     budget = Budget(options.time_budget_ms)
     size, encoded = _input_size(page)
@@ -145,16 +150,19 @@ def clean_page(
         view = seg.without(plan.strip) if plan is not None and plan.strip else seg
 
         # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
-        result = extract(view, options, plan.steer if plan is not None else None, budget)
+        facts = plan.facts if plan is not None else None
+        decider = learned.Step(model, facts) if model is not None else None
+        title = meta.title
+        result = extract(view, options, plan.steer if plan is not None else None, budget, decider, title)
         runs = 1
         method: Method = "density"
         if plan is not None:
             method, info = _outcome(plan, len(seg.texts) - len(view.texts))
             if plan.strip:
                 if not result.chars:  # rule: widening reached a container rejected as a whole
-                    result, runs = extract(view, options, None, budget), runs + 1
+                    result, runs = extract(view, options, None, budget, decider, title), runs + 1
                 if template.suspicious(result.chars):  # rule: the template must never eat the article
-                    alone, runs = extract(seg, options, None, budget), runs + 1
+                    alone, runs = extract(seg, options, None, budget, decider, title), runs + 1
                     reason = template.unsafe(result.texts, alone.texts)
                     if reason is not None:
                         result, method = alone, "template_fallback"
@@ -163,7 +171,7 @@ def clean_page(
             if plan.fresh:
                 assert memory is not None
                 try:
-                    memory.observe_content_path(plan.site, stable_path(result.seg, result.target))
+                    memory.observe_content_path(plan.site, stable_path(result.seg, result.located))
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
@@ -182,12 +190,14 @@ def clean_page(
             )
             budget.check("comments")
         # 11. Quality signals of every block kept, and the optional filter on them.
-        texts, kinds = result.seg.texts, result.seg.kinds
-        kept = result.classified.kept
+        texts = result.seg.texts
+        kept, kinds = text_blocks(
+            result.seg, result.classified.kept, result.headline, options.keep_headline, options.keep_captions
+        )
         judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
         parts.blocks = [
-            Block(_KINDS[kinds[i]], texts[i], q)
-            for i, q, ok in zip(kept, judged.blocks, judged.keep, strict=True)
+            Block(kind, texts[i], q)
+            for i, kind, q, ok in zip(kept, kinds, judged.blocks, judged.keep, strict=True)
             if ok
         ]
         parts.quality = judged.whole
@@ -205,15 +215,27 @@ def clean_page(
     return _document(page, started, size, parts)
 
 
-def extract(seg: Segmentation, options: CleanOptions, steer: Steer | None, budget: Budget) -> Extraction:
-    """Stages 6-8 on one segmentation (the page, or the page without its template)."""
+def extract(
+    seg: Segmentation,
+    options: CleanOptions,
+    steer: Steer | None,
+    budget: Budget,
+    decider: learned.Step | None = None,
+    title: str | None = None,
+) -> Extraction:
+    """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model.
+    `title` is the metadata's headline: the region is anchored on its block."""
     scores = score(seg)
     budget.check("score")
-    region = choose(seg, scores.weights, scores.link_density, steer)
+    headline = find_headline(seg, title)
+    region = choose(seg, scores.weights, scores.link_density, steer, headline)
     budget.check("region")
     classified = classify_region(seg, scores, region)
     budget.check("classify")
-    return Extraction(seg, region.target, classified, scores)
+    if decider is not None:
+        classified = decider.decide(seg, scores, region, classified)
+        budget.check("model")
+    return Extraction(seg, region.target, classified, scores, headline, region.located)
 
 
 def _beside_the_text(what: str, page: Page, find: Callable[[], list[T]]) -> list[T]:

@@ -29,17 +29,30 @@ class Steer:
 class Region:
     target: int  # the element chosen as the article
     ranges: list[tuple[int, int]]  # block ranges to classify, in document order
+    located: int  # the target before the headline anchor: what the site memory learns as its location
 
 
-def choose(seg: Segmentation, weights: list[float], link_density: list[float], steer: Steer | None) -> Region:
+def choose(
+    seg: Segmentation,
+    weights: list[float],
+    link_density: list[float],
+    steer: Steer | None,
+    headline: int | None = None,
+) -> Region:
+    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     if steer is not None:
         if steer.learned_path is not None:
             target = prefer_learned(seg, prefix, target, steer.learned_path)
         target = widen(seg, prefix, target)
+    located = target
+    if headline is not None and steer is None:
+        target = anchor(seg, prefix, target, headline)
     ranges = with_twins(seg, prefix, target)
-    return Region(target, with_lead_paragraph(seg, link_density, ranges))
+    if steer is None:
+        ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
+    return Region(target, with_lead_paragraph(seg, link_density, ranges), located)
 
 
 def descend(seg: Segmentation, prefix: list[float]) -> int:
@@ -98,6 +111,21 @@ def widen(seg: Segmentation, prefix: list[float], target: int) -> int:
     return target
 
 
+def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -> int:
+    """The target's nearest ancestor holding the headline's block, when it is not <body> and holds
+    more content than the target (which was then a fragment of the article); the target otherwise."""
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
+    a = target
+    while a >= 0 and not firsts[a] <= headline < ends[a]:
+        a = parents[a]
+    if a == target or a < 0 or seg.tags[a] in ("body", "html"):
+        return target
+    own = prefix[ends[target]] - prefix[firsts[target]]
+    if prefix[ends[a]] - prefix[firsts[a]] <= (1.0 + h.ANCHOR_MIN_GAIN) * own:
+        return target
+    return a
+
+
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
     """Block ranges of the target plus its twins: articles split into repeated containers
     ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one."""
@@ -122,6 +150,48 @@ def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tupl
                 return sorted([(firsts[target], ends[target])] + [(firsts[c], ends[c]) for c in twins])
         node = parent
     return [(firsts[target], ends[target])]
+
+
+def _prose_box(seg: Segmentation, prefix: list[float], link_density: list[float], e: int) -> bool:
+    """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a paragraph of LENGTH_HIGH+
+    characters with little link text?"""
+    lo, hi = seg.firsts[e], seg.ends[e]
+    if prefix[hi] - prefix[lo] < h.PROSE_BOX_MIN_WEIGHT:
+        return False
+    chars, kinds = seg.chars, seg.kinds
+    return any(
+        chars[j] >= h.LENGTH_HIGH and kinds[j] == "paragraph" and link_density[j] <= h.PROSE_BOX_LINK_DENSITY
+        for j in range(lo, hi)
+    )
+
+
+def with_prose_neighbours(
+    seg: Segmentation,
+    prefix: list[float],
+    link_density: list[float],
+    target: int,
+    ranges: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
+    article's continuation after an inline box), outward from the target until a sibling holding text
+    does not; siblings without text are stepped over."""
+    parent = seg.parents[target]
+    if parent < 0 or seg.tags[parent] in ("body", "html"):
+        return ranges
+    siblings = seg.children(parent)
+    at = siblings.index(target)
+    extra: list[tuple[int, int]] = []
+    for side in (siblings[at - 1 :: -1] if at else [], siblings[at + 1 :]):
+        for c in side:
+            if seg.firsts[c] == seg.ends[c]:
+                continue
+            inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
+            if inside or not _prose_box(seg, prefix, link_density, c):
+                break
+            extra.append((seg.firsts[c], seg.ends[c]))
+    if not extra:
+        return ranges
+    return sorted(ranges + extra)
 
 
 @lru_cache(maxsize=8192)

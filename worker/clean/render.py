@@ -18,6 +18,8 @@ _CLEANEVAL_TAG: dict[BlockKind, str] = {
     "quote": "<p>",
     "code": "<p>",
     "table_cell": "<p>",
+    "headline": "<h>",
+    "caption": "<p>",
 }
 _SPACE = re.compile(r"\s+")
 # A paragraph that starts like Markdown syntax would change meaning; its first character is escaped.
@@ -186,6 +188,10 @@ def _md_block(b: Block) -> str:
     text = _SPACE.sub(" ", b.text).strip()
     if b.kind == "heading":
         return "## " + text
+    if b.kind == "headline":
+        return "# " + text
+    if b.kind == "caption":
+        return "*" + text.replace("*", "\\*") + "*"
     if b.kind == "list_item":
         return "- " + text
     if b.kind == "quote":

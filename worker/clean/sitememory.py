@@ -207,6 +207,14 @@ class SiteState:
             return 0.0
         return float(self.counts[i]) / self.weight if self.weight > 0 else 0.0
 
+    def shares(self, fps: list[int]) -> list[float]:
+        """share() of each of `fps` (one index of the tracked fingerprints for all of them)."""
+        if self.weight <= 0:
+            return [0.0] * len(fps)
+        counts = dict(zip(self.fps, self.counts, strict=True)).get
+        weight = self.weight
+        return [(counts(fp) or 0.0) / weight for fp in fps]
+
     def template(self, theta: float) -> frozenset[int]:
         """Fingerprints on at least `theta` of the site's recent pages (cached until the next page)."""
         cached = self._template

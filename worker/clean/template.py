@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
+from worker.clean.model.features import SiteFacts
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation
 from worker.clean.sitememory import SiteMemory
@@ -46,6 +47,7 @@ class Plan:
     all_template: bool  # every block of the page is template: nothing to strip to
     strip: list[int]  # elements whose subtrees are template (outermost only)
     steer: Steer | None  # region hints for the stripped page
+    facts: SiteFacts  # what the memory knows of the page's elements (the block model's site features)
 
 
 def site_of(page: Page) -> str | None:
@@ -74,13 +76,16 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     state = memory.observe(site, key, fps.observed())
     fresh = state.pages_seen > before
     config = memory.config
+    facts = SiteFacts(
+        state.pages_seen, dict(zip(fps.elems, state.shares(fps.text_fps), strict=True)), state.content_path()
+    )
     if state.pages_seen < config.min_pages:
-        return Plan(site, state.pages_seen, fresh, True, False, [], None)
+        return Plan(site, state.pages_seen, fresh, True, False, [], None, facts)
     strip = [fps.elems[k] for k in choose_strips(seg, fps, state.template(config.theta))]
     if strip and sum(seg.ends[i] - seg.firsts[i] for i in strip) >= len(seg.texts):
-        return Plan(site, state.pages_seen, fresh, False, True, [], None)
+        return Plan(site, state.pages_seen, fresh, False, True, [], None, facts)
     steer = Steer(state.content_path()) if strip else None
-    return Plan(site, state.pages_seen, fresh, False, False, strip, steer)
+    return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts)
 
 
 def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:

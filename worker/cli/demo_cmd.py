@@ -41,7 +41,10 @@ TUNABLE = (
     "no_templates",
     "template_min_pages",
     "keep_comments",
+    "keep_headline",
+    "keep_captions",
     "min_block_quality",
+    "no_model",
 )
 TEXT_LINES_SHOWN = 4
 WIDTH = 100

@@ -1,0 +1,245 @@
+"""The learned block model: labels from gold, features (memory ones included), the shipped model file (it
+loads, reproduces stored scores, was trained only on training data), the tree export, and inference on
+generated pages.
+
+Regenerate the stored scores after retraining: `.venv/bin/python -m tests.unit.test_block_model`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from selectolax.lexbor import LexborHTMLParser
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
+from tests.unit.test_properties_extract import TREES
+from worker.clean.classify import Classified, classify_region
+from worker.clean.kinds import captions
+from worker.clean.model import decide
+from worker.clean.model.features import FEATURES, SiteFacts, block_features
+from worker.clean.model.trees import Trees
+from worker.clean.options import Budget, CleanOptions
+from worker.clean.pipeline import clean_page
+from worker.clean.region import choose
+from worker.clean.score import score
+from worker.clean.segment import segment
+from worker.clean.sitememory import SiteMemory
+from worker.models import Page
+from worker.sample import sample_pages
+from worker.train.collect import Recorder
+from worker.train.labels import align
+
+SCORES = Path(__file__).resolve().parents[1] / "golden" / "block_model_scores.json"
+EVALUATION_ONLY = {"scrapinghub_aeb", "trafilatura_eval"}
+
+
+def _stages(html: str) -> tuple[Any, Any, Any, Classified]:
+    seg = segment(LexborHTMLParser(html).body, Budget(10_000))  # type: ignore[arg-type]
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    return seg, scores, region, classify_region(seg, scores, region)
+
+
+def _col(x: np.ndarray[Any, Any], name: str) -> list[float]:
+    return [float(v) for v in x[FEATURES.index(name)]]
+
+
+# --- labels ---------------------------------------------------------------------------------------
+
+
+def test_a_block_is_content_when_half_its_shingles_are_in_the_gold() -> None:
+    gold = "one two three four five six seven eight nine ten eleven twelve"
+    labels = align(["one two three four five six", "one two three four x y z w", "a b c d e f"], gold)
+    # 3/3 shingles; 1/5 shingles; none
+    assert labels.content == [True, False, False]
+    assert labels.share == [1.0, 0.2, 0.0]
+    assert labels.weights == pytest.approx([3 / 11, 5 / 11, 3 / 11])
+
+
+def test_short_blocks_need_their_whole_sequence_and_rare_single_words() -> None:
+    gold = "the cat sat on the mat and the dog sat on the cat and the bird sat on the mat"
+    labels = align(["the", "dog", "sat on", "Home", "!!"], gold)
+    # "the" is in the gold 6 times: says nothing; "dog" once; "sat on" is a 2-token run of the gold
+    assert labels.content == [False, True, True, False, False]
+    assert labels.weights[-1] == 0.0  # no token: nothing the scorer sees
+
+
+def test_the_article_header_and_captions_are_not_body() -> None:
+    body = "the bridge over the river reopened on monday after eight months of repairs to its bearings"
+    gold = f"Bridge reopens\n\nBy Jane Doe\n\n{body}\n\nA caption under the photo"
+    texts = ["Bridge reopens", "By Jane Doe", body, "A caption under the photo"]
+    kinds = ["heading", "paragraph", "paragraph", "paragraph"]
+    labels = align(texts, gold, kinds, [False, False, False, True])
+    assert labels.content == [False, False, True, False]
+    assert align(texts, gold).content == [True, True, True, True]  # without kinds: the gold's own view
+
+
+def test_captions_are_blocks_under_figure_and_figcaption() -> None:
+    seg, *_ = _stages(
+        f"<body><p>{PROSE}</p><figure><div>photo</div><figcaption>Caption</figcaption></figure></body>"
+    )
+    assert captions(seg) == [False, True, True]
+
+
+# --- features -------------------------------------------------------------------------------------
+
+PAGE = f"""<body><div class="menu">{NAV}</div>
+<div class="post"><h1>Bridge opens</h1><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div>
+<div class="footer"><p>Contact us</p></div></body>"""
+
+
+def test_features_of_a_fixture_page() -> None:
+    seg, scores, region, heur = _stages(PAGE)
+    x = block_features(seg, scores, region, heur.kept, None)
+    n = len(seg.texts)
+    assert x.shape == (len(FEATURES), n)
+    assert np.isfinite(x).all()
+    prose = seg.texts.index(PROSE)
+    assert _col(x, "log_chars")[prose] == pytest.approx(math.log1p(len(PROSE)))
+    assert _col(x, "heur_kept") == [1.0 if i in heur.kept else 0.0 for i in range(n)]
+    assert _col(x, "in_region")[prose] == 1.0
+    assert _col(x, "in_region")[0] == 0.0  # the menu
+    assert _col(x, "region_distance")[0] < 0 < _col(x, "region_distance")[-1]
+    # neighbours: the block before's value, -1 before the first block
+    assert _col(x, "log_chars@-1")[1:] == _col(x, "log_chars")[:-1]
+    assert _col(x, "log_chars@-1")[0] == -1.0
+    assert _col(x, "log_chars@+2")[: n - 2] == _col(x, "log_chars")[2:]
+    assert _col(x, "has_memory") == [0.0] * n
+
+
+def _site_page(i: int) -> Page:
+    article = [PROSE, PROSE2, PROSE3][i % 3]
+    html = (
+        f"<body><div class='menu'>{NAV}</div><div class='post'><p>{article} Page {'x' * i}.</p></div></body>"
+    )
+    return Page(id=str(i), url=f"https://example.org/{i}", site="example.org", html=html)
+
+
+def test_memory_features_on_a_tiny_synthetic_site() -> None:
+    memory = SiteMemory()
+    calls = []
+    for i in range(2):  # two pages: the site is still cold, nothing is stripped, every block is seen
+        recorder = Recorder()
+        clean_page(_site_page(i), memory, model=recorder)
+        calls.append(recorder.calls[0])
+    x, seg = calls[-1]
+    rows = x.T
+    shares = _col(rows, "elem_share")
+    menu = [i for i, t in enumerate(seg.texts) if "Page" not in t]
+    post = [i for i, t in enumerate(seg.texts) if "Page" in t]
+    assert menu
+    assert post
+    assert all(shares[i] == pytest.approx(1.0, abs=1e-5) for i in menu)  # on both pages
+    assert all(0.0 < shares[i] < 0.6 for i in post)  # only on this one
+    assert set(_col(rows, "has_memory")) == {1.0}
+    assert _col(rows, "site_log_pages") == pytest.approx([math.log1p(2)] * len(seg.texts))
+    single = Recorder()
+    clean_page(_site_page(1), None, model=single)
+    assert set(_col(single.calls[0][0].T, "has_memory")) == {0.0}
+
+
+def test_features_on_a_stripped_page_read_the_learned_content_location() -> None:
+    memory = SiteMemory()
+    recorder = Recorder()
+    for i in range(8):
+        recorder = Recorder()
+        clean_page(_site_page(i), memory, model=recorder)
+    x, _ = recorder.calls[0]
+    assert set(_col(x.T, "in_learned")) == {1.0}  # the menu is gone; what is left is the learned post
+
+
+# --- the shipped model ----------------------------------------------------------------------------
+
+
+def _shipped_scores() -> dict[str, list[float]]:
+    model = decide.shipped()
+    out = {}
+    for path in sample_pages():
+        seg, scores, region, heur = _stages(path.read_bytes().decode("utf-8", "replace"))
+        out[path.name] = model.scores(block_features(seg, scores, region, heur.kept, None)).tolist()
+    return out
+
+
+def test_the_shipped_model_reproduces_its_stored_scores() -> None:
+    stored = json.loads(SCORES.read_text())
+    got = _shipped_scores()
+    assert got.keys() == stored.keys()
+    for name, values in stored.items():
+        assert got[name] == pytest.approx(values, abs=1e-9), name
+
+
+def test_the_shipped_model_is_small_and_trained_only_on_training_data() -> None:
+    path = Path(decide.__file__).with_name(decide.MODEL_FILE)
+    assert path.stat().st_size < 2 * 1024 * 1024
+    manifest = decide.shipped().manifest
+    names = {s["name"]: s["split"] for s in manifest["sources"]}
+    assert names.keys() & EVALUATION_ONLY == set()
+    assert names.get("dragnet", "train") == "train"  # never dragnet's test split
+    assert manifest["seed"] == 7
+
+
+def test_the_model_keeps_the_article_of_a_sample_page() -> None:
+    path = sample_pages()[0]
+    doc = clean_page(Page(id="p", body=path.read_bytes()))
+    heur = clean_page(Page(id="p", body=path.read_bytes()), options=CleanOptions(no_model=True))
+    assert doc.error is None
+    assert doc.text
+    assert heur.text
+    heur_words = set(heur.text.split())
+    assert len(heur_words & set(doc.text.split())) >= 0.8 * len(heur_words)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"format": 99}, "format"),
+        ({"features": ["x"]}, "features"),
+        ({"trees": {"depth": 4}}, "depth"),
+    ],
+)
+def test_a_model_file_for_other_code_is_refused(change: dict[str, Any], message: str) -> None:
+    data = json.loads(Path(decide.__file__).with_name(decide.MODEL_FILE).read_text())
+    data.update(change)
+    with pytest.raises(ValueError, match=message):
+        decide.BlockModel.from_json(data)
+
+
+def test_trees_reading_features_that_do_not_exist_are_refused() -> None:
+    trees = {"depth": 3, "feature": [99] * 7, "threshold": [0.0] * 7, "leaves": [0.0] * 8, "bias": 0.0}
+    with pytest.raises(ValueError, match="feature"):
+        Trees.from_json(trees, 10)
+
+
+def test_the_export_reproduces_lightgbm() -> None:
+    lgb = pytest.importorskip("lightgbm")
+    from worker.train.export import flatten
+
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(2000, 6))
+    y = (x[:, 0] + x[:, 1] * x[:, 2] > 0).astype(float)
+    params = {"objective": "binary", "max_depth": 3, "num_leaves": 8, "verbose": -1, "seed": 1}
+    booster = lgb.train(params, lgb.Dataset(x, y), 20)
+    trees = Trees.from_json(flatten(booster.dump_model()), 6)
+    assert trees.raw(np.ascontiguousarray(x.T)) == pytest.approx(booster.predict(x, raw_score=True), abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(TREES)
+def test_inference_never_raises_on_generated_pages(body: str) -> None:
+    seg, scores, region, heur = _stages(f"<body>{body}</body>")
+    site = SiteFacts(3, dict.fromkeys(range(len(seg.tags)), 0.5), 12345)
+    for facts in (None, site):
+        kept = decide.shipped().decide(decide.Stages(seg, scores, region, heur, facts)).kept
+        assert kept == sorted(set(kept))
+        assert all(0 <= i < len(seg.texts) for i in kept)
+
+
+if __name__ == "__main__":
+    SCORES.write_text(json.dumps(_shipped_scores(), indent=1) + "\n")
+    print(f"wrote {SCORES}")

@@ -1,0 +1,91 @@
+"""Headline and caption block kinds (worker/clean/kinds.py), the settings that put them in the text, and the
+rule on the blocks the block model adds."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
+from worker.clean.classify import classify_region
+from worker.clean.kinds import captions, find_headline, text_blocks
+from worker.clean.model import decide
+from worker.clean.model.trees import Trees
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
+from worker.clean.region import choose
+from worker.clean.score import score
+from worker.models import Page
+
+TITLE = "Bridge opens after two years of delays"
+
+
+def test_the_headline_is_the_block_with_the_titles_words() -> None:
+    seg = seg_of(f"{NAV}<h2>Bridge</h2><h1>BRIDGE opens after two years of delays!</h1><p>{PROSE}</p>")
+    assert find_headline(seg, TITLE) == seg.texts.index("BRIDGE opens after two years of delays!")
+
+
+def test_a_headline_with_a_label_or_a_title_with_the_site_name_matches() -> None:
+    seg = seg_of(f"<h1>Updated: {TITLE}</h1><p>{PROSE}</p>")
+    assert find_headline(seg, TITLE) == 0
+    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p>")
+    assert find_headline(seg, f"{TITLE} | The Riverside Gazette") == 0
+
+
+def test_no_headline_when_no_block_holds_the_title() -> None:
+    seg = seg_of(f"<h1>Something else entirely</h1><p>{PROSE}</p>")
+    assert find_headline(seg, TITLE) is None
+    assert find_headline(seg, None) is None
+    assert find_headline(seg, "!!") is None
+    assert find_headline(seg_of(f"<p>{PROSE}</p>"), "delays") is None  # a run too short to be the headline
+
+
+def test_captions_by_class_name() -> None:
+    seg = seg_of(
+        f"<p>{PROSE}</p><div class='wp-caption-text'>A photo of the bridge</div>"
+        "<div class='image-credit'>Photo: J. Smith</div><p class='recaption'>Not one</p>"
+    )
+    assert captions(seg) == [False, True, True, False]
+
+
+def test_text_blocks_puts_the_headline_and_captions_in_the_text_when_asked() -> None:
+    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><figure><figcaption>The bridge</figcaption></figure>")
+    kept = [1, 2]  # the region left the headline out
+    assert text_blocks(seg, kept, 0, False, False) == ([1], ["paragraph"])
+    assert text_blocks(seg, kept, 0, True, True) == ([0, 1, 2], ["headline", "paragraph", "caption"])
+    assert text_blocks(seg, [0, 1], 0, False, True) == ([1], ["paragraph"])  # never, even when kept
+
+
+def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -> None:
+    html = (
+        f"<html><head><title>{TITLE}</title></head><body>{NAV}<article><h1>{TITLE}</h1><p>{PROSE}</p>"
+        f"<p>{PROSE2}</p><p>{PROSE3}</p></article></body></html>"
+    )
+    page = Page(id="p", url="https://example.org/a", html=html)
+    plain = clean_page(page, None, CleanOptions(no_model=True))
+    assert plain.title == TITLE
+    assert TITLE not in plain.text
+    assert "headline" not in [b.kind for b in plain.blocks]
+    kept = clean_page(page, None, CleanOptions(no_model=True, keep_headline=True))
+    assert kept.blocks[0].kind == "headline"
+    assert kept.text.startswith(TITLE)
+
+
+def test_the_model_never_adds_boilerplate_lines_or_cross_links() -> None:
+    # A model that keeps every block: only the rules on top stand between it and the page.
+    keep_all = Trees.from_json(
+        {"depth": 3, "feature": [0] * 7, "threshold": [None] * 7, "leaves": [5.0] * 8, "bias": 0.0},
+        len(decide.FEATURES),
+    )
+    model = decide.BlockModel(keep_all, 0.0, {})
+    aside = "A longer paragraph in the page's side column about a quite different matter of the town."
+    seg = seg_of(
+        f"<div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div><div id='side'><p>{aside}</p>"
+        "<p>Related: Town council approves the budget for next year</p><p>Read more</p>"
+        "<p>© 2024 Riverside Gazette</p></div>"
+    )
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    heur = classify_region(seg, scores, region)
+    kept = model.decide(decide.Stages(seg, scores, region, heur, None)).kept
+    assert [seg.texts[i] for i in kept] == [PROSE, PROSE2, PROSE3, aside]
+    assert np.all(np.diff(kept) > 0)

@@ -1,0 +1,83 @@
+"""A gradient-boosted tree ensemble read from the shipped model file and evaluated with numpy.
+
+Every tree is a complete binary tree of depth DEPTH = 3 in heap order (node k has children 2k+1 and 2k+2):
+7 comparisons "feature > threshold" (go right) and 8 leaves. A shallower branch of the trained tree is padded
+with comparisons that always go left (threshold +inf) down to copies of its leaf. Evaluation takes, for all
+trees at once, the 7 comparisons of every block (one gather of feature rows, one comparison), packs each
+tree's 7 answers into a byte, and reads the leaf value from a per-tree table of the 128 possible bytes: four
+numpy calls over (trees x 7 x blocks) values, no loop over trees or levels. LightGBM's convention is kept:
+a value <= threshold goes left.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Matrix = npt.NDArray[np.float64]
+DEPTH = 3
+NODES = 2**DEPTH - 1  # comparisons per tree
+LEAVES = 2**DEPTH
+
+
+def _leaf_of_pattern() -> npt.NDArray[np.intp]:
+    """For each byte of comparison answers (bit k = node k goes right), the leaf the path ends in."""
+    out = np.zeros(2**NODES, dtype=np.intp)
+    for code in range(2**NODES):
+        k = 0
+        for _ in range(DEPTH):
+            k = 2 * k + 1 + ((code >> k) & 1)
+        out[code] = k - NODES
+    return out
+
+
+_LEAF_OF = _leaf_of_pattern()
+_POWERS = (1 << np.arange(NODES)).astype(np.uint8)
+
+
+@dataclass(frozen=True, slots=True)
+class Trees:
+    feature: npt.NDArray[np.intp]  # (trees * NODES,) feature index per comparison
+    threshold: npt.NDArray[np.float64]  # (trees * NODES, 1)
+    table: npt.NDArray[np.float64]  # (trees * 2**NODES,) leaf value per tree and answer byte
+    offsets: npt.NDArray[np.intp]  # (trees, 1): where each tree's table starts
+    bias: float
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], n_features: int) -> Trees:
+        """The trees of a model file; ValueError naming what is wrong when they are not well formed."""
+        if data.get("depth") != DEPTH:
+            raise ValueError(f"model trees have depth {data.get('depth')!r}, this code reads {DEPTH}")
+        feature = np.array(data["feature"], dtype=np.intp)
+        threshold = np.array(data["threshold"], dtype=np.float64)  # JSON null (a padding node) -> nan
+        leaves = np.array(data["leaves"], dtype=np.float64)
+        trees = len(leaves) // LEAVES
+        shape = (trees * NODES,)
+        if len(leaves) != trees * LEAVES or feature.shape != shape or threshold.shape != shape:
+            raise ValueError(
+                f"model trees: {len(feature)} comparisons and {len(leaves)} leaves are not {trees} trees"
+            )
+        if len(feature) and (feature.min() < 0 or feature.max() >= n_features):
+            raise ValueError(f"model trees: a comparison reads a feature outside the {n_features}")
+        if not np.isfinite(leaves).all():
+            raise ValueError("model trees: a leaf value is not a finite number")
+        threshold = np.where(np.isnan(threshold), np.inf, threshold)
+        table = leaves.reshape(trees, LEAVES)[:, _LEAF_OF].ravel()
+        offsets = (np.arange(trees, dtype=np.intp) * 2**NODES)[:, None]
+        return cls(feature, threshold[:, None], table, offsets, float(data["bias"]))
+
+    @property
+    def count(self) -> int:
+        return len(self.offsets)
+
+    def raw(self, xt: Matrix) -> Matrix:
+        """The ensemble's raw score (log-odds) per block; `xt` is feature-major (features x blocks)."""
+        right = xt.take(self.feature, axis=0) > self.threshold  # (trees * NODES, blocks)
+        # Each tree's 7 answers as one byte: a contraction with the powers of two (numpy's packbits is
+        # several times slower along a middle axis). At most 127: uint8 cannot overflow.
+        codes = np.einsum("tkn,k->tn", right.view(np.uint8).reshape(self.count, NODES, -1), _POWERS)
+        out: Matrix = self.table.take(codes + self.offsets).sum(axis=0) + self.bias
+        return out
