@@ -3,7 +3,7 @@
 Two measurements over the bench's pages, single-page mode:
 - `step_ms_per_page`: the model's step alone (features, trees, the rules) on each page's segmentation,
   after the heuristics ran once outside the timing; the median of ROUNDS rounds over all pages.
-- `clean_page_ms_per_page`: clean_page with the model minus clean_page with `no_model`, interleaved page by
+- `clean_page_ms_per_page`: clean_page with `block_model` minus clean_page without, interleaved page by
   page (A, B, A, B...) so a busy machine slows both alike; the median of ROUNDS rounds.
 CPU time (time.process_time). On a shared machine prefer the step's figure: it is the one the model owns.
 """
@@ -53,7 +53,7 @@ def block_model_cost(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
         for stages in staged:
             model.decide(stages)
         steps.append((time.process_time() - started) * 1000.0 / max(1, len(staged)))
-    with_model, without = CleanOptions(), CleanOptions(no_model=True)
+    with_model, without = CleanOptions(block_model=True), CleanOptions()
     diffs = []
     for _ in range(ROUNDS):
         spent = {True: 0.0, False: 0.0}

@@ -51,7 +51,7 @@ def _run(job: tuple[str, bool, bool, bool]) -> tuple[str, bool, dict[str, str], 
     name, templates, use_model, as_gold = job
     tune_gc()
     header = as_gold and name in KEEP_HEADLINE_GOLD
-    options = CleanOptions(no_model=not use_model, keep_headline=header)
+    options = CleanOptions(block_model=use_model, keep_headline=header)
     memory = SiteMemory() if templates else None
     preds: dict[str, str] = {}
     meta: list[dict[str, Any]] = []

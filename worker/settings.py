@@ -82,7 +82,8 @@ class Settings:
     min_block_quality: float = _f(
         0.0, "drop text blocks whose lm_score (mean Zipf word frequency) is below this; 0 keeps all"
     )
-    no_model: bool = _f(False, "decide blocks by the heuristics alone, not the learned block model")
+    # Off by default: on the shared sets it adds 0.000-0.009 F1 for ~0.45 ms a page (README, block model).
+    block_model: bool = _f(False, "let the learned block model add blocks to the heuristics' decision")
     # Template memory
     no_templates: bool = _f(False, "single-page density extraction only; no site template memory")
     template_min_pages: int = _f(3, "pages a site needs before its template is stripped")

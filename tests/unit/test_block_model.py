@@ -22,7 +22,7 @@ from tests.unit.test_properties_extract import TREES
 from worker.clean.classify import Classified, classify_region
 from worker.clean.kinds import captions
 from worker.clean.model import decide
-from worker.clean.model.features import FEATURES, SiteFacts, block_features
+from worker.clean.model.features import FEATURES, block_features
 from worker.clean.model.trees import Trees
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.pipeline import clean_page
@@ -30,6 +30,7 @@ from worker.clean.region import choose
 from worker.clean.score import score
 from worker.clean.segment import segment
 from worker.clean.sitememory import SiteMemory
+from worker.clean.template import SiteFacts
 from worker.models import Page
 from worker.sample import sample_pages
 from worker.train.collect import Recorder
@@ -186,8 +187,8 @@ def test_the_shipped_model_is_small_and_trained_only_on_training_data() -> None:
 
 def test_the_model_keeps_the_article_of_a_sample_page() -> None:
     path = sample_pages()[0]
-    doc = clean_page(Page(id="p", body=path.read_bytes()))
-    heur = clean_page(Page(id="p", body=path.read_bytes()), options=CleanOptions(no_model=True))
+    doc = clean_page(Page(id="p", body=path.read_bytes()), options=CleanOptions(block_model=True))
+    heur = clean_page(Page(id="p", body=path.read_bytes()))
     assert doc.error is None
     assert doc.text
     assert heur.text

@@ -1,4 +1,5 @@
-"""The offline commands stay light: `clean`, `eval` and `--help` import no Kafka, HTTP or metrics library.
+"""The offline commands stay light: `clean`, `eval` and `--help` import no Kafka, HTTP or metrics library,
+and no numpy unless the block model runs (`--block-model`).
 
 Each case runs in a fresh interpreter, since this test process may already have imported them.
 """
@@ -13,12 +14,12 @@ import pytest
 
 from worker.sample import sample_dir
 
-HEAVY = ("aiokafka", "aiohttp", "prometheus_client")
+HEAVY = ("aiokafka", "aiohttp", "prometheus_client", "numpy")
 
 PROBE = """
 import sys
 from worker.__main__ import main
-HEAVY = ("aiokafka", "aiohttp", "prometheus_client")
+HEAVY = ("aiokafka", "aiohttp", "prometheus_client", "numpy")
 try:
     code = main(sys.argv[1:])
 except SystemExit as exc:  # --help exits
@@ -47,6 +48,12 @@ def test_clean_imports_no_heavy_library(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     assert heavy_imports(["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]) == []
     assert out.read_bytes().count(b"\n") == 6  # the run really cleaned the sample site
+
+
+def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out), "--block-model"]
+    assert heavy_imports(argv) == ["numpy"]
 
 
 def test_the_probe_sees_heavy_imports() -> None:

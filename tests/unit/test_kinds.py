@@ -61,11 +61,11 @@ def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -
         f"<p>{PROSE2}</p><p>{PROSE3}</p></article></body></html>"
     )
     page = Page(id="p", url="https://example.org/a", html=html)
-    plain = clean_page(page, None, CleanOptions(no_model=True))
+    plain = clean_page(page, None, CleanOptions())
     assert plain.title == TITLE
     assert TITLE not in plain.text
     assert "headline" not in [b.kind for b in plain.blocks]
-    kept = clean_page(page, None, CleanOptions(no_model=True, keep_headline=True))
+    kept = clean_page(page, None, CleanOptions(keep_headline=True))
     assert kept.blocks[0].kind == "headline"
     assert kept.text.startswith(TITLE)
 

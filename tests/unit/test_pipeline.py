@@ -15,7 +15,7 @@ from worker.models import Block, Document, FoundDate, Page
 
 # These pages test the heuristics (the block model's fallback and features): the model is off. Its own
 # tests are in test_block_model.py.
-HEURISTICS = CleanOptions(no_model=True)
+HEURISTICS = CleanOptions()
 
 
 def _clean(html: str, options: CleanOptions | None = None) -> list[Block]:

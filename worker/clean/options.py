@@ -24,7 +24,7 @@ class CleanOptions:
     keep_captions: bool = _DEFAULTS.keep_captions
     min_block_quality: float = _DEFAULTS.min_block_quality
     # The heuristics alone (the learned block model's fallback and features).
-    no_model: bool = _DEFAULTS.no_model
+    block_model: bool = _DEFAULTS.block_model
 
     @classmethod
     def from_settings(cls, settings: Settings) -> CleanOptions:

@@ -18,14 +18,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
-from worker.clean.model import decide as learned
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
@@ -46,6 +45,9 @@ from worker.models import (
     Quality,
     TemplateInfo,
 )
+
+if TYPE_CHECKING:  # the block model's code needs numpy: imported only when the model runs (_step)
+    from worker.clean.model import decide as learned
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -84,10 +86,11 @@ def clean_page(
     """Decode, parse, segment and extract one page, learning its site's template into `memory`.
 
     `memory` is the per-site template memory; None means single-page density extraction. `model` decides
-    the blocks after the heuristics: the shipped block model unless given or `options.no_model`.
+    the blocks after the heuristics: `options.block_model` says whether the shipped model does, unless one is
+    given.
     """
-    if model is None and not options.no_model:
-        model = learned.shipped()
+    if model is None and options.block_model:
+        model = _shipped_model()
     started = time.perf_counter()
     budget = Budget(options.time_budget_ms)
     size, encoded = _input_size(page)
@@ -150,8 +153,7 @@ def clean_page(
         view = seg.without(plan.strip) if plan is not None and plan.strip else seg
 
         # 6-8. Score, choose the content region, classify + smooth: density, once in the common case.
-        facts = plan.facts if plan is not None else None
-        decider = learned.Step(model, facts) if model is not None else None
+        decider = _step(model, plan) if model is not None else None
         title = meta.title
         result = extract(view, options, plan.steer if plan is not None else None, budget, decider, title)
         runs = 1
@@ -236,6 +238,19 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
     return Extraction(seg, region.target, classified, scores, headline, region.located)
+
+
+def _shipped_model() -> learned.BlockDecider:
+    from worker.clean.model import decide as learned
+
+    return learned.shipped()
+
+
+def _step(model: learned.BlockDecider, plan: template.Plan | None) -> learned.Step:
+    """The model's step for this page, with what the site memory knows of it."""
+    from worker.clean.model import decide as learned
+
+    return learned.Step(model, plan.facts() if plan is not None else None)
 
 
 def _beside_the_text(what: str, page: Page, find: Callable[[], list[T]]) -> list[T]:

@@ -22,18 +22,29 @@ pages keeps (dragnet, sites >= 5 pages, online: F1 0.9307 with them, 0.9346 with
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
-from worker.clean.model.features import SiteFacts
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation
-from worker.clean.sitememory import SiteMemory
+from worker.clean.sitememory import SiteMemory, SiteState
 from worker.models import Page
 
 _WORD = re.compile(r"\w+")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFacts:
+    """What the site memory knows about one page's elements, as the worker sees it online (the block
+    model's site features)."""
+
+    pages_seen: int  # distinct pages of the site counted, this one included
+    elem_share: dict[int, float]  # element -> share of the site's recent pages holding its text fingerprint
+    learned_path: int | None  # key_hash of the site's learned content path, when one dominates
 
 
 @dataclass(slots=True)
@@ -47,7 +58,9 @@ class Plan:
     all_template: bool  # every block of the page is template: nothing to strip to
     strip: list[int]  # elements whose subtrees are template (outermost only)
     steer: Steer | None  # region hints for the stripped page
-    facts: SiteFacts  # what the memory knows of the page's elements (the block model's site features)
+    # What the memory knows of the page's elements, read when the block model asks (only then: a dict per
+    # page otherwise built for nothing); the counts it reads do not change before the next page.
+    facts: Callable[[], SiteFacts]
 
 
 def site_of(page: Page) -> str | None:
@@ -76,9 +89,7 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     state = memory.observe(site, key, fps.observed())
     fresh = state.pages_seen > before
     config = memory.config
-    facts = SiteFacts(
-        state.pages_seen, dict(zip(fps.elems, state.shares(fps.text_fps), strict=True)), state.content_path()
-    )
+    facts = partial(_site_facts, state, fps)
     if state.pages_seen < config.min_pages:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts)
     strip = [fps.elems[k] for k in choose_strips(seg, fps, state.template(config.theta))]
@@ -86,6 +97,11 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
         return Plan(site, state.pages_seen, fresh, False, True, [], None, facts)
     steer = Steer(state.content_path()) if strip else None
     return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts)
+
+
+def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
+    shares = dict(zip(fps.elems, state.shares(fps.text_fps), strict=True))
+    return SiteFacts(state.pages_seen, shares, state.content_path())
 
 
 def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:

@@ -38,7 +38,7 @@ PIPELINE_FLAGS = (
     "keep_headline",
     "keep_captions",
     "min_block_quality",
-    "no_model",
+    "block_model",
     "no_templates",
     "template_min_pages",
     "template_theta",

@@ -44,7 +44,7 @@ TUNABLE = (
     "keep_headline",
     "keep_captions",
     "min_block_quality",
-    "no_model",
+    "block_model",
 )
 TEXT_LINES_SHOWN = 4
 WIDTH = 100

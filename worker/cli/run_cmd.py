@@ -49,7 +49,7 @@ FLAGS = (
     "keep_headline",
     "keep_captions",
     "min_block_quality",
-    "no_model",
+    "block_model",
     "template_min_pages",
     "template_theta",
     "template_half_life",

@@ -25,7 +25,7 @@ from worker.train.collect import Rows
 
 log = logging.getLogger(__name__)
 
-HEURISTICS = CleanOptions(no_model=True)
+HEURISTICS = CleanOptions()
 
 
 def fold_of(record: dict[str, Any], k: int) -> int:

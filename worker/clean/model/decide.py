@@ -1,8 +1,8 @@
 """The learned block model's step of the pipeline: features, tree scores, the kept blocks.
 
 It runs after the heuristics (score, region, classify) on the same segmentation and reads their results as
-features; the blocks it keeps are added to theirs. `--no-model` (Settings.no_model) leaves the heuristics'
-decision as it is.
+features; the blocks it keeps are added to theirs. It runs with `--block-model` (Settings.block_model, off
+by default); without it the heuristics' decision stands.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import numpy as np
 
 from worker.clean import heuristics as h
 from worker.clean.classify import Classified, is_boilerplate
-from worker.clean.model.features import FEATURES, Matrix, SiteFacts, block_features
+from worker.clean.model.features import FEATURES, Matrix, block_features
 from worker.clean.model.trees import Trees
 from worker.clean.region import Region
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
+from worker.clean.template import SiteFacts
 
 MODEL_FILE = "block_model.json"
 # Model files this code reads; a file written for another layout is refused with ValueError.

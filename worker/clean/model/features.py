@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import repeat
 
 import numpy as np
@@ -28,6 +27,7 @@ from worker.clean.region import Region
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
+from worker.clean.template import SiteFacts
 
 Matrix = npt.NDArray[np.float64]
 
@@ -64,15 +64,6 @@ _NEIGHBOUR_ROWS = [
     slice(FEATURES.index(f"{_CORE[0]}@{off:+d}"), FEATURES.index(f"{_CORE[-1]}@{off:+d}") + 1)
     for off in OFFSETS
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class SiteFacts:
-    """What the site memory knows about one page's elements, as the worker sees it online."""
-
-    pages_seen: int  # distinct pages of the site counted, this one included
-    elem_share: dict[int, float]  # element -> share of the site's recent pages holding its text fingerprint
-    learned_path: int | None  # key_hash of the site's learned content path, when one dominates
 
 
 def learned_element(seg: Segmentation, target: int, learned_path: int) -> int:
