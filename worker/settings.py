@@ -102,8 +102,11 @@ class Settings:
     fetch_max_bytes: int = _f(16 * 1024 * 1024, "most bytes fetched per request")
     # Outputs now trickle in one by one from the cleaning processes; every produce request costs the
     # broker (Tansu: ~4 ms of CPU each; 1000 outputs at 400/s cost it 1.29 / 0.69 / 0.38 CPU-s at a
-    # linger of 5 / 20 / 50 ms, measured). 20 ms matches the 20 ms bursts of the former in-loop cleaner.
-    linger_ms: int = _f(20, "how long the producer waits to fill a batch")
+    # linger of 5 / 20 / 50 ms, measured). 100 ms: `bench/e2e.py --mix --repeats 2` on a quiet 2-core
+    # machine, linger 20 -> 100: broker CPU -25%, member CPU per page -23%, one cleaning process 0.80 -> 0.86
+    # of offline, two 0.94 -> 1.09, for ~45 ms more latency (p50 83 -> 129 ms): documents feed corpora and
+    # indexes, where pages per CPU count and a tenth of a second does not.
+    linger_ms: int = _f(100, "how long the producer waits to fill a batch")
     max_batch_size: int = _f(1024 * 1024, "producer batch size per partition (bytes)")
     dead_letter_max_value_bytes: int = _f(
         1_000_000,
