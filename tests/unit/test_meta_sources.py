@@ -194,6 +194,28 @@ def test_plain_time_element_is_a_weak_source() -> None:
     assert meta_of(html).published == FoundDate("2020-09-20", "time")
 
 
+def test_the_time_of_a_readers_comment_is_not_the_page_date() -> None:
+    # WordPress: time < a < div.comment-metadata < footer.comment-meta < article.comment-body < li.comment
+    comment = """<ol class="comment-list"><li class="comment"><article class="comment-body">
+    <footer class="comment-meta"><div class="comment-metadata"><a href="#c1">
+    <time datetime="2019-08-24T03:36:11+02:00">vor 3 Tagen</time></a></div></footer>
+    <p>Tolle Folge!</p></article></li></ol>"""
+    assert meta_of(f"<body><h1>Folge 158</h1><p>Shownotes.</p>{comment}</body>").published is None
+    article = '<p>Am <time datetime="2019-08-16">16.08.2019</time></p>'
+    page = f"<body><h1>Folge 158</h1>{article}{comment}</body>"
+    found = meta_of(page).published
+    assert found is not None and found.date == "2019-08-16"
+
+
+def test_a_date_on_the_first_of_january_without_a_time_is_a_year() -> None:
+    # a recipe site's generic "dateCreated" meta holds a year as 01/01/2004
+    html = """<head><meta itemprop="dateCreated" content="01/01/2004"></head>
+    <body><h1>Pineapple Upside-Down Cake</h1><p>Bake it.</p></body>"""
+    assert meta_of(html).published is None
+    with_time = '<body><p>Am <time datetime="2016-01-01T20:23">1.1.2016</time></p></body>'
+    assert meta_of(with_time).published == FoundDate("2016-01-01", "time")
+
+
 def test_teaser_times_that_disagree_are_not_trusted() -> None:
     # a listing: every teaser's <time> is marked published, each with its own day
     html = """<body><h1>Archiv</h1><time class="published" datetime="2019-01-03">3.1.</time>
@@ -325,6 +347,22 @@ def test_deadline_dates_are_not_publication_dates() -> None:
 )
 def test_announced_events_are_not_publication_dates(line: str) -> None:
     html = f"<body><h1>Stammtisch</h1><p>{line}</p></body>"
+    assert meta_of(html).published is None
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "Seit 4. August 2014 ist in Bolivien ein neues Gesetz in Kraft. Seit 4. August 2014 gilt es.",
+        "The bridge has been closed since March 3, 2020. It has been closed since March 3, 2020.",
+        "Alle Zeiten sind UTC+02:00 Aktuelle Zeit: 14.10.2020, 12:18",
+        "It is currently Wed Oct 14, 2020 12:18 pm",
+        "r23 Beiträge: 1626 Registriert: 18.09.2008, 05:56",
+    ],
+)
+def test_states_since_a_day_forum_clocks_and_profiles_are_no_publication_dates(line: str) -> None:
+    # "Seit" also right after a heading's text, which the body's text joins without a space
+    html = f"<body><h2>Kinderarbeit in Bolivien</h2><p>{line}</p></body>"
     assert meta_of(html).published is None
 
 

@@ -81,8 +81,15 @@ def _consistent(cands: list[Candidate]) -> list[Candidate]:
     return [c for c in cands if c.rule != "time[pubdate]"]
 
 
+def _year_only(c: Candidate) -> bool:
+    """1 January without a time of day: a year written as a date (bettycrocker's dateCreated
+    "01/01/2004" on a 2019 recipe), no day of publication. On htmldate's pages every other 1 January
+    stamp carries its time; this one rule moved 1 wrong page to right (check half), none the other way."""
+    return c.stamp.hour is None and c.stamp.day.month == 1 and c.stamp.day.day == 1
+
+
 def _pick(h: Harvest, tier: int, offset: int | None, domain_cet: bool, latest: date) -> FoundDate | None:
-    cands = _consistent([c for c in h.published if c.tier == tier])
+    cands = _consistent([c for c in h.published if c.tier == tier and not _year_only(c)])
     if not cands:
         return None
     best = min(cands, key=_rank)  # min keeps the first of equal rank: document order

@@ -50,6 +50,15 @@ UPDATED_CUE = re.compile(
 OTHER_CUE = re.compile(
     r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|"
     r"nächste|findet|\bnext\b|upcoming|"
+    # a forum's page clock ("Aktuelle Zeit:", "It is currently": the day it was fetched) and its posters'
+    # profiles ("Registriert: 18.09.2008", "Joined:"): never the post's day (htmldate eval: +1 dev,
+    # none lost)
+    r"aktuelle zeit|it is currently|current time|heure actuelle|"
+    r"registriert|registered|joined|beigetreten|inscrit|iscritto|"
+    # the start of a state the text describes ("Seit 4. August 2014 ist in Bolivien ..."): an event's day
+    # (no \b before "seit": the body's text joins a heading to the next paragraph, "BolivienSeit";
+    # htmldate eval: +1 check, none lost)
+    r"seit\b|\bsince\b|\bdepuis\b|"
     # the end of a range: "23.-26.8.2017"
     r"[0-9]\.? ?[-–] ?$"
 )
