@@ -204,7 +204,8 @@ def test_the_time_of_a_readers_comment_is_not_the_page_date() -> None:
     article = '<p>Am <time datetime="2019-08-16">16.08.2019</time></p>'
     page = f"<body><h1>Folge 158</h1>{article}{comment}</body>"
     found = meta_of(page).published
-    assert found is not None and found.date == "2019-08-16"
+    assert found is not None
+    assert found.date == "2019-08-16"
 
 
 def test_a_date_on_the_first_of_january_without_a_time_is_a_year() -> None:
