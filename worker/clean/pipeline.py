@@ -4,7 +4,8 @@ The stages, top to bottom, each a plain function with typed input and output:
 
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
-           -> score -> choose the content region -> classify + smooth -> block model (re-decides the blocks)
+           -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
+           adds blocks]
            -> site memory (learn location) -> posts, comments -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
@@ -225,7 +226,8 @@ def extract(
     decider: learned.Step | None = None,
     title: str | None = None,
 ) -> Extraction:
-    """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model.
+    """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model
+    when one is given.
     `title` is the metadata's headline: the region is anchored on its block."""
     scores = score(seg)
     budget.check("score")
