@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from selectolax.lexbor import LexborHTMLParser
 
-from tests.unit.cleankit import seg_of
+from tests.unit.cleankit import PROSE, PROSE2, seg_of
 from worker.clean import dom
+from worker.clean.options import Budget
+from worker.clean.pipeline import clean_page
+from worker.clean.segment import segment
+from worker.models import Page
 
 
 def _visible(html: str) -> str:
@@ -66,3 +73,82 @@ def test_parse_survives_lone_surrogates_and_nul() -> None:
 def test_parse_of_utf8_bytes_matches_parse_of_text() -> None:
     page = "<html><body><p>caf\u00e9 \u4e2d\u6587</p><script>x()</script></body></html>"
     assert dom.parse(page.encode("utf-8")).html == dom.parse(page).html
+
+
+def _read(tree: LexborHTMLParser) -> str:
+    """The text the segmentation reads off a parsed page."""
+    return " ".join(segment(tree.body, Budget(float("inf"))).texts) if tree.body is not None else ""
+
+
+ARTICLE = f"<h1>Bridge opens</h1><p>{PROSE}</p><p>{PROSE2}</p>"
+
+
+@pytest.mark.parametrize(
+    ("page", "title"),
+    [
+        (f"<html><head><title>Bridge opens</head><body>{ARTICLE}</body></html>\n", "Bridge opens"),
+        (f"<HTML><HEAD><TITLE>Bridge opens</HEAD><BODY>{ARTICLE}</BODY></HTML>", "Bridge opens"),
+        (f"<html><head><title/></head><body>{ARTICLE}</body></html>", ""),
+        (f"<html><head><title>T</title></head><body><!-- nav <p>x</p>{ARTICLE}</body></html>", "T"),
+        (f"<html><head><title>T</title></head><body><!-- unclosed {ARTICLE}</body></html>", "T"),
+        (f"<html><body><form><textarea>Search<p>{ARTICLE}</body></html>", None),
+        (f"<html><body><xmp>{ARTICLE}</body></html>", None),
+        (f"<html><body><script>var a = 1;{ARTICLE}</body></html>", None),
+        (f"<title>T<body><textarea>u<div>{ARTICLE}</div>", "T"),  # two, one after the other
+    ],
+)
+def test_markup_that_swallows_the_page_is_recovered(page: str, title: str | None) -> None:
+    # lexbor, like today's browsers, runs these to the end of the file: the page would have no text (or,
+    # for <xmp>, its markup as text).
+    lost = _read(dom.parse(page))
+    assert PROSE not in lost or "<p>" in lost
+    tree, recovered = dom.parse_page(page)
+    assert recovered >= 1
+    text = _read(tree)
+    assert PROSE in text
+    assert PROSE2 in text
+    assert "<p>" not in text
+    if title is not None:
+        assert tree.head is not None
+        assert tree.head.text() == title
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        f"<html><head><title>T</title></head><body>{ARTICLE}<script>var s = '<b>';</script></body></html>",
+        f"<html><body>{ARTICLE}<!-- closed <p>x</p> --></body></html>",
+        f"<html><body>{ARTICLE}<textarea>a <b>tag</b> as text</textarea></body></html>",
+        f"<html><body>{ARTICLE}<script>if (a < b) {{}}",  # runs to the end, but holds no tag
+        f"<html><body>{ARTICLE}<textarea>",
+    ],
+)
+def test_closed_or_harmless_raw_text_is_left_alone(page: str) -> None:
+    tree, recovered = dom.parse_page(page)
+    assert recovered == 0
+    assert tree.html == dom.parse(page).html
+
+
+def test_a_swallowed_page_is_cleaned_and_says_so() -> None:
+    page = f"<html><head><title>Bridge opens</head><body>{ARTICLE}</body></html>"
+    doc = clean_page(Page(id="p", html=page))
+    assert doc.title == "Bridge opens"
+    assert PROSE in doc.text
+    assert PROSE2 in doc.text
+    assert "recovered" in doc.extra
+
+
+PIECES = st.sampled_from(
+    ["<title>", "</title>", "<textarea>", "</textarea>", "<script>", "</script>", "<!--", "-->", "<p>",
+     "</p>", "<div>", "<xmp>", "<TITLE>", "<style>", "text", "a < b", ">", "\n", "<body>", "<!- -"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=30))
+def test_recovery_never_raises_and_is_bounded(pieces: list[str]) -> None:
+    page = "".join(pieces)
+    tree, recovered = dom.parse_page(page)
+    assert 0 <= recovered <= dom.MAX_RECOVERIES
+    if not recovered:
+        assert tree.html == dom.parse(page).html

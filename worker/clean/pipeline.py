@@ -119,11 +119,14 @@ def clean_page(
         text, encoded, memory = verdict.markup, None, None
         extra["flattened"] = verdict.reason
 
-    # 3. Parse.
+    # 3. Parse (lexbor reads UTF-8: encoded once), recovering an unclosed <title>, <textarea> or comment
+    # that swallows the rest of the page.
     try:
-        tree = dom.parse(text if encoded is None else encoded)  # lexbor reads UTF-8: encoded once
+        tree, recovered = dom.parse_page(text, encoded)
     except Exception as exc:  # lexbor rejects very little; whatever it does reject must not escape
         return _empty(page, started, size, "parse_error", f"{type(exc).__name__}: {exc}")
+    if recovered:
+        extra["recovered"] = f"{recovered} unclosed element(s) swallowing the page"
     try:
         budget.check("parse")
         # 3b. Metadata: what the page says about itself (JSON-LD sits in <script>, which the walk skips).
