@@ -160,3 +160,21 @@ def test_marks_holding_a_minority_of_the_containers_prose_still_drop_it() -> Non
         "</article>"
     )
     assert _kept(html) == [PROSE, PROSE2]
+
+
+def test_a_near_good_sentence_between_boilerplate_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A job listing: each ad's description is a long sentence with few function words (near-good) between
+    # link titles (bad); smoothing alone drops it.
+    ad = (
+        "Job type: Full time | Pay: $8.00 - $10.00/hour Office assistant, Lancaster PA office, "
+        "typing 40 wpm, phones, filing, scheduling."
+    )
+    title = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
+    html = f"{NAV}<div class='listing'><p>{PROSE}</p><p>{PROSE2}</p>{title}<p>{ad}</p>{title}</div>"
+    assert _kept(html) == [PROSE, PROSE2, ad]
+    # Not when it has link text, or does not end a sentence.
+    assert ad not in _kept(html.replace("Lancaster PA office", "<a href='/o'>Lancaster PA office</a>"))
+    assert _kept(html.replace("scheduling.", "scheduling")) == [PROSE, PROSE2]
+    # Without the rule, smoothing drops it.
+    monkeypatch.setattr(h, "SENTENCE_BOX_MIN_CHARS", 10_000)
+    assert _kept(html) == [PROSE, PROSE2]

@@ -86,6 +86,17 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
         # Smoothing found no anchor of good text (tables, short news lines): the region was chosen as
         # content, so keep whatever is not boilerplate rather than almost nothing.
         classes = [GOOD if c != BAD else BAD for c in initial]
+    texts, chars, link_words = blocks.texts, blocks.chars, blocks.link_words
+    for k, first in enumerate(initial):
+        # rule: a near-good sentence of its own stands, whatever its neighbours (SENTENCE_BOX_MIN_CHARS)
+        if (
+            first == NEAR
+            and classes[k] == BAD
+            and chars[k] >= h.SENTENCE_BOX_MIN_CHARS
+            and not link_words[k]
+            and texts[k].endswith(h.SENTENCE_END)
+        ):
+            classes[k] = GOOD
     return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang, tail)
 
 
