@@ -178,3 +178,21 @@ def test_a_near_good_sentence_between_boilerplate_stands(monkeypatch: pytest.Mon
     # Without the rule, smoothing drops it.
     monkeypatch.setattr(h, "SENTENCE_BOX_MIN_CHARS", 10_000)
     assert _kept(html) == [PROSE, PROSE2]
+
+
+def test_a_sentence_citing_its_sources_is_prose(monkeypatch: pytest.MonkeyPatch) -> None:
+    cite = (
+        "The full <a href='/f'>filing is on the SEC website</a> and in "
+        "<a href='/s'>the company statement</a>."
+    )
+    text = "The full filing is on the SEC website and in the company statement."
+    html = f"{NAV}<article><p>{PROSE}</p><p>{cite}</p><p>{PROSE2}</p></article>"
+    seg = seg_of(html)
+    assert score(seg).link_density[seg.texts.index(text)] > h.MAX_LINK_DENSITY
+    assert _kept(html) == [PROSE, text, PROSE2]
+    # Not a list item, nor a line that ends no sentence.
+    assert text not in _kept(html.replace(f"<p>{cite}</p>", f"<ul><li>{cite}</li></ul>"))
+    assert text[:-1] not in _kept(html.replace("</a>.</p>", "</a></p>"))
+    # Without the rule the link density makes it boilerplate.
+    monkeypatch.setattr(h, "LINKED_SENTENCE_MAX_LINK_DENSITY", h.MAX_LINK_DENSITY)
+    assert _kept(html) == [PROSE, PROSE2]

@@ -142,14 +142,30 @@ def is_boilerplate(text: str, chars: int, ld: float) -> bool:
     return chars < h.COPYRIGHT_MAX_CHARS and h.COPYRIGHT.search(text) is not None
 
 
+def _sentence_link_density(text: str, kind: str, chars: int, ld: float) -> float:
+    """The link density the boilerplate test reads: 0 for a paragraph that ends a sentence with up to
+    LINKED_SENTENCE_MAX_LINK_DENSITY of its words in links (rule: prose citing its sources is prose)."""
+    if (
+        ld <= h.LINKED_SENTENCE_MAX_LINK_DENSITY
+        and chars >= h.LENGTH_LOW
+        and kind == "paragraph"
+        and text.endswith(h.SENTENCE_END)
+    ):
+        return 0.0
+    return ld
+
+
 def classify(blocks: Candidates, lang: str | None, bad_ctx: list[bool]) -> list[str]:
     """jusText's context-free classes, with the link density measured over words in <a>."""
     out: list[str] = []
-    for text, chars, words, lw, ld, stops, in_bad in zip(
-        blocks.texts, blocks.chars, blocks.words, blocks.link_words, blocks.link_density,
+    max_ld = h.MAX_LINK_DENSITY  # at or below it, the link density makes no block boilerplate
+    for text, kind, chars, words, lw, ld, stops, in_bad in zip(
+        blocks.texts, blocks.kinds, blocks.chars, blocks.words, blocks.link_words, blocks.link_density,
         blocks.stop_words, bad_ctx, strict=True,
     ):  # fmt: skip
-        if in_bad or is_boilerplate(text, chars, ld):
+        if in_bad or is_boilerplate(
+            text, chars, ld if ld <= max_ld else _sentence_link_density(text, kind, chars, ld)
+        ):
             cls = BAD
         elif chars < h.LENGTH_LOW:
             cls = BAD if lw and ld > h.SHORT_MAX_LINK_DENSITY else SHORT
