@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from itertools import accumulate
 
+import pytest
+
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
+from worker.clean import heuristics as h
 from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, widen
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, stable_path
@@ -54,6 +57,29 @@ def test_lead_paragraph_in_the_article_header_joins_the_region() -> None:
         f"<div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></article>{SIDEBAR}"
     )
     assert _choose(seg)[1] == [lead, PROSE, PROSE2, PROSE3]
+
+
+def test_an_unnamed_lead_paragraph_beside_the_target_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first paragraph sits above an inline box, outside the container density chose; the box breaks
+    # the run of prose boxes, and its class names no lead.
+    lead = (
+        "The bridge over the river opened on Tuesday after two years of delays, a long dispute over the "
+        "cost and a winter of floods."
+    )
+    box = "<div class='inline'><img src='a.jpg'><span>Photo</span></div>"
+    html = (
+        f"{NAV}<div id='story'><p class='first'>{lead}</p>{box}"
+        f"<div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></div>{SIDEBAR}"
+    )
+    assert _choose(seg_of(html))[1] == [lead, PROSE, PROSE2, PROSE3]
+    # Not a link-heavy paragraph, nor one a mark took out.
+    linked = html.replace(f"<p class='first'>{lead}</p>", f"<p><a href='/x'>{lead}</a></p>")
+    assert lead not in _choose(seg_of(linked))[1]
+    marked = html.replace("<p class='first'>", "<p class='share-text'>")
+    assert lead not in _choose(seg_of(marked))[1]
+    # Without the rule it stays out.
+    monkeypatch.setattr(h, "LEAD_PROSE_MIN_CHARS", 10_000)
+    assert _choose(seg_of(html))[1] == [PROSE, PROSE2, PROSE3]
 
 
 def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:

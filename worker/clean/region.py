@@ -52,7 +52,7 @@ def choose(
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
-    return Region(target, with_lead_paragraph(seg, link_density, ranges), located)
+    return Region(target, with_lead_paragraph(seg, link_density, ranges, prefix, target), located)
 
 
 def descend(seg: Segmentation, prefix: list[float]) -> int:
@@ -208,14 +208,29 @@ def _is_lead_class(ident: str) -> bool:
 
 
 def with_lead_paragraph(
-    seg: Segmentation, link_density: list[float], ranges: list[tuple[int, int]]
+    seg: Segmentation,
+    link_density: list[float],
+    ranges: list[tuple[int, int]],
+    prefix: list[float],
+    target: int,
 ) -> list[tuple[int, int]]:
     """Take the article's lead ("standfirst", "teaser-text", "intro") that sits in the article header
-    just before the target: a prose block shortly before it, in an element named like a lead."""
+    just before the target: a prose block shortly before it, in an element named like a lead, or a
+    prose paragraph inside the target's parent that no mark took out (`prefix`: the content weights)."""
     lo = ranges[0][0]
+    parent = seg.parents[target]
     for j in range(lo - 1, max(-1, lo - 1 - h.LEAD_PARAGRAPH_BLOCKS), -1):
         if seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY:
             continue
+        if (  # rule: an unnamed lead paragraph (LEAD_PROSE_MIN_CHARS)
+            seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
+            and seg.kinds[j] == "paragraph"
+            and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
+            and prefix[j + 1] > prefix[j]
+            and parent >= 0
+            and seg.firsts[parent] <= j
+        ):
+            return [(j, j + 1), *ranges]
         e, levels = seg.owners[j], 0
         while e > 0 and levels < 3:
             ident = seg.ident(e)
