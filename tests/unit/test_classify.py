@@ -162,37 +162,44 @@ def test_marks_holding_a_minority_of_the_containers_prose_still_drop_it() -> Non
     assert _kept(html) == [PROSE, PROSE2]
 
 
-def test_a_near_good_sentence_between_boilerplate_stands(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A job listing: each ad's description is a long sentence with few function words (near-good) between
-    # link titles (bad); smoothing alone drops it.
-    ad = (
-        "Job type: Full time | Pay: $8.00 - $10.00/hour Office assistant, Lancaster PA office, "
-        "typing 40 wpm, phones, filing, scheduling."
-    )
-    title = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
-    html = f"{NAV}<div class='listing'><p>{PROSE}</p><p>{PROSE2}</p>{title}<p>{ad}</p>{title}</div>"
-    assert _kept(html) == [PROSE, PROSE2, ad]
-    # Not when it has link text, or does not end a sentence.
-    assert ad not in _kept(html.replace("Lancaster PA office", "<a href='/o'>Lancaster PA office</a>"))
-    assert _kept(html.replace("scheduling.", "scheduling")) == [PROSE, PROSE2]
-    # Without the rule, smoothing drops it.
-    monkeypatch.setattr(h, "SENTENCE_BOX_MIN_CHARS", 10_000)
-    assert _kept(html) == [PROSE, PROSE2]
+# A job listing: each ad's description is a long sentence with few function words (near-good) between
+# link titles (bad); smoothing alone drops it.
+AD = (
+    "Job type: Full time | Pay: $8.00 - $10.00/hour Office assistant, Lancaster PA office, "
+    "typing 40 wpm, phones, filing, scheduling."
+)
+AD_TITLE = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
+# A sentence citing its sources: link density over MAX_LINK_DENSITY.
+CITE = "The full <a href='/f'>filing is on the SEC website</a> and in <a href='/s'>the company statement</a>."
+CITED = "The full filing is on the SEC website and in the company statement."
 
 
-def test_a_sentence_citing_its_sources_is_prose(monkeypatch: pytest.MonkeyPatch) -> None:
-    cite = (
-        "The full <a href='/f'>filing is on the SEC website</a> and in "
-        "<a href='/s'>the company statement</a>."
-    )
-    text = "The full filing is on the SEC website and in the company statement."
-    html = f"{NAV}<article><p>{PROSE}</p><p>{cite}</p><p>{PROSE2}</p></article>"
-    seg = seg_of(html)
-    assert score(seg).link_density[seg.texts.index(text)] > h.MAX_LINK_DENSITY
-    assert _kept(html) == [PROSE, text, PROSE2]
-    # Not a list item, nor a line that ends no sentence.
-    assert text not in _kept(html.replace(f"<p>{cite}</p>", f"<ul><li>{cite}</li></ul>"))
-    assert text[:-1] not in _kept(html.replace("</a>.</p>", "</a></p>"))
-    # Without the rule the link density makes it boilerplate.
-    monkeypatch.setattr(h, "LINKED_SENTENCE_MAX_LINK_DENSITY", h.MAX_LINK_DENSITY)
+@pytest.mark.parametrize(
+    ("html", "text", "variants", "rule"),
+    [
+        (  # SENTENCE_BOX_MIN_CHARS: not with link text, nor when it ends no sentence
+            f"{NAV}<div class='listing'><p>{PROSE}</p><p>{PROSE2}</p>{AD_TITLE}<p>{AD}</p>{AD_TITLE}</div>",
+            AD,
+            [("Lancaster PA office", "<a href='/o'>Lancaster PA office</a>"), ("scheduling.", "scheduling")],
+            ("SENTENCE_BOX_MIN_CHARS", 10_000),
+        ),
+        (  # LINKED_SENTENCE_MAX_LINK_DENSITY: not in a list item, nor when it ends no sentence
+            f"{NAV}<article><p>{PROSE}</p><p>{PROSE2}</p><p>{CITE}</p></article>",
+            CITED,
+            [(f"<p>{CITE}</p>", f"<ul><li>{CITE}</li></ul>"), ("</a>.</p>", "</a></p>")],
+            ("LINKED_SENTENCE_MAX_LINK_DENSITY", h.MAX_LINK_DENSITY),
+        ),
+    ],
+)
+def test_prose_that_smoothing_or_link_density_would_drop_stands(
+    monkeypatch: pytest.MonkeyPatch,
+    html: str,
+    text: str,
+    variants: list[tuple[str, str]],
+    rule: tuple[str, float],
+) -> None:
+    assert _kept(html) == [PROSE, PROSE2, text]
+    for old, new in variants:
+        assert _kept(html.replace(old, new)) == [PROSE, PROSE2]
+    monkeypatch.setattr(h, *rule)  # without the rule, it is dropped
     assert _kept(html) == [PROSE, PROSE2]
