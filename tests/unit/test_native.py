@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, native
+from worker.clean import dom, guard, idents, native
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import segment as sg
@@ -193,6 +193,8 @@ def test_python_only_runs_the_reference() -> None:
             guard._probe_runs_python,
             guard._nesting_counts_python,
         )
+        assert idents.ident_flags is idents.ident_flags_python
+    assert idents.ident_flags is not idents.ident_flags_python
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
     assert sm._count_page is not sm._count_page_python
     assert guard._probe_runs is not guard._probe_runs_python
@@ -320,6 +322,34 @@ def test_guard_scans_equal_pythons(markup: str) -> None:
         assert guard.check(markup, 5000) == verdict
 
 
+# The class/id flags: words of the tables, cut and joined at the places the rules look at.
+IDENT_WORDS = sorted(
+    h.CONTENT_MARKERS | h.BAD_EXACT | h.POST_MARKERS
+    | {*h.COMMENT_TOKEN_PREFIXES, *h.STRONG_BAD_PREFIXES, *h.WEAK_BAD_PREFIXES, *h.GOOD_TOKEN_PREFIXES}
+    | {*h.POST_MARKER_PREFIXES, "post-12", "post-", "x", "row", "Nav", "ÜBER", "\u0130d", "σς"}
+)  # fmt: skip
+IDENT_PIECES = st.one_of(
+    st.sampled_from(IDENT_WORDS),
+    st.sampled_from(["-", "_", " ", "\t", "\x1c", "7", "A"]),
+    st.text(max_size=3),
+)
+IDENTS = st.lists(IDENT_PIECES, max_size=8).map("".join)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.lists(st.tuples(IDENTS, IDENTS), max_size=12))
+def test_class_id_flags_equal_pythons(pairs: list[tuple[str, str]]) -> None:
+    classes, ids = [c for c, _ in pairs], [i for _, i in pairs]
+    assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
+
+
+@needs_native
+def test_class_id_flags_of_a_huge_attribute_come_from_the_reference() -> None:
+    huge = "main-nav " * 1000 + "hentry"
+    assert idents.ident_flags([huge, "x" * 5000], ["", "comments"]) == bytes([idents.GOOD, idents.COMMENT])
+
+
 # The checks that keep a wrong accelerator off.
 def test_a_walk_that_differs_from_the_reference_is_turned_off() -> None:
     if native._native is None:
@@ -354,7 +384,7 @@ DATASETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval", "
 
 @needs_native
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data is absent")
-def test_every_shared_page_segments_and_fingerprints_alike() -> None:
+def test_every_shared_page_segments_fingerprints_and_flags_alike() -> None:
     pages = 0
     for name in DATASETS:
         path = SHARED / name / "pages.jsonl.gz"
@@ -370,6 +400,8 @@ def test_every_shared_page_segments_and_fingerprints_alike() -> None:
                     continue
                 ours, ref = segment(tree.body, Budget(NO_LIMIT)), segment_python(tree.body, Budget(NO_LIMIT))
                 assert _columns(ours) == _columns(ref), (name, pages)
+                flags = idents.ident_flags(ours.classes, ours.ids)
+                assert flags == idents.ident_flags_python(ours.classes, ours.ids), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
                 assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
                 pages += 1

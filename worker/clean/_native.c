@@ -1742,6 +1742,279 @@ static PyObject *native_attributes(PyObject *self, PyObject *arg) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
+
+/* The result bits per element, as idents.py numbers them (configure_idents checks them). */
+enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8 };
+/* A class/id word's categories, as idents._word_flags numbers them. */
+enum { W_MARKER = 1, W_COMMENT = 2, W_STRONG = 4, W_WEAK = 8, W_GOOD = 16 };
+
+/* A table of ASCII words (heuristics' prefixes or exact words), grouped by first byte: a part is compared
+   only with the words that start as it does. */
+typedef struct {
+    char **s;
+    size_t *n;
+    Py_ssize_t lo[257]; /* words of first byte b: [lo[b], lo[b + 1]) */
+} Words;
+
+static struct {
+    int ready;
+    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes;
+    PyObject *python; /* idents.flags_of(cls, id) -> int: the reference, for strings that are not ASCII */
+} idt;
+
+static int by_first_byte(const void *a, const void *b) {
+    return (int)(unsigned char)(*(char *const *)a)[0] - (int)(unsigned char)(*(char *const *)b)[0];
+}
+
+/* Fill `w` from a tuple of non-empty ASCII str; -1 with an exception otherwise. */
+static int words_from(PyObject *tuple, Words *w) {
+    if (!PyTuple_Check(tuple)) {
+        PyErr_SetString(PyExc_TypeError, "word tables must be tuples");
+        return -1;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(tuple);
+    w->s = PyMem_Calloc((size_t)count + 1, sizeof(char *));
+    w->n = PyMem_Calloc((size_t)count + 1, sizeof(size_t));
+    if (w->s == NULL || w->n == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *x = PyTuple_GET_ITEM(tuple, i);
+        if (!PyUnicode_Check(x) || !PyUnicode_IS_ASCII(x) || PyUnicode_GET_LENGTH(x) == 0) {
+            PyErr_SetString(PyExc_ValueError, "table words must be non-empty ASCII str");
+            return -1;
+        }
+        Py_ssize_t n = PyUnicode_GET_LENGTH(x);
+        if ((w->s[i] = PyMem_Malloc((size_t)n + 1)) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(w->s[i], PyUnicode_1BYTE_DATA(x), (size_t)n + 1);
+    }
+    qsort(w->s, (size_t)count, sizeof(char *), by_first_byte);
+    for (Py_ssize_t i = 0; i < count; i++)
+        w->n[i] = strlen(w->s[i]);
+    Py_ssize_t i = 0;
+    for (int b = 0; b <= 256; b++) {
+        while (i < count && (int)(unsigned char)w->s[i][0] < b)
+            i++;
+        w->lo[b] = i;
+    }
+    return 0;
+}
+
+static int starts_any(const char *p, size_t m, const Words *w) {
+    if (m == 0)
+        return 0;
+    unsigned char b = (unsigned char)p[0];
+    for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
+        if (w->n[i] <= m && memcmp(p, w->s[i], w->n[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int equals_any(const char *p, size_t m, const Words *w) {
+    if (m == 0)
+        return 0;
+    unsigned char b = (unsigned char)p[0];
+    for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
+        if (w->n[i] == m && memcmp(p, w->s[i], m) == 0)
+            return 1;
+    return 0;
+}
+
+/* "post-" and at least one digit after it, nothing else ("post-157"). */
+static int post_number(const char *p, size_t m) {
+    if (m <= 5 || memcmp(p, "post-", 5) != 0)
+        return 0;
+    for (size_t i = 5; i < m; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* idents.classify_ident's flags of lower-cased `s` with "_" read as a space: every word's parts (from its
+   start and after each "-") in the order the Python code tests them. W_MARKER decides the whole. */
+static int word_flags(const char *s, size_t n) {
+    int flags = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (ascii_space[(unsigned char)s[i]] || s[i] == '_'))
+            i++;
+        size_t start = i;
+        while (i < n && !ascii_space[(unsigned char)s[i]] && s[i] != '_')
+            i++;
+        size_t end = i;
+        if (end == start)
+            break;
+        for (;;) {
+            const char *p = s + start;
+            size_t m = end - start;
+            if (equals_any(p, m, &idt.markers) || post_number(p, m))
+                return W_MARKER;
+            const char *dash = memchr(p, '-', m);
+            if (starts_any(p, m, &idt.comment))
+                flags |= W_COMMENT;
+            else if (starts_any(p, m, &idt.strong))
+                flags |= W_STRONG;
+            else if (starts_any(p, m, &idt.weak) || equals_any(p, dash ? (size_t)(dash - p) : m, &idt.exact))
+                flags |= W_WEAK;
+            else if (starts_any(p, m, &idt.good))
+                flags |= W_GOOD;
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    }
+    return flags;
+}
+
+/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part (from a
+   word's start or after a "-") that starts with a post prefix. */
+static int post_flag(const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && ascii_space[(unsigned char)s[i]])
+            i++;
+        size_t start = i;
+        while (i < n && !ascii_space[(unsigned char)s[i]])
+            i++;
+        size_t end = i;
+        if (end == start)
+            break;
+        const char *p = s + start;
+        size_t m = end - start;
+        if (equals_any(p, m, &idt.post_markers) || post_number(p, m))
+            return 1;
+        for (;;) {
+            if (starts_any(s + start, end - start, &idt.post_prefixes))
+                return 1;
+            const char *dash = memchr(s + start, '-', end - start);
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    }
+    return 0;
+}
+
+/* The flags of one element; -1 with an exception. */
+static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
+    Py_ssize_t nc = PyUnicode_GET_LENGTH(cls), ni = PyUnicode_GET_LENGTH(id);
+    if (nc == 0 && ni == 0)
+        return 0;
+    size_t n = (size_t)nc + 1 + (size_t)ni;
+    if (!PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id) || n > cap) {
+        /* Lower-casing beyond ASCII (and the rare huge attribute): the Python reference. */
+        PyObject *r = PyObject_CallFunctionObjArgs(idt.python, cls, id, NULL);
+        if (r == NULL)
+            return -1;
+        long v = PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (v < 0 || v > 15) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "flags %ld", v);
+            return -1;
+        }
+        return (int)v;
+    }
+    const unsigned char *a = PyUnicode_1BYTE_DATA(cls), *b = PyUnicode_1BYTE_DATA(id);
+    for (Py_ssize_t k = 0; k < nc; k++)
+        buf[k] = (char)(a[k] >= 'A' && a[k] <= 'Z' ? a[k] + 32 : a[k]);
+    buf[nc] = ' ';
+    for (Py_ssize_t k = 0; k < ni; k++)
+        buf[nc + 1 + k] = (char)(b[k] >= 'A' && b[k] <= 'Z' ? b[k] + 32 : b[k]);
+    int out = 0;
+    int w = word_flags(buf, n);
+    if (w & W_MARKER)
+        out = IF_GOOD;
+    else if (w & W_COMMENT)
+        out = IF_COMMENT | (w & W_GOOD ? IF_GOOD : 0);
+    else
+        out = ((w & W_STRONG) || ((w & W_WEAK) && !(w & W_GOOD)) ? IF_BAD : 0) | (w & W_GOOD ? IF_GOOD : 0);
+    for (size_t k = 0; k < n; k++)
+        if (buf[k] == '_')
+            buf[k] = '-';
+    return out | (post_flag(buf, n) ? IF_POST : 0);
+}
+
+PyDoc_STRVAR(ident_flags_doc,
+             "ident_flags(classes, ids) -> bytes\n\n"
+             "idents.ident_flags_python: per element, the bits of what its class and id say (boilerplate,\n"
+             "comment section, content container, one post).");
+
+enum { IDENT_BUF = 4096 }; /* longer class + id strings go to the Python reference */
+
+static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
+    PyObject *classes, *ids;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &classes, &PyList_Type, &ids))
+        return NULL;
+    if (!idt.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_idents first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(classes);
+    if (PyList_GET_SIZE(ids) != n) {
+        PyErr_SetString(PyExc_ValueError, "classes and ids differ in length");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL)
+        return NULL;
+    char *o = PyBytes_AS_STRING(out);
+    char buf[IDENT_BUF];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *cls = PyList_GET_ITEM(classes, i), *id = PyList_GET_ITEM(ids, i);
+        if (!PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "classes and ids must be str");
+            return NULL;
+        }
+        int f = ident_flags_of(cls, id, buf, sizeof buf);
+        if (f < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        o[i] = (char)f;
+    }
+    return out;
+}
+
+PyDoc_STRVAR(configure_idents_doc,
+             "configure_idents(bits, tables, python)\n\n"
+             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST), heuristics' 8 word tables (content\n"
+             "markers, comment, strong, weak and good prefixes, exact bad words, post markers, post prefixes:\n"
+             "tuples of ASCII str) and the Python reference flags_of(cls, id) for strings beyond ASCII.");
+
+static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
+    PyObject *bits, *tables, *python;
+    if (!PyArg_ParseTuple(args, "OO!O", &bits, &PyTuple_Type, &tables, &python))
+        return NULL;
+    if (PyTuple_GET_SIZE(tables) != 8)
+        return PyErr_Format(PyExc_ValueError, "8 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
+    if (idt.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native idents are configured once");
+        return NULL;
+    }
+    long want[4] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST};
+    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 4)
+        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 4");
+    for (int k = 0; k < 4; k++)
+        if (PyLong_AsLong(PyTuple_GET_ITEM(bits, k)) != want[k])
+            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "bit %d is not %ld", k, want[k]);
+    Words *dest[8] = {&idt.markers, &idt.comment, &idt.strong, &idt.weak,
+                      &idt.exact, &idt.good,    &idt.post_markers, &idt.post_prefixes};
+    for (int k = 0; k < 8; k++)
+        if (words_from(PyTuple_GET_ITEM(tables, k), dest[k]) < 0)
+            return NULL;
+    idt.python = Py_NewRef(python);
+    idt.ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -1758,6 +2031,8 @@ static PyMethodDef methods[] = {
     {"prune", native_prune, METH_VARARGS, prune_doc},
     {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
+    {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
+    {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
     {NULL, NULL, 0, NULL},
 };
 

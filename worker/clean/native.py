@@ -268,12 +268,56 @@ def guard_scans(
     return runs, counts
 
 
+IdentFlags = Callable[[list[str], list[str]], bytes]
+
+
+def _ident_canaries(tables: tuple[frozenset[str] | tuple[str, ...], ...]) -> list[tuple[str, str]]:
+    """(class, id) pairs that exercise every table word in every place the rules look at it."""
+    words = sorted({w for table in tables for w in table})
+    shapes = ("{}", "{}x", "x-{}", "x_{}", "{}-x", "{}_x", "X{}", "{}-", "-{}", "a b-{}-c", "{}\x1c{}")
+    out = [("", ""), (" ", ""), ("", "Post-12"), ("post-", "post-1a"), ("POST-7 Nav", ""), ("Ünï-nav", "x")]
+    for w in words:
+        for shape in shapes:
+            text = shape.format(w, w)
+            out += [(text, ""), ("", text), (text.upper(), "row"), ("col " + text, "post-4711")]
+            out.append((text.replace("a", "\u00e4"), "menu"))
+    return out
+
+
+def ident_flagger(
+    bits: tuple[int, int, int, int],
+    tables: tuple[frozenset[str] | tuple[str, ...], ...],
+    flags_of: Callable[[str, str], int],
+    reference: IdentFlags,
+) -> IdentFlags:
+    """The C class/id flags if they equal the Python ones on the canaries; else the Python ones."""
+    if _native is None:
+        _STATUS["idents"] = _NOT_BUILT
+        return reference
+    ext = _native
+
+    def check() -> str | None:
+        ext.configure_idents(bits, tuple(tuple(sorted(t)) for t in tables), flags_of)
+        pairs = _ident_canaries(tables)
+        classes, ids = [c for c, _ in pairs], [i for _, i in pairs]
+        got, want = ext.ident_flags(classes, ids), reference(classes, ids)
+        for pair, g, w in zip(pairs, got, want, strict=True):
+            if g != w:
+                return f"class/id flags differ on {pair!r}: {g} != {w}"
+        return None
+
+    if not _passes("idents", "native class/id flags off, the Python code runs", check):
+        return reference
+    return ext.ident_flags
+
+
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, segment, sitememory
+    from worker.clean import fingerprint, guard, idents, segment, sitememory
 
     saved = (
+        idents.ident_flags,
         segment._accel,
         fingerprint._accel,
         sitememory._count_page,
@@ -283,6 +327,7 @@ def python_only() -> Iterator[None]:
         guard._nesting_counts,
     )
     segment._accel = fingerprint._accel = None
+    idents.ident_flags = idents.ident_flags_python
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
@@ -290,9 +335,10 @@ def python_only() -> Iterator[None]:
     try:
         yield
     finally:
-        segment._accel, fingerprint._accel = saved[:2]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[2:5]
-        guard._probe_runs, guard._nesting_counts = saved[5:]
+        idents.ident_flags = saved[0]
+        segment._accel, fingerprint._accel = saved[1:3]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[3:6]
+        guard._probe_runs, guard._nesting_counts = saved[6:]
 
 
 def _configure(t: SegmentTables) -> None:
