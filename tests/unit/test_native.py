@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, idents, native
+from worker.clean import dom, guard, idents, lang, native, quality
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import segment as sg
@@ -194,7 +194,9 @@ def test_python_only_runs_the_reference() -> None:
             guard._nesting_counts_python,
         )
         assert idents.ident_flags is idents.ident_flags_python
+        assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
     assert idents.ident_flags is not idents.ident_flags_python
+    assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
     assert sm._count_page is not sm._count_page_python
     assert guard._probe_runs is not guard._probe_runs_python
@@ -350,6 +352,27 @@ def test_class_id_flags_of_a_huge_attribute_come_from_the_reference() -> None:
     assert idents.ident_flags([huge, "x" * 5000], ["", "comments"]) == bytes(
         [idents.GOOD | idents.POST, idents.COMMENT]
     )
+
+
+# Word counts: texts of stopwords, symbols, digits, apostrophes and characters whose case mapping is odd.
+WORD_PIECES = st.one_of(
+    st.sampled_from(sorted(lang.STOPWORDS["en"] | lang.STOPWORDS["de"])),
+    st.sampled_from([*quality.SYMBOLS, "’", "'", "\x01", "\x03", "İ", "Σ", "ß", "٣", "7", "\u2003", "\x1c"]),
+    st.text(max_size=4),
+)
+TEXTS = st.lists(st.lists(WORD_PIECES, max_size=12).map(" ".join).map(str.strip), max_size=6)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(TEXTS)
+def test_word_counts_equal_pythons(texts: list[str]) -> None:
+    assert lang.stop_hits(texts) == lang.stop_hits_python(texts)
+    texts = [t for t in texts if t]
+    stoplist = lang.STOPWORDS["en"]
+    zipf = {w: 1.0 + len(w) / 7.0 for w in sorted(stoplist)[::2]}
+    for table, model in ((None, None), (stoplist, zipf)):
+        assert quality._counts(texts, table, model) == quality.count_python(texts, table, model)
 
 
 # The checks that keep a wrong accelerator off.

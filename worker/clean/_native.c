@@ -33,6 +33,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -2015,6 +2016,413 @@ static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Word counts of block texts: quality.count_python and lang.stop_hits_python in one pass per text      */
+
+/* The float sum of Python's sum() on this interpreter: plain addition in order before 3.12, Neumaier's
+   compensated summation from 3.12 on (bltinmodule.c). Both start from the first item, as sum(..., 0) does
+   once its int start meets a float. */
+typedef struct {
+    double s, c;
+    int any;
+} PySum;
+
+static void pysum_add(PySum *a, double x) {
+    if (!a->any) {
+        a->s = x;
+        a->any = 1;
+        return;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    double t = a->s + x;
+    if (fabs(a->s) >= fabs(x))
+        a->c += (a->s - t) + x;
+    else
+        a->c += (x - t) + a->s;
+    a->s = t;
+#else
+    a->s += x;
+#endif
+}
+
+static PyObject *pysum_result(const PySum *a) {
+    if (!a->any)
+        return PyLong_FromLong(0); /* sum() of nothing is the int start */
+    double s = a->s;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (a->c && isfinite(a->c))
+        s += a->c;
+#endif
+    return PyFloat_FromDouble(s);
+}
+
+/* What quality._mark makes of a code point: digits and symbols are counted and cut tokens, apostrophes
+   are counted as symbols but stay in tokens (as "'"). The marks themselves (U+0001-U+0003) read as what
+   they mark, as in the Python code. */
+enum { C_OTHER = 0, C_DIGIT = 1, C_SYMBOL = 2, C_APOSTROPHE = 3, C_SPACE = 4 };
+
+static struct {
+    int ready;
+    unsigned char ascii[128];
+    Py_UCS4 *wide;       /* non-ASCII symbols, sorted */
+    Py_ssize_t nwide;
+    Py_UCS4 *wide_apos;  /* non-ASCII apostrophes, sorted */
+    Py_ssize_t nwide_apos;
+    Py_UCS4 *line_end;   /* the characters a punctuated line ends with */
+    Py_ssize_t nline_end;
+    PyObject *lower;     /* "lower", interned */
+} tok;
+
+static int in_sorted(const Py_UCS4 *a, Py_ssize_t n, Py_UCS4 c) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (a[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo] == c;
+}
+
+static int char_class(Py_UCS4 c) {
+    if (c < 128)
+        return tok.ascii[c];
+    if (Py_UNICODE_ISSPACE(c))
+        return C_SPACE;
+    if (in_sorted(tok.wide_apos, tok.nwide_apos, c))
+        return C_APOSTROPHE;
+    if (in_sorted(tok.wide, tok.nwide, c))
+        return C_SYMBOL;
+    return C_OTHER;
+}
+
+static int cmp_ucs4(const void *a, const void *b) {
+    Py_UCS4 x = *(const Py_UCS4 *)a, y = *(const Py_UCS4 *)b;
+    return (x > y) - (x < y);
+}
+
+/* The code points of `s` (a str), sorted, in a new array; -1 with an exception. */
+static Py_ssize_t sorted_chars(PyObject *s, Py_UCS4 **out) {
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "character sets must be str");
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    *out = PyMem_Calloc((size_t)n + 1, sizeof(Py_UCS4));
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        (*out)[i] = PyUnicode_READ_CHAR(s, i);
+    qsort(*out, (size_t)n, sizeof(Py_UCS4), cmp_ucs4);
+    return n;
+}
+
+PyDoc_STRVAR(configure_tokens_doc,
+             "configure_tokens(digits, symbols, apostrophes, marks, line_end)\n\n"
+             "Hand over quality.py's character classes: the digits (ASCII), the symbols and apostrophes (an\n"
+             "apostrophe is both), the three mark characters (digit, symbol, apostrophe) and the characters\n"
+             "a punctuated line ends with.");
+
+static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
+    PyObject *digits, *symbols, *apostrophes, *marks, *line_end;
+    if (!PyArg_ParseTuple(args, "UUUUU", &digits, &symbols, &apostrophes, &marks, &line_end))
+        return NULL;
+    if (tok.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native tokens are configured once");
+        return NULL;
+    }
+    if (PyUnicode_GET_LENGTH(marks) != 3)
+        return PyErr_Format(PyExc_ValueError, "three marks expected");
+    for (Py_UCS4 c = 0; c < 128; c++)
+        tok.ascii[c] = ascii_space[c] ? C_SPACE : C_OTHER;
+    Py_UCS4 *sym, *apo;
+    Py_ssize_t nsym = sorted_chars(symbols, &sym), napo = nsym < 0 ? -1 : sorted_chars(apostrophes, &apo);
+    if (napo < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(digits); i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(digits, i);
+        if (c >= 128)
+            return PyErr_Format(PyExc_ValueError, "digits must be ASCII");
+        tok.ascii[c] = C_DIGIT;
+    }
+    Py_ssize_t nwide = 0, nwide_apos = 0;
+    for (Py_ssize_t i = 0; i < nsym; i++)
+        if (sym[i] < 128)
+            tok.ascii[sym[i]] = C_SYMBOL;
+        else if (!in_sorted(apo, napo, sym[i]))
+            sym[nwide++] = sym[i];
+    for (Py_ssize_t i = 0; i < napo; i++)
+        if (apo[i] < 128)
+            tok.ascii[apo[i]] = C_APOSTROPHE;
+        else
+            apo[nwide_apos++] = apo[i];
+    for (int k = 0; k < 3; k++) {
+        Py_UCS4 m = PyUnicode_READ_CHAR(marks, k);
+        if (m >= 128 || ascii_space[m])
+            return PyErr_Format(PyExc_ValueError, "marks must be ASCII and not spaces");
+        tok.ascii[m] = (unsigned char)(C_DIGIT + k);
+    }
+    if (tok.lower == NULL && (tok.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    tok.wide = sym;
+    tok.nwide = nwide;
+    tok.wide_apos = apo;
+    tok.nwide_apos = nwide_apos;
+    if ((tok.nline_end = sorted_chars(line_end, &tok.line_end)) < 0)
+        return NULL;
+    tok.ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* The token text[start:end] with its apostrophes as "'": a new reference, or NULL. */
+static PyObject *token_at(PyObject *text, Py_ssize_t start, Py_ssize_t end, int wide_apostrophe) {
+    if (!wide_apostrophe)
+        return PyUnicode_Substring(text, start, end);
+    Py_UCS4 *buf = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(end - start));
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(text, i);
+        buf[i - start] = char_class(c) == C_APOSTROPHE ? '\'' : c;
+    }
+    PyObject *t = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, end - start);
+    PyMem_Free(buf);
+    return t;
+}
+
+static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
+    PyObject *x = PyLong_FromLong(v);
+    if (x == NULL)
+        return -1;
+    PyList_SET_ITEM(list, i, x);
+    return 0;
+}
+
+PyDoc_STRVAR(quality_counts_doc,
+             "quality_counts(texts, stoplist, zipf) -> (words, nonspace, symbols, digits, tokens, stopwords,\n"
+             "                                         punctuated, zipf_sums)\n\n"
+             "quality.count_python's columns for whitespace-folded texts; stopwords (zipf_sums) is None when\n"
+             "stoplist (zipf) is.");
+
+static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
+    PyObject *texts, *stoplist, *zipf;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &texts, &stoplist, &zipf))
+        return NULL;
+    if (!tok.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_tokens first");
+        return NULL;
+    }
+    if ((stoplist != Py_None && !PyAnySet_Check(stoplist)) || (zipf != Py_None && !PyDict_Check(zipf))) {
+        PyErr_SetString(PyExc_TypeError, "stoplist must be a set and zipf a dict, or None");
+        return NULL;
+    }
+    int tokens_needed = stoplist != Py_None || zipf != Py_None;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *cols[8] = {NULL};
+    PyObject *result = NULL;
+    for (int k = 0; k < 8; k++) {
+        if ((k == 5 && stoplist == Py_None) || (k == 7 && zipf == Py_None)) {
+            cols[k] = Py_NewRef(Py_None);
+            continue;
+        }
+        if ((cols[k] = PyList_New(n)) == NULL)
+            goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_CheckExact(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto done;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces = 0;
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        for (Py_ssize_t j = 0; j < len; j++)
+            spaces += PyUnicode_READ(kind, data, j) == ' ';
+        Py_UCS4 last = len ? PyUnicode_READ(kind, data, len - 1) : 0;
+        int punctuated = len && in_sorted(tok.line_end, tok.nline_end, last);
+        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        if (low == NULL)
+            goto done;
+        Py_ssize_t lowlen = PyUnicode_GET_LENGTH(low);
+        int lkind = PyUnicode_KIND(low);
+        const void *ldata = PyUnicode_DATA(low);
+        long digits = 0, symbols = 0, ntokens = 0, stops = 0;
+        PySum zsum = {0.0, 0.0, 0};
+        Py_ssize_t start = -1;
+        int wide_apos = 0;
+        for (Py_ssize_t j = 0; j <= lowlen; j++) {
+            int cls = j < lowlen ? char_class(PyUnicode_READ(lkind, ldata, j)) : C_SPACE;
+            if (cls == C_DIGIT)
+                digits++;
+            else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
+                symbols++;
+            if (cls == C_OTHER || cls == C_APOSTROPHE) {
+                if (start < 0) {
+                    start = j;
+                    wide_apos = 0;
+                }
+                if (cls == C_APOSTROPHE && PyUnicode_READ(lkind, ldata, j) != '\'')
+                    wide_apos = 1;
+                continue;
+            }
+            if (start < 0)
+                continue;
+            ntokens++;
+            if (tokens_needed) {
+                PyObject *t = token_at(low, start, j, wide_apos);
+                if (t == NULL) {
+                    Py_DECREF(low);
+                    goto done;
+                }
+                if (stoplist != Py_None) {
+                    int hit = PySet_Contains(stoplist, t);
+                    if (hit < 0) {
+                        Py_DECREF(t);
+                        Py_DECREF(low);
+                        goto done;
+                    }
+                    stops += hit;
+                }
+                if (zipf != Py_None) {
+                    PyObject *v = PyDict_GetItemWithError(zipf, t);
+                    double x = 0.0;
+                    if (v != NULL)
+                        x = PyFloat_AsDouble(v);
+                    if ((v == NULL || x == -1.0) && PyErr_Occurred()) {
+                        Py_DECREF(t);
+                        Py_DECREF(low);
+                        goto done;
+                    }
+                    pysum_add(&zsum, x);
+                }
+                Py_DECREF(t);
+            }
+            start = -1;
+        }
+        Py_DECREF(low);
+        if (list_set_long(cols[0], i, spaces + 1) < 0 || list_set_long(cols[1], i, len - spaces) < 0 ||
+            list_set_long(cols[2], i, symbols) < 0 || list_set_long(cols[3], i, digits) < 0 ||
+            list_set_long(cols[4], i, tokens_needed ? ntokens : 0) < 0)
+            goto done;
+        if (stoplist != Py_None && list_set_long(cols[5], i, stops) < 0)
+            goto done;
+        PyList_SET_ITEM(cols[6], i, Py_NewRef(punctuated ? Py_True : Py_False));
+        if (zipf != Py_None) {
+            PyObject *z = pysum_result(&zsum);
+            if (z == NULL)
+                goto done;
+            PyList_SET_ITEM(cols[7], i, z);
+        }
+    }
+    result = PyTuple_New(8);
+    if (result != NULL)
+        for (int k = 0; k < 8; k++) {
+            PyTuple_SET_ITEM(result, k, cols[k]);
+            cols[k] = NULL;
+        }
+done:
+    for (int k = 0; k < 8; k++)
+        Py_XDECREF(cols[k]);
+    return result;
+}
+
+PyDoc_STRVAR(stop_hits_doc,
+             "stop_hits(texts, lists_of, nlangs) -> (tokens, hits)\n\n"
+             "lang.stop_hits_python: per text, its lower-cased whitespace-separated tokens' count, and for\n"
+             "each of the nlangs stoplists how many of them it holds (hits[i * nlangs + lang]); lists_of maps\n"
+             "a stopword to the indices of the lists that hold it.");
+
+static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
+    PyObject *texts, *lists_of;
+    Py_ssize_t nlangs;
+    if (!PyArg_ParseTuple(args, "O!O!n", &PyList_Type, &texts, &PyDict_Type, &lists_of, &nlangs))
+        return NULL;
+    if (nlangs <= 0 || nlangs > 1024)
+        return PyErr_Format(PyExc_ValueError, "nlangs %zd", nlangs);
+    if (tok.lower == NULL && (tok.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    long *hits = PyMem_Calloc((size_t)(n * nlangs) + 1, sizeof(long));
+    PyObject *tokens = PyList_New(n), *hit_list = NULL, *result = NULL;
+    if (hits == NULL || tokens == NULL) {
+        if (hits == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_CheckExact(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto done;
+        }
+        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        if (low == NULL)
+            goto done;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(low), start = -1;
+        int kind = PyUnicode_KIND(low);
+        const void *data = PyUnicode_DATA(low);
+        long count = 0;
+        for (Py_ssize_t j = 0; j <= len; j++) {
+            if (j < len && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j))) {
+                if (start < 0)
+                    start = j;
+                continue;
+            }
+            if (start < 0)
+                continue;
+            count++;
+            PyObject *t = PyUnicode_Substring(low, start, j);
+            start = -1;
+            if (t == NULL) {
+                Py_DECREF(low);
+                goto done;
+            }
+            PyObject *langs = PyDict_GetItemWithError(lists_of, t);
+            Py_DECREF(t);
+            if (langs == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(low);
+                    goto done;
+                }
+                continue;
+            }
+            if (!PyTuple_Check(langs)) {
+                Py_DECREF(low);
+                PyErr_SetString(PyExc_TypeError, "lists_of values must be tuples");
+                goto done;
+            }
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(langs); k++) {
+                Py_ssize_t li = PyLong_AsSsize_t(PyTuple_GET_ITEM(langs, k));
+                if (li < 0 || li >= nlangs) {
+                    Py_DECREF(low);
+                    if (!PyErr_Occurred())
+                        PyErr_Format(PyExc_ValueError, "list index %zd", li);
+                    goto done;
+                }
+                hits[i * nlangs + li]++;
+            }
+        }
+        Py_DECREF(low);
+        if (list_set_long(tokens, i, count) < 0)
+            goto done;
+    }
+    if ((hit_list = PyList_New(n * nlangs)) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < n * nlangs; k++)
+        if (list_set_long(hit_list, k, hits[k]) < 0)
+            goto done;
+    result = PyTuple_Pack(2, tokens, hit_list);
+done:
+    PyMem_Free(hits);
+    Py_XDECREF(tokens);
+    Py_XDECREF(hit_list);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -2033,6 +2441,9 @@ static PyMethodDef methods[] = {
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
     {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
+    {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},
+    {"quality_counts", native_quality_counts, METH_VARARGS, quality_counts_doc},
+    {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
     {NULL, NULL, 0, NULL},
 };
 

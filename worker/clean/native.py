@@ -311,13 +311,79 @@ def ident_flagger(
     return ext.ident_flags
 
 
+StopHits = Callable[[list[str]], tuple[list[int], list[int]]]
+QualityCounts = Callable[[list[str], frozenset[str] | None, dict[str, float] | None], tuple[Any, ...]]
+# Texts that exercise the tokenizers: cases, Unicode spaces and case mappings that change lengths, digits
+# and symbols beyond ASCII, apostrophes inside words, the mark characters themselves.
+TEXT_CANARIES = (
+    "The Cat sat on the MAT, and it was über-happy: 12 cats!",
+    "Der Hund und die Katze sind nicht hier. Aber wo?",
+    "l’eau de la ville, c'est très « bon » — 3,5 € / kg…",
+    "İstanbul\u2003ΣΟΦΟΣ σοφος\u00a0x\u1680y z\x1cw",
+    "\x01\x02\x03 a'b ’c’ 'd' ½ ² ٣ ７ १२",
+    "「これは日本語です。」 и это тоже по-русски, да?",
+    "\ud800 lone \udfff surrogates; tabs\tand\nnewlines\r\x0b\x0c end.",
+    "won't don’t it's ’tis rock’n’roll #hashtag @user https://ex.org/a?b=c&d=1",
+    "a",
+    "。",
+)
+
+
+def stop_hitter(lists_of: dict[str, tuple[int, ...]], nlangs: int, reference: StopHits) -> StopHits:
+    """The C stopword counts if they equal the Python ones on the canaries; else the Python ones."""
+    if _native is None:
+        _STATUS["stop_hits"] = _NOT_BUILT
+        return reference
+    ext = _native
+
+    def hits(texts: list[str]) -> tuple[list[int], list[int]]:
+        return ext.stop_hits(texts, lists_of, nlangs)
+
+    def check() -> str | None:
+        texts = [*TEXT_CANARIES, " ".join(sorted(lists_of)), " ".join(sorted(lists_of)).upper()]
+        got, want = hits(texts), reference(texts)
+        return None if got == want else f"stopword counts differ: {got} != {want}"
+
+    if not _passes("stop_hits", "native stopword counts off, the Python code runs", check):
+        return reference
+    return hits
+
+
+def quality_counter(
+    digits: str, symbols: str, apostrophes: str, marks: str, line_end: str, reference: QualityCounts
+) -> QualityCounts:
+    """The C quality counts if they equal the Python ones on the canaries; else the Python ones."""
+    if _native is None:
+        _STATUS["quality_counts"] = _NOT_BUILT
+        return reference
+    ext = _native
+
+    def check() -> str | None:
+        ext.configure_tokens(digits, symbols, apostrophes, marks, line_end)
+        texts = [*TEXT_CANARIES, symbols, apostrophes + digits + " x" + line_end]
+        words = {w for t in texts for w in t.lower().replace("’", "'").split()}
+        stoplist = frozenset(sorted(words)[::2])
+        zipf = {w: 0.1 + len(w) / 3.0 for w in sorted(words)[::3]}
+        for table, model in ((None, None), (stoplist, None), (None, zipf), (stoplist, zipf)):
+            got, want = ext.quality_counts(texts, table, model), reference(texts, table, model)
+            if got != want:
+                return f"quality counts differ: {got} != {want}"
+        return None
+
+    if not _passes("quality_counts", "native quality counts off, the Python code runs", check):
+        return reference
+    return ext.quality_counts
+
+
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, idents, segment, sitememory
+    from worker.clean import fingerprint, guard, idents, lang, quality, segment, sitememory
 
     saved = (
         idents.ident_flags,
+        lang.stop_hits,
+        quality._counts,
         segment._accel,
         fingerprint._accel,
         sitememory._count_page,
@@ -328,6 +394,7 @@ def python_only() -> Iterator[None]:
     )
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
+    lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
@@ -335,10 +402,10 @@ def python_only() -> Iterator[None]:
     try:
         yield
     finally:
-        idents.ident_flags = saved[0]
-        segment._accel, fingerprint._accel = saved[1:3]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[3:6]
-        guard._probe_runs, guard._nesting_counts = saved[6:]
+        idents.ident_flags, lang.stop_hits, quality._counts = saved[:3]
+        segment._accel, fingerprint._accel = saved[3:5]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[5:8]
+        guard._probe_runs, guard._nesting_counts = saved[8:]
 
 
 def _configure(t: SegmentTables) -> None:
