@@ -1746,7 +1746,7 @@ static PyObject *native_attributes(PyObject *self, PyObject *arg) {
 /* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
 
 /* The result bits per element, as idents.py numbers them (configure_idents checks them). */
-enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8 };
+enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8, IF_CAPTION = 16 };
 /* A class/id word's categories, as idents._word_flags numbers them. */
 enum { W_MARKER = 1, W_COMMENT = 2, W_STRONG = 4, W_WEAK = 8, W_GOOD = 16 };
 
@@ -1760,7 +1760,7 @@ typedef struct {
 
 static struct {
     int ready;
-    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes;
+    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes, caption;
     PyObject *python; /* idents.flags_of(cls, id) -> int: the reference, for strings that are not ASCII */
 } idt;
 
@@ -1901,6 +1901,29 @@ static int post_flag(const char *s, size_t n) {
     return 0;
 }
 
+/* idents.is_caption of lower-cased `s` with "_" read as a space: a part (from a word's start or after a
+   "-") that starts with a caption prefix. */
+static int caption_flag(const char *s, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (ascii_space[(unsigned char)s[i]] || s[i] == '_'))
+            i++;
+        size_t start = i;
+        while (i < n && !ascii_space[(unsigned char)s[i]] && s[i] != '_')
+            i++;
+        size_t end = i;
+        for (;;) {
+            if (starts_any(s + start, end - start, &idt.caption))
+                return 1;
+            const char *dash = memchr(s + start, '-', end - start);
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    }
+    return 0;
+}
+
 /* The flags of one element; -1 with an exception. */
 static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     Py_ssize_t nc = PyUnicode_GET_LENGTH(cls), ni = PyUnicode_GET_LENGTH(id);
@@ -1914,7 +1937,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
             return -1;
         long v = PyLong_AsLong(r);
         Py_DECREF(r);
-        if (v < 0 || v > 15) {
+        if (v < 0 || v > 31) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "flags %ld", v);
             return -1;
@@ -1927,14 +1950,14 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     buf[nc] = ' ';
     for (Py_ssize_t k = 0; k < ni; k++)
         buf[nc + 1 + k] = (char)(b[k] >= 'A' && b[k] <= 'Z' ? b[k] + 32 : b[k]);
-    int out = 0;
+    int out = caption_flag(buf, n) ? IF_CAPTION : 0;
     int w = word_flags(buf, n);
     if (w & W_MARKER)
-        out = IF_GOOD;
+        out |= IF_GOOD;
     else if (w & W_COMMENT)
-        out = IF_COMMENT | (w & W_GOOD ? IF_GOOD : 0);
+        out |= IF_COMMENT | (w & W_GOOD ? IF_GOOD : 0);
     else
-        out = ((w & W_STRONG) || ((w & W_WEAK) && !(w & W_GOOD)) ? IF_BAD : 0) | (w & W_GOOD ? IF_GOOD : 0);
+        out |= ((w & W_STRONG) || ((w & W_WEAK) && !(w & W_GOOD)) ? IF_BAD : 0) | (w & W_GOOD ? IF_GOOD : 0);
     for (size_t k = 0; k < n; k++)
         if (buf[k] == '_')
             buf[k] = '-';
@@ -1944,7 +1967,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
 PyDoc_STRVAR(ident_flags_doc,
              "ident_flags(classes, ids) -> bytes\n\n"
              "idents.ident_flags_python: per element, the bits of what its class and id say (boilerplate,\n"
-             "comment section, content container, one post).");
+             "comment section, content container, one post, a caption).");
 
 enum { IDENT_BUF = 4096 }; /* longer class + id strings go to the Python reference */
 
@@ -1985,29 +2008,30 @@ static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
 
 PyDoc_STRVAR(configure_idents_doc,
              "configure_idents(bits, tables, python)\n\n"
-             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST), heuristics' 8 word tables (content\n"
-             "markers, comment, strong, weak and good prefixes, exact bad words, post markers, post prefixes:\n"
-             "tuples of ASCII str) and the Python reference flags_of(cls, id) for strings beyond ASCII.");
+             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST, CAPTION), heuristics' 9 word tables\n"
+             "(content markers; comment, strong, weak and good prefixes; exact bad words; post markers; post\n"
+             "prefixes; caption prefixes: tuples of ASCII str) and the Python reference flags_of(cls, id) for\n"
+             "strings beyond ASCII.");
 
 static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
     PyObject *bits, *tables, *python;
     if (!PyArg_ParseTuple(args, "OO!O", &bits, &PyTuple_Type, &tables, &python))
         return NULL;
-    if (PyTuple_GET_SIZE(tables) != 8)
-        return PyErr_Format(PyExc_ValueError, "8 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
+    if (PyTuple_GET_SIZE(tables) != 9)
+        return PyErr_Format(PyExc_ValueError, "9 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
     if (idt.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native idents are configured once");
         return NULL;
     }
-    long want[4] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST};
-    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 4)
-        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 4");
-    for (int k = 0; k < 4; k++)
+    long want[5] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST, IF_CAPTION};
+    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 5)
+        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 5");
+    for (int k = 0; k < 5; k++)
         if (PyLong_AsLong(PyTuple_GET_ITEM(bits, k)) != want[k])
             return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "bit %d is not %ld", k, want[k]);
-    Words *dest[8] = {&idt.markers, &idt.comment, &idt.strong, &idt.weak,
-                      &idt.exact, &idt.good,    &idt.post_markers, &idt.post_prefixes};
-    for (int k = 0; k < 8; k++)
+    Words *dest[9] = {&idt.markers, &idt.comment,      &idt.strong,        &idt.weak,   &idt.exact,
+                      &idt.good,    &idt.post_markers, &idt.post_prefixes, &idt.caption};
+    for (int k = 0; k < 9; k++)
         if (words_from(PyTuple_GET_ITEM(tables, k), dest[k]) < 0)
             return NULL;
     idt.python = Py_NewRef(python);

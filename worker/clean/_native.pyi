@@ -53,7 +53,7 @@ def template_set(fps: array[int], counts: array[float], bar: float, /) -> frozen
 def probe_runs(markup: str, long_tag: int, step: int, /) -> list[tuple[int, int]]: ...
 def nesting_counts(markup: str, chunk: int, spellings: tuple[str, ...], /) -> tuple[int, int]: ...
 def configure_idents(
-    bits: tuple[int, int, int, int],
+    bits: tuple[int, int, int, int, int],
     tables: tuple[tuple[str, ...], ...],
     python: Callable[[str, str], int],
     /,

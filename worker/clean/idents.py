@@ -1,6 +1,8 @@
-"""What an element's own class and id say: boilerplate, a comment section, a content container, one post.
+"""What an element's own class and id say: boilerplate, a comment section, a content container, one post,
+a caption.
 
-Scoring (worker.clean.score) and the post finder (worker.clean.posts) read these flags for every element;
+Scoring (worker.clean.score), the post finder (worker.clean.posts) and the caption kind
+(worker.clean.kinds) read these flags for every element;
 `ident_flags` computes them for a whole segmentation in one call. The functions below are the reference;
 the C accelerator (worker/clean/_native.c, checked against them at import by worker/clean/native.py)
 computes the same flags for ASCII class/id strings and asks `flags_of` for the others, whose lower-casing
@@ -15,7 +17,7 @@ from worker.clean import heuristics as h
 from worker.clean import native
 
 # The bits of an element's flags.
-BAD, COMMENT, GOOD, POST = 1, 2, 4, 8
+BAD, COMMENT, GOOD, POST, CAPTION = 1, 2, 4, 8, 16
 # A class/id word's categories (_word_flags).
 _MARKER, _COMMENT, _STRONG, _WEAK, _GOOD = 1, 2, 4, 8, 16
 
@@ -87,6 +89,19 @@ def is_post(ident: str) -> bool:
     )
 
 
+def is_caption(ident: str) -> bool:
+    """A lower-cased "class id" naming a caption or a photo credit (a word, or a part after a "-")."""
+    for word in ident.replace("_", " ").split():
+        start = 0
+        while True:
+            if word.startswith(h.CAPTION_PREFIXES, start):
+                return True
+            start = word.find("-", start) + 1
+            if start == 0:
+                break
+    return False
+
+
 @lru_cache(maxsize=16384)
 def flags_of(cls: str, id_attr: str) -> int:
     """The flags of an element with this class and id attribute (0 without either)."""
@@ -94,8 +109,8 @@ def flags_of(cls: str, id_attr: str) -> int:
         return 0
     ident = f"{cls} {id_attr}".lower()
     bad, comment, good = classify_ident(ident)
-    post = is_post(ident)
-    return (BAD if bad else 0) | (COMMENT if comment else 0) | (GOOD if good else 0) | (POST if post else 0)
+    flags = (BAD if bad else 0) | (COMMENT if comment else 0) | (GOOD if good else 0)
+    return flags | (POST if is_post(ident) else 0) | (CAPTION if is_caption(ident) else 0)
 
 
 def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:
@@ -104,7 +119,7 @@ def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:
 
 
 ident_flags = native.ident_flagger(
-    (BAD, COMMENT, GOOD, POST),
+    (BAD, COMMENT, GOOD, POST, CAPTION),
     (
         h.CONTENT_MARKERS,
         h.COMMENT_TOKEN_PREFIXES,
@@ -114,6 +129,7 @@ ident_flags = native.ident_flagger(
         h.GOOD_TOKEN_PREFIXES,
         h.POST_MARKERS,
         h.POST_MARKER_PREFIXES,
+        h.CAPTION_PREFIXES,
     ),
     flags_of,
     ident_flags_python,
