@@ -258,6 +258,32 @@ def test_the_signature_memo_does_not_change_fingerprints() -> None:
     )
 
 
+# Signatures: tags, classes and ids of stable and generated tokens, any case, beyond ASCII.
+TOKENS = st.one_of(
+    st.sampled_from(
+        ["nav", "Main", "sc-AxjAm", "bdVaJa", "post-12", "a" * 40, "a" * 41, "_x", "-", "K\u212a"]
+    ),
+    st.text(st.characters(codec="utf-8"), max_size=6),
+)
+SPACED = st.lists(st.tuples(TOKENS, st.sampled_from([" ", "  ", "\t", "\n", "\x1c"])), max_size=5).map(
+    lambda parts: "".join(t + sep for t, sep in parts)
+)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.sampled_from(["html", "body", "div", "my-el", "d\u00efv"]), SPACED, TOKENS)
+def test_signature_hashes_equal_pythons(tag: str, cls: str, id_attr: str) -> None:
+    key = (tag, cls, id_attr)
+    assert native._native.signature(*key) == fp._signature_hash(key)
+
+
+@needs_native
+def test_an_id_ending_in_a_newline_fingerprints_alike() -> None:
+    ours, ref = _both('<body><div id="nav\n" class="Menu x1"><p>one two three</p></div></body>')
+    assert fp.fingerprint_segmentation(ours).text_fps == fp.fingerprint_segmentation_python(ref).text_fps
+
+
 # The site memory's counting on its arrays.
 U64 = st.integers(0, 2**64 - 1)
 FLOAT32 = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), st.floats(0, 2.0**100, width=32))

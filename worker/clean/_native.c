@@ -957,6 +957,8 @@ static struct {
     int ready;
     PyObject *signature_hash; /* fingerprint._signature_hash((tag, class, id)) -> int */
     unsigned char stable_ascii[128]; /* ASCII characters a stable id may hold (fingerprint._STABLE_ASCII) */
+    PyObject *page_state;     /* fingerprint.PAGE_STATE_TAGS, a tuple of str */
+    Py_ssize_t max_class_tokens; /* fingerprint.MAX_CLASS_TOKENS */
     uint64_t base;            /* fingerprint._BASE */
     Py_ssize_t max;           /* entries before the memo is cleared */
     SigEntry *slots;
@@ -1001,6 +1003,112 @@ static int unstable_id(PyObject *id) {
     return 0;
 }
 
+/* Signatures of ASCII keys, built here as fingerprint._compose builds them (the Python code stays the
+   reference: native.py compares both on canary keys before the C fingerprints run):
+   - a stable token is 1 to STABLE_TOKEN_MAX characters, a letter first, then letters, "_" or "-", any case
+     (fingerprint._STABLE_TOKEN on the lower-cased token);
+   - an id is stable when it is a stable token without camel humps (fingerprint._CAMEL_HUMPS: a lower-case
+     letter before an upper-case one twice, or two upper-case letters before a lower-case one);
+   - the class part is the first max_class_tokens stable tokens of the lower-cased class list, sorted. */
+enum { STABLE_TOKEN_MAX = 40 };
+
+static int ascii_lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+static int ascii_is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static int ascii_is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+
+static int stable_token_ascii(const unsigned char *s, Py_ssize_t n) {
+    if (n < 1 || n > STABLE_TOKEN_MAX || !ascii_is_lower(ascii_lower(s[0])))
+        return 0;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int c = ascii_lower(s[i]);
+        if (!ascii_is_lower(c) && c != '_' && c != '-')
+            return 0;
+    }
+    return 1;
+}
+
+static int camel_humps(const unsigned char *s, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i + 2 < n; i++)
+        if (ascii_is_upper(s[i]) && ascii_is_upper(s[i + 1]) && ascii_is_lower(s[i + 2]))
+            return 1;
+    Py_ssize_t first = -1; /* the first lower-upper pair */
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        if (ascii_is_lower(s[i]) && ascii_is_upper(s[i + 1])) {
+            if (first < 0)
+                first = i;
+            else if (i >= first + 2)
+                return 1;
+        }
+    return 0;
+}
+
+static int cmp_token(const unsigned char *a, Py_ssize_t na, const unsigned char *b, Py_ssize_t nb) {
+    int c = memcmp(a, b, (size_t)(na < nb ? na : nb));
+    return c ? c : (na > nb) - (na < nb);
+}
+
+/* 1 and *value set; 0 when the key is Python's to sign (a character beyond ASCII); -1 on an error. */
+static int ascii_signature(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
+    if (!PyUnicode_IS_ASCII(tag) || !PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id))
+        return 0;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(tag), *c = PyUnicode_1BYTE_DATA(cls), *d = PyUnicode_1BYTE_DATA(id);
+    Py_ssize_t nt = PyUnicode_GET_LENGTH(tag), nc = PyUnicode_GET_LENGTH(cls), nd = PyUnicode_GET_LENGTH(id);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(sig.page_state); k++)
+        if (str_eq(tag, PyTuple_GET_ITEM(sig.page_state, k))) {
+            *value = block_hash(t, (size_t)nt);
+            return 1;
+        }
+    /* tag, "#" and the id, then "." and each kept class token */
+    size_t cap = (size_t)nt + 1 + (size_t)nd + (size_t)sig.max_class_tokens * (STABLE_TOKEN_MAX + 1);
+    unsigned char stack[512], *buf = cap <= sizeof stack ? stack : PyMem_Malloc(cap);
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t n = (size_t)nt;
+    memcpy(buf, t, n);
+    if (nd && stable_token_ascii(d, nd) && !camel_humps(d, nd)) {
+        buf[n++] = '#';
+        for (Py_ssize_t k = 0; k < nd; k++)
+            buf[n++] = (unsigned char)ascii_lower(d[k]);
+    }
+    /* the kept class tokens (start, length), in class-list order, then sorted */
+    Py_ssize_t starts[8], lens[8], kept = 0, limit = sig.max_class_tokens < 8 ? sig.max_class_tokens : 8;
+    for (Py_ssize_t i = 0; i < nc && kept < limit;) {
+        while (i < nc && ascii_space[c[i]])
+            i++;
+        Py_ssize_t start = i;
+        while (i < nc && !ascii_space[c[i]])
+            i++;
+        if (i > start && stable_token_ascii(c + start, i - start)) {
+            starts[kept] = start;
+            lens[kept++] = i - start;
+        }
+    }
+    unsigned char low[8][STABLE_TOKEN_MAX];
+    for (Py_ssize_t k = 0; k < kept; k++)
+        for (Py_ssize_t j = 0; j < lens[k]; j++)
+            low[k][j] = (unsigned char)ascii_lower(c[starts[k] + j]);
+    Py_ssize_t order[8];
+    for (Py_ssize_t k = 0; k < kept; k++) { /* insertion sort of at most max_class_tokens */
+        Py_ssize_t j = k;
+        while (j > 0 && cmp_token(low[order[j - 1]], lens[order[j - 1]], low[k], lens[k]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    for (Py_ssize_t k = 0; k < kept; k++) {
+        buf[n++] = '.';
+        memcpy(buf + n, low[order[k]], (size_t)lens[order[k]]);
+        n += (size_t)lens[order[k]];
+    }
+    *value = block_hash(buf, n);
+    if (buf != stack)
+        PyMem_Free(buf);
+    return 1;
+}
+
 /* 0 and *value set, or -1 with an exception. */
 static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
     if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
@@ -1024,17 +1132,23 @@ static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *
         }
         i = (i + 1) & sig.mask;
     }
-    PyObject *key = PyTuple_Pack(3, tag, cls, id);
-    if (key == NULL)
+    uint64_t v;
+    int signed_here = ascii_signature(tag, cls, id, &v);
+    if (signed_here < 0)
         return -1;
-    PyObject *r = PyObject_CallOneArg(sig.signature_hash, key);
-    Py_DECREF(key);
-    if (r == NULL)
-        return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLong(r);
-    Py_DECREF(r);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
+    if (!signed_here) {
+        PyObject *key = PyTuple_Pack(3, tag, cls, id);
+        if (key == NULL)
+            return -1;
+        PyObject *r = PyObject_CallOneArg(sig.signature_hash, key);
+        Py_DECREF(key);
+        if (r == NULL)
+            return -1;
+        v = PyLong_AsUnsignedLongLong(r);
+        Py_DECREF(r);
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+    }
     *value = v;
     if (sig.used >= sig.max) { /* full: start again (the slot found above is then empty as well) */
         sig_clear();
@@ -1179,18 +1293,26 @@ static PyObject *native_text_hashes(PyObject *self, PyObject *texts) {
 }
 
 PyDoc_STRVAR(configure_fingerprint_doc,
-             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii)\n\n"
-             "Hand over fingerprint.py's signature hash, path polynomial base, memo size and the ASCII\n"
-             "characters a stable id may hold.");
+             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii, page_state, max_class_tokens)\n\n"
+             "Hand over fingerprint.py's signature hash (asked for keys beyond ASCII), path polynomial base,\n"
+             "memo size, the ASCII characters a stable id may hold, the page-state tags and the most class\n"
+             "tokens a signature keeps.");
 
 static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     PyObject *fn;
     unsigned long long base;
     Py_ssize_t max;
     const char *stable;
-    Py_ssize_t nstable;
-    if (!PyArg_ParseTuple(args, "OKns#", &fn, &base, &max, &stable, &nstable))
+    Py_ssize_t nstable, max_tokens;
+    PyObject *page_state;
+    if (!PyArg_ParseTuple(args, "OKns#O!n", &fn, &base, &max, &stable, &nstable, &PyTuple_Type, &page_state,
+                          &max_tokens))
         return NULL;
+    if (max_tokens < 0 || max_tokens > 8)
+        return PyErr_Format(PyExc_ValueError, "max_class_tokens %zd (at most 8)", max_tokens);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(page_state); k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(page_state, k)))
+            return PyErr_Format(PyExc_TypeError, "page-state tags must be str");
     if (sig.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are configured once");
         return NULL;
@@ -1210,10 +1332,29 @@ static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     if (cfg_empty_str == NULL && (cfg_empty_str = PyUnicode_FromStringAndSize("", 0)) == NULL)
         return NULL;
     sig.signature_hash = Py_NewRef(fn);
+    sig.page_state = Py_NewRef(page_state);
+    sig.max_class_tokens = max_tokens;
     sig.base = base;
     sig.max = max;
     sig.ready = 1;
     Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(signature_doc, "signature(tag, cls, id) -> int\n\n"
+                            "The signature hash the C fingerprints use for this key (fingerprint._signature_hash).");
+
+static PyObject *native_signature(PyObject *self, PyObject *args) {
+    PyObject *tag, *cls, *id;
+    if (!PyArg_ParseTuple(args, "UUU", &tag, &cls, &id))
+        return NULL;
+    if (!sig.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_fingerprint first");
+        return NULL;
+    }
+    uint64_t v;
+    if (signature_hash(tag, cls, id, &v) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(v);
 }
 
 static PyObject *native_clear_memo(PyObject *self, PyObject *unused) {
@@ -2457,6 +2598,7 @@ static PyMethodDef methods[] = {
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
+    {"signature", native_signature, METH_VARARGS, signature_doc},
     {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},
     {"count_page", native_count_page, METH_VARARGS, count_page_doc},
     {"template_set", native_template_set, METH_VARARGS, template_set_doc},

@@ -31,8 +31,15 @@ def node(address: int, /) -> tuple[int, int, int, int, int, int, int]: ...
 def text(address: int, expected_length: int, /) -> bytes | None: ...
 def attributes(address: int, /) -> list[tuple[bytes, bytes | None]]: ...
 def configure_fingerprint(
-    signature_hash: Callable[[tuple[str, str, str]], int], base: int, memo_max: int, stable_ascii: str, /
+    signature_hash: Callable[[tuple[str, str, str]], int],
+    base: int,
+    memo_max: int,
+    stable_ascii: str,
+    page_state: tuple[str, ...],
+    max_class_tokens: int,
+    /,
 ) -> None: ...
+def signature(tag: str, cls: str, id: str, /) -> int: ...
 def fingerprint(
     texts: list[str],
     tags: list[str],

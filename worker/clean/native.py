@@ -122,22 +122,43 @@ def fingerprinter(
     base: int,
     memo_max: int,
     stable_ascii: str,
+    page_state: tuple[str, ...],
+    max_class_tokens: int,
     reference: Callable[..., Any],
     text_hash: Callable[[str], int],
     segment: Callable[..., Any],
 ) -> NativeFingerprint | None:
-    """The C fingerprints, if they equal `reference` (and `text_hash`) on the canaries."""
+    """The C fingerprints, if they equal `reference` (and `text_hash`, and `signature_hash` on canary
+    keys) on the canaries."""
     if _native is None:
         _STATUS["fingerprint"] = _NOT_BUILT
         return None
     ext = _native
 
     def check() -> str | None:
-        ext.configure_fingerprint(signature_hash, base, memo_max, stable_ascii)
+        ext.configure_fingerprint(signature_hash, base, memo_max, stable_ascii, page_state, max_class_tokens)
+        for key in _signature_canaries(page_state):
+            if ext.signature(*key) != signature_hash(key):
+                return f"signature hashes differ on {key!r}"
         return _check_fingerprint(reference, text_hash, segment)
 
     ok = _passes("fingerprint", "native fingerprints off, the Python code runs", check)
     return ext.fingerprint if ok else None
+
+
+def _signature_canaries(page_state: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(tag, class, id) keys that exercise every rule of a signature: stable and generated tokens, camel
+    humps, long tokens, token order, whitespace, and characters beyond ASCII."""
+    classes = (
+        "", "Nav Menu", "menu nav", "b a c", "x1 nav", "nav\tmain\x1c side", "a" * 40, "a" * 41, "-x _y zZ",
+        "col-md-6 row", "sc-AxjAm bdVaJa", "K\u212a nav", "nav\n", "  lead  ",
+    )  # fmt: skip
+    ids = (
+        "", "main", "Main-Nav", "post-4711", "sc-AxjAm", "bdVaJa", "fooBar", "aBcDe", "ABc", "ab-CDe",
+        "a" * 40, "a" * 41, "nav\n", "_x", "caf\u00e9", "\u212aelvin",
+    )  # fmt: skip
+    tags = (*page_state, "div", "section", "my-widget", "d\u00efv")
+    return [(t, c, i) for t in tags for c in classes for i in ids]
 
 
 def clear_memo() -> None:
