@@ -1977,20 +1977,37 @@ static int post_number(const char *p, size_t m) {
     return 1;
 }
 
+/* The next word of s[*i, n), split at whitespace (and at "_" with `underscore`): 1 with [*start, *end) set,
+   0 past the last. */
+static int next_word(const char *s, size_t n, size_t *i, int underscore, size_t *start, size_t *end) {
+    size_t k = *i;
+    while (k < n && (ascii_space[(unsigned char)s[k]] || (underscore && s[k] == '_')))
+        k++;
+    *start = k;
+    while (k < n && !ascii_space[(unsigned char)s[k]] && !(underscore && s[k] == '_'))
+        k++;
+    *end = *i = k;
+    return k > *start;
+}
+
+/* Does a part of the word s[start, end) (from its start, or after a "-") start with a word of `w`? */
+static int part_starts(const char *s, size_t start, size_t end, const Words *w) {
+    for (;;) {
+        if (starts_any(s + start, end - start, w))
+            return 1;
+        const char *dash = memchr(s + start, '-', end - start);
+        if (dash == NULL)
+            return 0;
+        start = (size_t)(dash - s) + 1;
+    }
+}
+
 /* idents.classify_ident's flags of lower-cased `s` with "_" read as a space: every word's parts (from its
    start and after each "-") in the order the Python code tests them. W_MARKER decides the whole. */
 static int word_flags(const char *s, size_t n) {
     int flags = 0;
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && (ascii_space[(unsigned char)s[i]] || s[i] == '_'))
-            i++;
-        size_t start = i;
-        while (i < n && !ascii_space[(unsigned char)s[i]] && s[i] != '_')
-            i++;
-        size_t end = i;
-        if (end == start)
-            break;
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 1, &start, &end)) {
         for (;;) {
             const char *p = s + start;
             size_t m = end - start;
@@ -2013,55 +2030,24 @@ static int word_flags(const char *s, size_t n) {
     return flags;
 }
 
-/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part (from a
-   word's start or after a "-") that starts with a post prefix. */
+/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part that
+   starts with a post prefix. */
 static int post_flag(const char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && ascii_space[(unsigned char)s[i]])
-            i++;
-        size_t start = i;
-        while (i < n && !ascii_space[(unsigned char)s[i]])
-            i++;
-        size_t end = i;
-        if (end == start)
-            break;
-        const char *p = s + start;
-        size_t m = end - start;
-        if (equals_any(p, m, &idt.post_markers) || post_number(p, m))
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 0, &start, &end))
+        if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start) ||
+            part_starts(s, start, end, &idt.post_prefixes))
             return 1;
-        for (;;) {
-            if (starts_any(s + start, end - start, &idt.post_prefixes))
-                return 1;
-            const char *dash = memchr(s + start, '-', end - start);
-            if (dash == NULL)
-                break;
-            start = (size_t)(dash - s) + 1;
-        }
-    }
     return 0;
 }
 
-/* idents.is_caption of lower-cased `s` with "_" read as a space: a part (from a word's start or after a
-   "-") that starts with a caption prefix. */
+/* idents.is_caption of lower-cased `s` with "_" read as a space: a part that starts with a caption
+   prefix. */
 static int caption_flag(const char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && (ascii_space[(unsigned char)s[i]] || s[i] == '_'))
-            i++;
-        size_t start = i;
-        while (i < n && !ascii_space[(unsigned char)s[i]] && s[i] != '_')
-            i++;
-        size_t end = i;
-        for (;;) {
-            if (starts_any(s + start, end - start, &idt.caption))
-                return 1;
-            const char *dash = memchr(s + start, '-', end - start);
-            if (dash == NULL)
-                break;
-            start = (size_t)(dash - s) + 1;
-        }
-    }
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 1, &start, &end))
+        if (part_starts(s, start, end, &idt.caption))
+            return 1;
     return 0;
 }
 

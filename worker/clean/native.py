@@ -17,7 +17,7 @@ from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar
 
 from selectolax import lexbor as _lexbor
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -26,6 +26,7 @@ from worker.clean import heuristics as hm
 from worker.clean.options import Budget, TooManyNodes
 
 log = logging.getLogger(__name__)
+F = TypeVar("F")
 
 try:
     from worker.clean import _native
@@ -289,6 +290,18 @@ def guard_scans(
     return runs, counts
 
 
+def _chosen(
+    stage: str, off: str, reference: F, check: Callable[[Any], str | None], native: Callable[[Any], F]
+) -> F:
+    """`native(extension)` when the extension is built and `check(extension)` passes (see _passes); else
+    `reference`."""
+    if _native is None:
+        _STATUS[stage] = _NOT_BUILT
+        return reference
+    ext = _native
+    return native(ext) if _passes(stage, off, lambda: check(ext)) else reference
+
+
 IdentFlags = Callable[[list[str], list[str]], bytes]
 
 
@@ -312,12 +325,8 @@ def ident_flagger(
     reference: IdentFlags,
 ) -> IdentFlags:
     """The C class/id flags if they equal the Python ones on the canaries; else the Python ones."""
-    if _native is None:
-        _STATUS["idents"] = _NOT_BUILT
-        return reference
-    ext = _native
 
-    def check() -> str | None:
+    def check(ext: Any) -> str | None:
         ext.configure_idents(bits, tuple(tuple(sorted(t)) for t in tables), flags_of)
         pairs = _ident_canaries(tables)
         classes, ids = [c for c, _ in pairs], [i for _, i in pairs]
@@ -327,9 +336,8 @@ def ident_flagger(
                 return f"class/id flags differ on {pair!r}: {g} != {w}"
         return None
 
-    if not _passes("idents", "native class/id flags off, the Python code runs", check):
-        return reference
-    return ext.ident_flags
+    off = "native class/id flags off, the Python code runs"
+    return _chosen("idents", off, reference, check, lambda ext: ext.ident_flags)
 
 
 StopHits = Callable[[list[str]], tuple[list[int], list[int]]]
@@ -352,34 +360,28 @@ TEXT_CANARIES = (
 
 def stop_hitter(lists_of: dict[str, tuple[int, ...]], nlangs: int, reference: StopHits) -> StopHits:
     """The C stopword counts if they equal the Python ones on the canaries; else the Python ones."""
-    if _native is None:
-        _STATUS["stop_hits"] = _NOT_BUILT
-        return reference
-    ext = _native
 
-    def hits(texts: list[str]) -> tuple[list[int], list[int]]:
-        return ext.stop_hits(texts, lists_of, nlangs)
+    def native(ext: Any) -> StopHits:
+        def hits(texts: list[str]) -> tuple[list[int], list[int]]:
+            return ext.stop_hits(texts, lists_of, nlangs)  # type: ignore[no-any-return]
 
-    def check() -> str | None:
+        return hits
+
+    def check(ext: Any) -> str | None:
         texts = [*TEXT_CANARIES, " ".join(sorted(lists_of)), " ".join(sorted(lists_of)).upper()]
-        got, want = hits(texts), reference(texts)
+        got, want = native(ext)(texts), reference(texts)
         return None if got == want else f"stopword counts differ: {got} != {want}"
 
-    if not _passes("stop_hits", "native stopword counts off, the Python code runs", check):
-        return reference
-    return hits
+    off = "native stopword counts off, the Python code runs"
+    return _chosen("stop_hits", off, reference, check, native)
 
 
 def quality_counter(
     digits: str, symbols: str, apostrophes: str, marks: str, line_end: str, reference: QualityCounts
 ) -> QualityCounts:
     """The C quality counts if they equal the Python ones on the canaries; else the Python ones."""
-    if _native is None:
-        _STATUS["quality_counts"] = _NOT_BUILT
-        return reference
-    ext = _native
 
-    def check() -> str | None:
+    def check(ext: Any) -> str | None:
         ext.configure_tokens(digits, symbols, apostrophes, marks, line_end)
         texts = [*TEXT_CANARIES, symbols, apostrophes + digits + " x" + line_end]
         words = {w for t in texts for w in t.lower().replace("’", "'").split()}
@@ -391,9 +393,8 @@ def quality_counter(
                 return f"quality counts differ: {got} != {want}"
         return None
 
-    if not _passes("quality_counts", "native quality counts off, the Python code runs", check):
-        return reference
-    return ext.quality_counts
+    off = "native quality counts off, the Python code runs"
+    return _chosen("quality_counts", off, reference, check, lambda ext: ext.quality_counts)
 
 
 @contextmanager
