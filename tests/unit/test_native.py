@@ -24,6 +24,7 @@ from tests.unit.cleankit import html_trees
 from worker.clean import dom, guard, idents, lang, native, quality
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
+from worker.clean import score as sc
 from worker.clean import segment as sg
 from worker.clean import sitememory as sm
 from worker.clean.options import Budget, OverBudget, TooManyNodes
@@ -64,6 +65,7 @@ def _assert_same(html: str | bytes) -> Segmentation:
     got = fp.fingerprint_segmentation(ours)
     want = fp.fingerprint_segmentation_python(ref)
     assert (got.elems, got.text_fps) == (want.elems, want.text_fps)
+    assert sc.score(ours) == sc.score_python(ref, idents.ident_flags_python(ref.classes, ref.ids))
     return ours
 
 
@@ -93,7 +95,8 @@ TAGS = st.sampled_from(
 ATTR_VALUES = st.sampled_from(
     ["", "x", "content main", "x sr-only", "Hidden", "HIDDEN", "d-none y", "post-12", "screen-reader-text",
      "none", "hidey", "true", "TRUE", "\u212arue", "display:none", "Display : NONE", "visibility: hidden",
-     "color: red", "dİsplay:none", "display:\u00a0none", "über"]
+     "color: red", "dİsplay:none", "display:\u00a0none", "über", "nav menu", "comments", "entry-content",
+     "sidebar widget", "header article-header"]
 )  # fmt: skip
 ATTR_NAMES = st.sampled_from(
     ["class", "id", "style", "hidden", "aria-hidden", "href", "CLASS", "data-x", "title"]
@@ -195,6 +198,8 @@ def test_python_only_runs_the_reference() -> None:
         )
         assert idents.ident_flags is idents.ident_flags_python
         assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
+        assert sc._accel is None
+    assert sc._accel is not None
     assert idents.ident_flags is not idents.ident_flags_python
     assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
@@ -436,7 +441,7 @@ DATASETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval", "
 
 @needs_native
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data is absent")
-def test_every_shared_page_segments_fingerprints_and_flags_alike() -> None:
+def test_every_shared_page_segments_fingerprints_flags_and_scores_alike() -> None:
     pages = 0
     for name in DATASETS:
         path = SHARED / name / "pages.jsonl.gz"
@@ -454,6 +459,7 @@ def test_every_shared_page_segments_fingerprints_and_flags_alike() -> None:
                 assert _columns(ours) == _columns(ref), (name, pages)
                 flags = idents.ident_flags(ours.classes, ours.ids)
                 assert flags == idents.ident_flags_python(ours.classes, ours.ids), (name, pages)
+                assert sc.score(ours) == sc.score_python(ref, flags), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
                 assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
                 pages += 1

@@ -2574,6 +2574,289 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Scoring (score.score_python): link densities, prose weights, class/id and tag marks, inherited      */
+
+static struct {
+    int ready;
+    PyObject *kind_weight;   /* heuristics.KIND_WEIGHT: kind -> float */
+    double max_ld, no_punct, mark_max_share, boost, marks_max_removed, unspaced;
+    Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
+    Py_ssize_t npunct;
+    PyObject *bad_tags;      /* heuristics.BAD_TAGS, a tuple of str */
+    PyObject *page_tags;     /* tags whose marks describe the page ("body", "html") */
+    PyObject *article;       /* the tag that is a content container by itself */
+    int bad, comment, good;  /* idents' bits */
+} sc;
+
+PyDoc_STRVAR(configure_score_doc,
+             "configure_score(kind_weight, max_ld, no_punct, punct, mark_max_share, boost, marks_max_removed,\n"
+             "                unspaced, bad_tags, page_tags, article, bits)\n\n"
+             "Hand over score.py's tables and thresholds: heuristics.KIND_WEIGHT, TARGET_MAX_LINK_DENSITY,\n"
+             "NO_PUNCT_WEIGHT, the characters SENTENCE_PUNCT matches, MARK_MAX_SHARE, GOOD_CLASS_BOOST,\n"
+             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, BAD_TAGS, the page-level tags, the article tag and\n"
+             "idents' (BAD, COMMENT, GOOD) bits.");
+
+static PyObject *native_configure_score(PyObject *self, PyObject *args) {
+    PyObject *kind_weight, *punct, *bad_tags, *page_tags, *article;
+    double max_ld, no_punct, share, boost, removed, unspaced;
+    int bad, comment, good;
+    if (!PyArg_ParseTuple(args, "O!ddUddddO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct, &punct,
+                          &share, &boost, &removed, &unspaced, &PyTuple_Type, &bad_tags, &PyTuple_Type,
+                          &page_tags, &article, &bad, &comment, &good))
+        return NULL;
+    if (sc.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native scoring is configured once");
+        return NULL;
+    }
+    for (PyObject *t = bad_tags;; t = page_tags) {
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++)
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(t, k)))
+                return PyErr_Format(PyExc_TypeError, "tags must be str");
+        if (t == page_tags)
+            break;
+    }
+    if ((sc.npunct = sorted_chars(punct, &sc.punct)) < 0)
+        return NULL;
+    sc.kind_weight = Py_NewRef(kind_weight);
+    sc.bad_tags = Py_NewRef(bad_tags);
+    sc.page_tags = Py_NewRef(page_tags);
+    sc.article = Py_NewRef(article);
+    sc.max_ld = max_ld;
+    sc.no_punct = no_punct;
+    sc.mark_max_share = share;
+    sc.boost = boost;
+    sc.marks_max_removed = removed;
+    sc.unspaced = unspaced;
+    sc.bad = bad;
+    sc.comment = comment;
+    sc.good = good;
+    sc.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int tag_in(PyObject *tag, PyObject *tuple) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(tuple); k++)
+        if (str_eq(tag, PyTuple_GET_ITEM(tuple, k)))
+            return 1;
+    return 0;
+}
+
+static int has_punct(PyObject *text) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
+        if (in_sorted(sc.punct, sc.npunct, PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* list[i] as a C long; -1 with an exception set when it is no int. */
+static int long_at(PyObject *list, Py_ssize_t i, long *v) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(x)) {
+        PyErr_SetString(PyExc_TypeError, "expected int columns");
+        return -1;
+    }
+    *v = PyLong_AsLong(x);
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *float_list(const double *v, Py_ssize_t n) {
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+        PyObject *x = PyFloat_FromDouble(v[i]);
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *bool_list(const unsigned char *v, Py_ssize_t n) {
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++)
+        PyList_SET_ITEM(list, i, Py_NewRef(v[i] ? Py_True : Py_False));
+    return list;
+}
+
+/* Each element's flag or any ancestor's (score.inherit). */
+static void inherit_flags(unsigned char *flags, const long *skips, Py_ssize_t n) {
+    Py_ssize_t covered = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (flags[i] && i >= covered) {
+            covered = skips[i];
+            for (Py_ssize_t j = i; j < covered && j < n; j++)
+                flags[j] = 1;
+        }
+}
+
+PyDoc_STRVAR(score_doc,
+             "score(tags, firsts, ends, skips, owners, texts, kinds, chars, words, link_chars, link_words, flags)\n"
+             "  -> (link_density, weights, marked, comment, good, comment_marked) | None\n\n"
+             "score.score_python's lists from a segmentation's columns and its class/id flags; None when the\n"
+             "columns are not a segmentation's (the Python code then decides).");
+
+static PyObject *native_score(PyObject *self, PyObject *args) {
+    PyObject *tags, *firsts, *ends, *skips_l, *owners_l, *texts, *kinds, *chars_l, *words_l, *lc_l, *lw_l;
+    const char *flags;
+    Py_ssize_t nflags;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!O!O!y#", &PyList_Type, &tags, &PyList_Type, &firsts,
+                          &PyList_Type, &ends, &PyList_Type, &skips_l, &PyList_Type, &owners_l, &PyList_Type,
+                          &texts, &PyList_Type, &kinds, &PyList_Type, &chars_l, &PyList_Type, &words_l,
+                          &PyList_Type, &lc_l, &PyList_Type, &lw_l, &flags, &nflags))
+        return NULL;
+    if (!sc.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_score first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts);
+    if (PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n || PyList_GET_SIZE(skips_l) != n ||
+        nflags != n || PyList_GET_SIZE(owners_l) != nb || PyList_GET_SIZE(kinds) != nb ||
+        PyList_GET_SIZE(chars_l) != nb || PyList_GET_SIZE(words_l) != nb || PyList_GET_SIZE(lc_l) != nb ||
+        PyList_GET_SIZE(lw_l) != nb || n == 0)
+        Py_RETURN_NONE;
+    PyObject *result = NULL, *cols[6] = {NULL};
+    double *ld = PyMem_Calloc((size_t)nb + 1, sizeof(double)), *prose = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    double *weights = PyMem_Calloc((size_t)nb + 1, sizeof(double)), *unmarked = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    double *prefix = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    long *skips = PyMem_Calloc((size_t)n + 1, sizeof(long)), *owners = PyMem_Calloc((size_t)nb + 1, sizeof(long));
+    unsigned char *marks = PyMem_Calloc(3 * (size_t)n + 1, 1);
+    if (!ld || !prose || !weights || !unmarked || !prefix || !skips || !owners || !marks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    unsigned char *marked = marks, *comment = marks + n, *good = marks + 2 * n;
+    /* Link density and prose weight per block. */
+    volatile double square = 2.0;
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        long c, w, lc, lw, owner;
+        if (long_at(chars_l, b, &c) < 0 || long_at(words_l, b, &w) < 0 || long_at(lc_l, b, &lc) < 0 ||
+            long_at(lw_l, b, &lw) < 0 || long_at(owners_l, b, &owner) < 0)
+            goto done;
+        if (owner < 0 || owner >= n)
+            goto invalid;
+        owners[b] = owner;
+        if (lw || lc) {
+            if ((double)c > sc.unspaced * (double)w) {
+                ld[b] = (double)lc / (double)c;
+            } else if (w == 0) {
+                goto invalid;
+            } else {
+                ld[b] = (double)lw / (double)w;
+            }
+        }
+        if (ld[b] > sc.max_ld)
+            continue;
+        PyObject *text = PyList_GET_ITEM(texts, b), *kind = PyList_GET_ITEM(kinds, b);
+        if (!PyUnicode_CheckExact(text) || !PyUnicode_CheckExact(kind))
+            goto invalid;
+        double kw = 1.0;
+        PyObject *v = PyDict_GetItemWithError(sc.kind_weight, kind);
+        if (v != NULL) {
+            kw = PyFloat_AsDouble(v);
+            if (kw == -1.0 && PyErr_Occurred())
+                goto done;
+        } else if (PyErr_Occurred()) {
+            goto done;
+        }
+        /* libm's pow, as float ** 2 calls it: a constant exponent would let the compiler square instead,
+           which rounds differently in the last bit on some values (1 - 8/41). */
+        double x = (double)c * pow(1.0 - ld[b], square) * kw;
+        prose[b] = has_punct(text) ? x : x * sc.no_punct;
+    }
+    /* Each element's own marks, from its tag and class/id flags (the root's describe the page). */
+    prefix[0] = 0.0;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        prefix[b + 1] = prefix[b] + prose[b];
+    double limit = sc.mark_max_share * (prefix[nb] != 0.0 ? prefix[nb] : 1.0);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long first, end, skip;
+        if (long_at(firsts, i, &first) < 0 || long_at(ends, i, &end) < 0 || long_at(skips_l, i, &skip) < 0)
+            goto done;
+        if (first < 0 || end < first || end > nb || skip <= i || skip > n)
+            goto invalid;
+        skips[i] = skip;
+        PyObject *tag = PyList_GET_ITEM(tags, i);
+        if (!PyUnicode_CheckExact(tag))
+            goto invalid;
+        double own = prefix[end] - prefix[first];
+        if (i == 0 || own <= 0.0 || tag_in(tag, sc.page_tags))
+            continue;
+        int f = (unsigned char)flags[i];
+        good[i] = (f & sc.good) || str_eq(tag, sc.article);
+        if (f & sc.comment) {
+            comment[i] = 1;
+            continue;
+        }
+        if (((f & sc.bad) || tag_in(tag, sc.bad_tags)) && own <= limit)
+            marked[i] = 1;
+    }
+    PyObject *comment_marked = PyList_New(0);
+    if ((cols[5] = comment_marked) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (comment[i]) {
+            PyObject *x = PyLong_FromSsize_t(i);
+            if (x == NULL || PyList_Append(comment_marked, x) < 0) {
+                Py_XDECREF(x);
+                goto done;
+            }
+            Py_DECREF(x);
+        }
+    inherit_flags(marked, skips, n);
+    inherit_flags(comment, skips, n);
+    inherit_flags(good, skips, n);
+    PySum sw = {0.0, 0.0, 0}, su = {0.0, 0.0, 0};
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        long e = owners[b];
+        unmarked[b] = comment[e] ? 0.0 : prose[b];
+        weights[b] = marked[e] ? 0.0 : good[e] ? unmarked[b] * sc.boost : unmarked[b];
+        pysum_add(&sw, weights[b]);
+        pysum_add(&su, unmarked[b]);
+    }
+    PyObject *total_w = pysum_result(&sw), *total_u = pysum_result(&su);
+    if (total_w == NULL || total_u == NULL) {
+        Py_XDECREF(total_w);
+        Py_XDECREF(total_u);
+        goto done;
+    }
+    double tw = PyFloat_Check(total_w) ? PyFloat_AS_DOUBLE(total_w) : 0.0;
+    double tu = PyFloat_Check(total_u) ? PyFloat_AS_DOUBLE(total_u) : 0.0;
+    Py_DECREF(total_w);
+    Py_DECREF(total_u);
+    if (tw < (1.0 - sc.marks_max_removed) * tu) /* the marks are wrong about this page */
+        memcpy(weights, unmarked, sizeof(double) * (size_t)nb);
+    if ((cols[0] = float_list(ld, nb)) == NULL || (cols[1] = float_list(weights, nb)) == NULL ||
+        (cols[2] = bool_list(marked, n)) == NULL || (cols[3] = bool_list(comment, n)) == NULL ||
+        (cols[4] = bool_list(good, n)) == NULL)
+        goto done;
+    result = PyTuple_New(6);
+    if (result != NULL)
+        for (int k = 0; k < 6; k++) {
+            PyTuple_SET_ITEM(result, k, cols[k]);
+            cols[k] = NULL;
+        }
+    goto done;
+invalid:
+    if (!PyErr_Occurred())
+        result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 6; k++)
+        Py_XDECREF(cols[k]);
+    PyMem_Free(ld);
+    PyMem_Free(prose);
+    PyMem_Free(weights);
+    PyMem_Free(unmarked);
+    PyMem_Free(prefix);
+    PyMem_Free(skips);
+    PyMem_Free(owners);
+    PyMem_Free(marks);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -2596,6 +2879,8 @@ static PyMethodDef methods[] = {
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},
     {"quality_counts", native_quality_counts, METH_VARARGS, quality_counts_doc},
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
+    {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
+    {"score", native_score, METH_VARARGS, score_doc},
     {NULL, NULL, 0, NULL},
 };
 

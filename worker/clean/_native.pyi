@@ -73,3 +73,33 @@ def quality_counts(
 def stop_hits(
     texts: list[str], lists_of: dict[str, tuple[int, ...]], nlangs: int, /
 ) -> tuple[list[int], list[int]]: ...
+def configure_score(
+    kind_weight: dict[str, float],
+    max_ld: float,
+    no_punct: float,
+    punct: str,
+    mark_max_share: float,
+    boost: float,
+    marks_max_removed: float,
+    unspaced: float,
+    bad_tags: tuple[str, ...],
+    page_tags: tuple[str, ...],
+    article: str,
+    bits: tuple[int, int, int],
+    /,
+) -> None: ...
+def score(
+    tags: list[str],
+    firsts: list[int],
+    ends: list[int],
+    skips: list[int],
+    owners: list[int],
+    texts: list[str],
+    kinds: list[str],
+    chars: list[int],
+    words: list[int],
+    link_chars: list[int],
+    link_words: list[int],
+    flags: bytes,
+    /,
+) -> tuple[Any, ...] | None: ...

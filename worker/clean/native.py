@@ -13,11 +13,12 @@ which stages run natively and why the others do not.
 from __future__ import annotations
 
 import logging
+import re
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from selectolax import lexbor as _lexbor
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -397,15 +398,88 @@ def quality_counter(
     return _chosen("quality_counts", off, reference, check, lambda ext: ext.quality_counts)
 
 
+NativeScore = Callable[..., "tuple[Any, ...] | None"]
+# Pages whose scores exercise every rule: marks by class, id and tag, comment sections, content containers,
+# page-level classes, marks over most of the prose, link-dense and unpunctuated blocks, kinds.
+SCORE_CANARIES = (
+    '<div class="nav"><a href="/">Home</a> <a href="/a">About us</a></div><article><h1>Title</h1>'
+    "<p>Long prose, with commas. And sentences!</p><blockquote>Quoted: yes</blockquote></article>"
+    '<div id="comments"><p>A reader wrote this, politely.</p></div><footer>(c) 2024 Site</footer>',
+    '<div class="sidebar"><p>Most of the page is here, marked, which is wrong. It goes on and on, at length.'
+    '</p></div><div class="post-body entry-content"><p>Short text.</p></div><aside>Aside text</aside>',
+    '<div class="main-content header"><ul><li>one item</li><li><a href="/x">link item</a></li></ul>'
+    "<pre>code block here</pre><table><tr><td>cell, one</td></tr></table></div><nav><p>menu</p></nav>",
+    "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>",
+    # a link density of 8/41, whose (1 - ld) ** 2 libm's pow and a plain square round apart
+    "<p>" + "word " * 32 + '<a href="/">' + "link " * 8 + "</a>end.</p>",
+    "",
+)
+
+
+def scorer(
+    kind_weight: dict[str, float],
+    max_ld: float,
+    no_punct: float,
+    punct: re.Pattern[str],
+    mark_max_share: float,
+    boost: float,
+    marks_max_removed: float,
+    unspaced: float,
+    bad_tags: tuple[str, ...],
+    page_tags: tuple[str, ...],
+    article: str,
+    bits: tuple[int, int, int],
+    reference: Callable[[Any, bytes], Any],
+) -> NativeScore | None:
+    """The C scoring if it equals `reference` on the canary pages; else None (the Python code runs)."""
+
+    def check(ext: Any) -> str | None:
+        from worker.clean import idents
+        from worker.clean.segment import segment
+
+        chars = _character_class(punct.pattern)
+        if chars is None:
+            return f"the sentence punctuation {punct.pattern!r} is no plain character class"
+        ext.configure_score(
+            kind_weight, max_ld, no_punct, chars, mark_max_share, boost, marks_max_removed, unspaced,
+            bad_tags, page_tags, article, bits,
+        )  # fmt: skip
+        pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *(f"<body>{b}</body>" for b in SCORE_CANARIES)]
+        for html in pages:
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            seg = segment(body, Budget(float("inf")))
+            flags = idents.ident_flags(seg.classes, seg.ids)
+            want = reference(seg, flags)
+            got = ext.score(
+                seg.tags, seg.firsts, seg.ends, seg.skips, seg.owners, seg.texts, seg.kinds, seg.chars,
+                seg.words, seg.link_chars, seg.link_words, flags,
+            )  # fmt: skip
+            if got is None or (*got, flags) != tuple(getattr(want, f.name) for f in fields(want)):
+                return f"scores differ on {html[:60]!r}"
+        return None
+
+    off = "native scoring off, the Python code runs"
+    return _chosen("score", off, None, check, lambda ext: cast(NativeScore, ext.score))
+
+
+def _character_class(pattern: str) -> str | None:
+    """The characters of a regex like "[.!?]" (no escapes, ranges or negation), None for other patterns."""
+    inner = pattern[1:-1]
+    plain = pattern.startswith("[") and pattern.endswith("]") and inner and not set("\\^-[]") & set(inner)
+    return inner if plain else None
+
+
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, idents, lang, quality, segment, sitememory
+    from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
 
     saved = (
         idents.ident_flags,
         lang.stop_hits,
         quality._counts,
+        score._accel,
         segment._accel,
         fingerprint._accel,
         sitememory._count_page,
@@ -417,6 +491,7 @@ def python_only() -> Iterator[None]:
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
+    score._accel = None
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
@@ -424,10 +499,10 @@ def python_only() -> Iterator[None]:
     try:
         yield
     finally:
-        idents.ident_flags, lang.stop_hits, quality._counts = saved[:3]
-        segment._accel, fingerprint._accel = saved[3:5]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[5:8]
-        guard._probe_runs, guard._nesting_counts = saved[8:]
+        idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
+        segment._accel, fingerprint._accel = saved[4:6]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
+        guard._probe_runs, guard._nesting_counts = saved[9:]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -12,8 +12,13 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 
 from worker.clean import heuristics as h
-from worker.clean import idents
+from worker.clean import idents, native
 from worker.clean.segment import Segmentation
+
+# Tags whose class and id describe the page, not a part of it ("has-sidebar", "comments-open").
+PAGE_TAGS = ("body", "html")
+# A content container by its tag alone.
+ARTICLE_TAG = "article"
 
 
 @dataclass(slots=True)
@@ -60,11 +65,11 @@ def own_marks(
     next(rows)  # the root: page-level classes describe the page
     for i, (tag, f, first, end) in enumerate(rows, 1):
         own = prefix[end] - prefix[first]
-        if own <= 0.0 or tag == "body" or tag == "html":
+        if own <= 0.0 or tag in PAGE_TAGS:
             # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
             # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
             continue
-        good[i] = bool(f & GOOD) or tag == "article"
+        good[i] = bool(f & GOOD) or tag == ARTICLE_TAG
         if f & COMMENT:
             comment[i] = True
             continue
@@ -87,10 +92,24 @@ def inherit(skips: list[int], flags: list[bool]) -> list[bool]:
 
 def score(seg: Segmentation) -> Scores:
     """Weights for the target choice and the marks the classification reads. Comment sections weigh
-    nothing: they are never the article (worker.clean.comments reads them apart)."""
+    nothing: they are never the article (worker.clean.comments reads them apart).
+
+    Computed in C (worker/clean/_native.c) when native.py has checked it against score_python."""
+    flags = idents.ident_flags(seg.classes, seg.ids)
+    accel = _accel
+    if accel is not None:
+        columns = (seg.tags, seg.firsts, seg.ends, seg.skips, seg.owners, seg.texts, seg.kinds)
+        got = accel(*columns, seg.chars, seg.words, seg.link_chars, seg.link_words, flags)
+        if got is not None:
+            link_density, weights, marked, comment, good, comment_marked = got
+            return Scores(link_density, weights, marked, comment, good, comment_marked, flags)
+    return score_python(seg, flags)
+
+
+def score_python(seg: Segmentation, flags: bytes) -> Scores:
+    """score's reference: the same lists, in Python."""
     link_density = seg.link_density()
     prose = prose_weights(seg, link_density)
-    flags = idents.ident_flags(seg.classes, seg.ids)
     own_marked, own_comment, own_good = own_marks(seg, prose, flags)
     comment_marked = list(compress(range(len(own_comment)), own_comment))
     marked = inherit(seg.skips, own_marked)
@@ -104,3 +123,21 @@ def score(seg: Segmentation) -> Scores:
     if sum(weights) < (1.0 - h.MARKS_MAX_REMOVED) * sum(unmarked):
         weights = unmarked  # the marks are wrong about this page ("meta-information" holding the story)
     return Scores(link_density, weights, marked, comment, good, comment_marked, flags)
+
+
+# The C scoring, once native.py has checked it against score_python (None: not built, or the check failed).
+_accel: native.NativeScore | None = native.scorer(
+    h.KIND_WEIGHT,
+    h.TARGET_MAX_LINK_DENSITY,
+    h.NO_PUNCT_WEIGHT,
+    h.SENTENCE_PUNCT,
+    h.MARK_MAX_SHARE,
+    h.GOOD_CLASS_BOOST,
+    h.MARKS_MAX_REMOVED,
+    h.UNSPACED_CHARS_PER_WORD,
+    tuple(sorted(h.BAD_TAGS)),
+    PAGE_TAGS,
+    ARTICLE_TAG,
+    (idents.BAD, idents.COMMENT, idents.GOOD),
+    score_python,
+)
