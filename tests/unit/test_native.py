@@ -199,7 +199,9 @@ def test_python_only_runs_the_reference() -> None:
         assert idents.ident_flags is idents.ident_flags_python
         assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
         assert sc._accel is None
+        assert guard._count_attributes is guard._count_attributes_python
     assert sc._accel is not None
+    assert guard._count_attributes is not guard._count_attributes_python
     assert idents.ident_flags is not idents.ident_flags_python
     assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
@@ -405,6 +407,21 @@ def test_word_counts_equal_pythons(texts: list[str]) -> None:
     zipf = {w: 1.0 + len(w) / 7.0 for w in sorted(stoplist)[::2]}
     for table, model in ((None, None), (stoplist, zipf)):
         assert quality._counts(texts, table, model) == quality.count_python(texts, table, model)
+
+
+# The guard's attribute count of a long tag.
+ATTRIBUTE_PIECES = st.one_of(
+    st.sampled_from(["a", "data-x", " ", "=", " = ", '"', "'", "/", ">", "\t", "\u3000", "\u00a0", 'x"y']),
+    st.text(max_size=3),
+)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.lists(ATTRIBUTE_PIECES, max_size=30).map("".join), st.integers(0, 5), st.integers(0, 5))
+def test_attribute_counts_equal_pythons(text: str, lo: int, cut: int) -> None:
+    close = max(lo, len(text) - cut)
+    assert guard._count_attributes(text, lo, close) == guard._count_attributes_python(text, lo, close)
 
 
 # The checks that keep a wrong accelerator off.

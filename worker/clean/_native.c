@@ -1653,6 +1653,90 @@ SPECIALISED long long nesting_scan(int kind, const void *s, Py_ssize_t n, Py_ssi
     return steps;
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* The guard's attribute count of a long tag (guard._count_attributes_python: guard._ATTRIBUTE.findall) */
+
+/* A character that ends an attribute name or cannot start one: whitespace (as the regex's \s), "/", ">",
+   "=" (and, to start one, the quotes, which match alone). */
+static int attr_stop(Py_UCS4 c) { return c == '/' || c == '>' || c == '=' || Py_UNICODE_ISSPACE(c); }
+
+SPECIALISED Py_ssize_t attribute_scan(int kind, const void *s, Py_ssize_t p, Py_ssize_t end) {
+    Py_ssize_t count = 0;
+    while (p < end) {
+        Py_UCS4 c = PyUnicode_READ(kind, s, p);
+        if (c == '"' || c == '\'') { /* a stray quote matches alone */
+            count++;
+            p++;
+            continue;
+        }
+        if (attr_stop(c)) {
+            p++;
+            continue;
+        }
+        /* a name: then, possessively, spaces, "=", spaces and a value, or nothing */
+        count++;
+        p++;
+        while (p < end && !attr_stop(PyUnicode_READ(kind, s, p)))
+            p++;
+        Py_ssize_t q = p;
+        while (q < end && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, s, q)))
+            q++;
+        if (q >= end || PyUnicode_READ(kind, s, q) != '=')
+            continue;
+        q++;
+        while (q < end && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, s, q)))
+            q++;
+        if (q < end) {
+            Py_UCS4 quote = PyUnicode_READ(kind, s, q);
+            if (quote == '"' || quote == '\'') { /* a quoted value, when it closes */
+                Py_ssize_t r = q + 1;
+                while (r < end && PyUnicode_READ(kind, s, r) != quote)
+                    r++;
+                if (r < end) {
+                    p = r + 1;
+                    continue;
+                }
+            }
+        }
+        while (q < end) { /* an unquoted value (maybe empty) */
+            Py_UCS4 v = PyUnicode_READ(kind, s, q);
+            if (v == '>' || Py_UNICODE_ISSPACE(v))
+                break;
+            q++;
+        }
+        p = q;
+    }
+    return count;
+}
+
+PyDoc_STRVAR(count_attributes_doc, "count_attributes(markup, start, close) -> int\n\n"
+                                   "guard._count_attributes_python: attributes in markup[start:close].");
+
+static PyObject *native_count_attributes(PyObject *self, PyObject *args) {
+    PyObject *markup;
+    Py_ssize_t start, close;
+    if (!PyArg_ParseTuple(args, "Unn", &markup, &start, &close))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup);
+    if (start < 0)
+        start = 0;
+    if (close > n)
+        close = n;
+    const void *s = PyUnicode_DATA(markup);
+    Py_ssize_t count;
+    switch (PyUnicode_KIND(markup)) {
+    case PyUnicode_1BYTE_KIND:
+        count = attribute_scan(PyUnicode_1BYTE_KIND, s, start, close);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        count = attribute_scan(PyUnicode_2BYTE_KIND, s, start, close);
+        break;
+    default:
+        count = attribute_scan(PyUnicode_4BYTE_KIND, s, start, close);
+    }
+    return PyLong_FromSsize_t(count);
+}
+
 PyDoc_STRVAR(nesting_counts_doc, "nesting_counts(markup, chunk) -> (steps, options)\n\n"
                                  "guard._nesting_counts_python in C (str.count for the options).");
 
@@ -2874,6 +2958,7 @@ static PyMethodDef methods[] = {
     {"prune", native_prune, METH_VARARGS, prune_doc},
     {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
+    {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},
     {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
     {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},

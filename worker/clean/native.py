@@ -253,18 +253,31 @@ GUARD_CANARIES = (
 )
 
 
+CountAttributes = Callable[[str, int, int], int]
+# Attribute lists: quoted, unquoted and empty values, spaces around "=", stray and unclosed quotes, names
+# holding quotes, slashes, whitespace beyond ASCII.
+ATTRIBUTE_CANARIES = (
+    '<p a=1 b="2 3" c=\'4\' d e = "5"f=6 g= h=>',
+    '<p x"y=1 \'z\' "open=2 a="unclosed b c>',
+    "<div data-x = 'a' / checked  class=\"a b\"/ id=x\u3000y=z\u00a0w>",
+    "<img src=a>b c=d e=\"f>g\" h='i\n j' k=l\tm=n",
+    "= = == a==b a= =b '' \"\" ' \" /a/b/",
+)
+
+
 def guard_scans(
     probe_runs: ProbeRuns,
     nesting_counts: NestingCounts,
+    count_attributes: CountAttributes,
     long_tag: int,
     step: int,
     chunk: int,
     spellings: tuple[str, ...],
-) -> tuple[ProbeRuns, NestingCounts]:
+) -> tuple[ProbeRuns, NestingCounts, CountAttributes]:
     """The C scans of the guard if they equal the Python ones on the canaries; else the Python ones."""
     if _native is None:
         _STATUS["guard"] = _NOT_BUILT
-        return probe_runs, nesting_counts
+        return probe_runs, nesting_counts, count_attributes
     ext = _native
 
     def runs(markup: str) -> list[tuple[int, int]]:
@@ -284,11 +297,15 @@ def guard_scans(
             ):
                 if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
                     problem = f"guard scans differ on {text[:40]!r}"
+        for text in ATTRIBUTE_CANARIES:
+            for start, close in ((0, len(text)), (1, len(text) - 1), (3, 7)):
+                if ext.count_attributes(text, start, close) != count_attributes(text, start, close):
+                    problem = f"attribute counts differ on {text[start:close][:40]!r}"
         return problem
 
     if not _passes("guard", "native guard scans off, the Python ones run", check):
-        return probe_runs, nesting_counts
-    return runs, counts
+        return probe_runs, nesting_counts, count_attributes
+    return runs, counts, ext.count_attributes
 
 
 def _chosen(
@@ -487,6 +504,7 @@ def python_only() -> Iterator[None]:
         sitememory._prune,
         guard._probe_runs,
         guard._nesting_counts,
+        guard._count_attributes,
     )
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
@@ -496,13 +514,14 @@ def python_only() -> Iterator[None]:
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
+    guard._count_attributes = guard._count_attributes_python
     try:
         yield
     finally:
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._probe_runs, guard._nesting_counts = saved[9:]
+        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:]
 
 
 def _configure(t: SegmentTables) -> None:
