@@ -21,9 +21,10 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, native
+from worker.clean import dom, guard, idents, lang, native, quality
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
+from worker.clean import score as sc
 from worker.clean import segment as sg
 from worker.clean import sitememory as sm
 from worker.clean.options import Budget, OverBudget, TooManyNodes
@@ -64,6 +65,7 @@ def _assert_same(html: str | bytes) -> Segmentation:
     got = fp.fingerprint_segmentation(ours)
     want = fp.fingerprint_segmentation_python(ref)
     assert (got.elems, got.text_fps) == (want.elems, want.text_fps)
+    assert sc.score(ours) == sc.score_python(ref, idents.ident_flags_python(ref.classes, ref.ids))
     return ours
 
 
@@ -93,7 +95,8 @@ TAGS = st.sampled_from(
 ATTR_VALUES = st.sampled_from(
     ["", "x", "content main", "x sr-only", "Hidden", "HIDDEN", "d-none y", "post-12", "screen-reader-text",
      "none", "hidey", "true", "TRUE", "\u212arue", "display:none", "Display : NONE", "visibility: hidden",
-     "color: red", "dİsplay:none", "display:\u00a0none", "über"]
+     "color: red", "dİsplay:none", "display:\u00a0none", "über", "nav menu", "comments", "entry-content",
+     "sidebar widget", "header article-header"]
 )  # fmt: skip
 ATTR_NAMES = st.sampled_from(
     ["class", "id", "style", "hidden", "aria-hidden", "href", "CLASS", "data-x", "title"]
@@ -193,6 +196,14 @@ def test_python_only_runs_the_reference() -> None:
             guard._probe_runs_python,
             guard._nesting_counts_python,
         )
+        assert idents.ident_flags is idents.ident_flags_python
+        assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
+        assert sc._accel is None
+        assert guard._count_attributes is guard._count_attributes_python
+    assert sc._accel is not None
+    assert guard._count_attributes is not guard._count_attributes_python
+    assert idents.ident_flags is not idents.ident_flags_python
+    assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
     assert sm._count_page is not sm._count_page_python
     assert guard._probe_runs is not guard._probe_runs_python
@@ -252,6 +263,32 @@ def test_the_signature_memo_does_not_change_fingerprints() -> None:
         == first
         == fp.fingerprint_segmentation_python(ref).text_fps
     )
+
+
+# Signatures: tags, classes and ids of stable and generated tokens, any case, beyond ASCII.
+TOKENS = st.one_of(
+    st.sampled_from(
+        ["nav", "Main", "sc-AxjAm", "bdVaJa", "post-12", "a" * 40, "a" * 41, "_x", "-", "K\u212a"]
+    ),
+    st.text(st.characters(codec="utf-8"), max_size=6),
+)
+SPACED = st.lists(st.tuples(TOKENS, st.sampled_from([" ", "  ", "\t", "\n", "\x1c"])), max_size=5).map(
+    lambda parts: "".join(t + sep for t, sep in parts)
+)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.sampled_from(["html", "body", "div", "my-el", "d\u00efv"]), SPACED, TOKENS)
+def test_signature_hashes_equal_pythons(tag: str, cls: str, id_attr: str) -> None:
+    key = (tag, cls, id_attr)
+    assert native._native.signature(*key) == fp._signature_hash(key)
+
+
+@needs_native
+def test_an_id_ending_in_a_newline_fingerprints_alike() -> None:
+    ours, ref = _both('<body><div id="nav\n" class="Menu x1"><p>one two three</p></div></body>')
+    assert fp.fingerprint_segmentation(ours).text_fps == fp.fingerprint_segmentation_python(ref).text_fps
 
 
 # The site memory's counting on its arrays.
@@ -320,6 +357,73 @@ def test_guard_scans_equal_pythons(markup: str) -> None:
         assert guard.check(markup, 5000) == verdict
 
 
+# The class/id flags: words of the tables, cut and joined at the places the rules look at.
+IDENT_WORDS = sorted(
+    h.CONTENT_MARKERS | h.BAD_EXACT | h.POST_MARKERS
+    | {*h.COMMENT_TOKEN_PREFIXES, *h.STRONG_BAD_PREFIXES, *h.WEAK_BAD_PREFIXES, *h.GOOD_TOKEN_PREFIXES}
+    | {*h.POST_MARKER_PREFIXES, *h.CAPTION_PREFIXES}
+    | {"post-12", "post-", "x", "row", "Nav", "ÜBER", "\u0130d", "σς"}
+)  # fmt: skip
+IDENT_PIECES = st.one_of(
+    st.sampled_from(IDENT_WORDS),
+    st.sampled_from(["-", "_", " ", "\t", "\x1c", "7", "A"]),
+    st.text(max_size=3),
+)
+IDENTS = st.lists(IDENT_PIECES, max_size=8).map("".join)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.lists(st.tuples(IDENTS, IDENTS), max_size=12))
+def test_class_id_flags_equal_pythons(pairs: list[tuple[str, str]]) -> None:
+    classes, ids = [c for c, _ in pairs], [i for _, i in pairs]
+    assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
+
+
+@needs_native
+def test_class_id_flags_of_a_huge_attribute_come_from_the_reference() -> None:
+    huge = "main-nav " * 1000 + "hentry"
+    assert idents.ident_flags([huge, "x" * 5000], ["", "comments"]) == bytes(
+        [idents.GOOD | idents.POST, idents.COMMENT]
+    )
+
+
+# Word counts: texts of stopwords, symbols, digits, apostrophes and characters whose case mapping is odd.
+WORD_PIECES = st.one_of(
+    st.sampled_from(sorted(lang.STOPWORDS["en"] | lang.STOPWORDS["de"])),
+    st.sampled_from([*quality.SYMBOLS, "’", "'", "\x01", "\x03", "İ", "Σ", "ß", "٣", "7", "\u2003", "\x1c"]),
+    st.text(max_size=4),
+)
+TEXTS = st.lists(st.lists(WORD_PIECES, max_size=12).map(" ".join).map(str.strip), max_size=6)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(TEXTS)
+def test_word_counts_equal_pythons(texts: list[str]) -> None:
+    assert lang.stop_hits(texts) == lang.stop_hits_python(texts)
+    texts = [t for t in texts if t]
+    stoplist = lang.STOPWORDS["en"]
+    zipf = {w: 1.0 + len(w) / 7.0 for w in sorted(stoplist)[::2]}
+    for table, model in ((None, None), (stoplist, zipf)):
+        assert quality._counts(texts, table, model) == quality.count_python(texts, table, model)
+
+
+# The guard's attribute count of a long tag.
+ATTRIBUTE_PIECES = st.one_of(
+    st.sampled_from(["a", "data-x", " ", "=", " = ", '"', "'", "/", ">", "\t", "\u3000", "\u00a0", 'x"y']),
+    st.text(max_size=3),
+)
+
+
+@needs_native
+@settings(max_examples=400)
+@given(st.lists(ATTRIBUTE_PIECES, max_size=30).map("".join), st.integers(0, 5), st.integers(0, 5))
+def test_attribute_counts_equal_pythons(text: str, lo: int, cut: int) -> None:
+    close = max(lo, len(text) - cut)
+    assert guard._count_attributes(text, lo, close) == guard._count_attributes_python(text, lo, close)
+
+
 # The checks that keep a wrong accelerator off.
 def test_a_walk_that_differs_from_the_reference_is_turned_off() -> None:
     if native._native is None:
@@ -354,7 +458,7 @@ DATASETS = ("scrapinghub_aeb", "dragnet", "cleaneval_dev", "trafilatura_eval", "
 
 @needs_native
 @pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/data is absent")
-def test_every_shared_page_segments_and_fingerprints_alike() -> None:
+def test_every_shared_page_segments_fingerprints_flags_and_scores_alike() -> None:
     pages = 0
     for name in DATASETS:
         path = SHARED / name / "pages.jsonl.gz"
@@ -370,6 +474,9 @@ def test_every_shared_page_segments_and_fingerprints_alike() -> None:
                     continue
                 ours, ref = segment(tree.body, Budget(NO_LIMIT)), segment_python(tree.body, Budget(NO_LIMIT))
                 assert _columns(ours) == _columns(ref), (name, pages)
+                flags = idents.ident_flags(ours.classes, ours.ids)
+                assert flags == idents.ident_flags_python(ours.classes, ours.ids), (name, pages)
+                assert sc.score(ours) == sc.score_python(ref, flags), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
                 assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
                 pages += 1

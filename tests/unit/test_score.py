@@ -6,7 +6,8 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, elem, seg_of
 from worker.clean import heuristics as h
-from worker.clean.score import classify_ident, inherit, score
+from worker.clean.idents import classify_ident
+from worker.clean.score import inherit, score
 
 
 @pytest.mark.parametrize(

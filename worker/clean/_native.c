@@ -33,6 +33,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <dlfcn.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -956,6 +957,8 @@ static struct {
     int ready;
     PyObject *signature_hash; /* fingerprint._signature_hash((tag, class, id)) -> int */
     unsigned char stable_ascii[128]; /* ASCII characters a stable id may hold (fingerprint._STABLE_ASCII) */
+    PyObject *page_state;     /* fingerprint.PAGE_STATE_TAGS, a tuple of str */
+    Py_ssize_t max_class_tokens; /* fingerprint.MAX_CLASS_TOKENS */
     uint64_t base;            /* fingerprint._BASE */
     Py_ssize_t max;           /* entries before the memo is cleared */
     SigEntry *slots;
@@ -1000,6 +1003,112 @@ static int unstable_id(PyObject *id) {
     return 0;
 }
 
+/* Signatures of ASCII keys, built here as fingerprint._compose builds them (the Python code stays the
+   reference: native.py compares both on canary keys before the C fingerprints run):
+   - a stable token is 1 to STABLE_TOKEN_MAX characters, a letter first, then letters, "_" or "-", any case
+     (fingerprint._STABLE_TOKEN on the lower-cased token);
+   - an id is stable when it is a stable token without camel humps (fingerprint._CAMEL_HUMPS: a lower-case
+     letter before an upper-case one twice, or two upper-case letters before a lower-case one);
+   - the class part is the first max_class_tokens stable tokens of the lower-cased class list, sorted. */
+enum { STABLE_TOKEN_MAX = 40 };
+
+static int ascii_lower(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+static int ascii_is_lower(int c) { return c >= 'a' && c <= 'z'; }
+static int ascii_is_upper(int c) { return c >= 'A' && c <= 'Z'; }
+
+static int stable_token_ascii(const unsigned char *s, Py_ssize_t n) {
+    if (n < 1 || n > STABLE_TOKEN_MAX || !ascii_is_lower(ascii_lower(s[0])))
+        return 0;
+    for (Py_ssize_t i = 1; i < n; i++) {
+        int c = ascii_lower(s[i]);
+        if (!ascii_is_lower(c) && c != '_' && c != '-')
+            return 0;
+    }
+    return 1;
+}
+
+static int camel_humps(const unsigned char *s, Py_ssize_t n) {
+    for (Py_ssize_t i = 0; i + 2 < n; i++)
+        if (ascii_is_upper(s[i]) && ascii_is_upper(s[i + 1]) && ascii_is_lower(s[i + 2]))
+            return 1;
+    Py_ssize_t first = -1; /* the first lower-upper pair */
+    for (Py_ssize_t i = 0; i + 1 < n; i++)
+        if (ascii_is_lower(s[i]) && ascii_is_upper(s[i + 1])) {
+            if (first < 0)
+                first = i;
+            else if (i >= first + 2)
+                return 1;
+        }
+    return 0;
+}
+
+static int cmp_token(const unsigned char *a, Py_ssize_t na, const unsigned char *b, Py_ssize_t nb) {
+    int c = memcmp(a, b, (size_t)(na < nb ? na : nb));
+    return c ? c : (na > nb) - (na < nb);
+}
+
+/* 1 and *value set; 0 when the key is Python's to sign (a character beyond ASCII); -1 on an error. */
+static int ascii_signature(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
+    if (!PyUnicode_IS_ASCII(tag) || !PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id))
+        return 0;
+    const unsigned char *t = PyUnicode_1BYTE_DATA(tag), *c = PyUnicode_1BYTE_DATA(cls), *d = PyUnicode_1BYTE_DATA(id);
+    Py_ssize_t nt = PyUnicode_GET_LENGTH(tag), nc = PyUnicode_GET_LENGTH(cls), nd = PyUnicode_GET_LENGTH(id);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(sig.page_state); k++)
+        if (str_eq(tag, PyTuple_GET_ITEM(sig.page_state, k))) {
+            *value = block_hash(t, (size_t)nt);
+            return 1;
+        }
+    /* tag, "#" and the id, then "." and each kept class token */
+    size_t cap = (size_t)nt + 1 + (size_t)nd + (size_t)sig.max_class_tokens * (STABLE_TOKEN_MAX + 1);
+    unsigned char stack[512], *buf = cap <= sizeof stack ? stack : PyMem_Malloc(cap);
+    if (buf == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    size_t n = (size_t)nt;
+    memcpy(buf, t, n);
+    if (nd && stable_token_ascii(d, nd) && !camel_humps(d, nd)) {
+        buf[n++] = '#';
+        for (Py_ssize_t k = 0; k < nd; k++)
+            buf[n++] = (unsigned char)ascii_lower(d[k]);
+    }
+    /* the kept class tokens (start, length), in class-list order, then sorted */
+    Py_ssize_t starts[8], lens[8], kept = 0, limit = sig.max_class_tokens < 8 ? sig.max_class_tokens : 8;
+    for (Py_ssize_t i = 0; i < nc && kept < limit;) {
+        while (i < nc && ascii_space[c[i]])
+            i++;
+        Py_ssize_t start = i;
+        while (i < nc && !ascii_space[c[i]])
+            i++;
+        if (i > start && stable_token_ascii(c + start, i - start)) {
+            starts[kept] = start;
+            lens[kept++] = i - start;
+        }
+    }
+    unsigned char low[8][STABLE_TOKEN_MAX];
+    for (Py_ssize_t k = 0; k < kept; k++)
+        for (Py_ssize_t j = 0; j < lens[k]; j++)
+            low[k][j] = (unsigned char)ascii_lower(c[starts[k] + j]);
+    Py_ssize_t order[8];
+    for (Py_ssize_t k = 0; k < kept; k++) { /* insertion sort of at most max_class_tokens */
+        Py_ssize_t j = k;
+        while (j > 0 && cmp_token(low[order[j - 1]], lens[order[j - 1]], low[k], lens[k]) > 0) {
+            order[j] = order[j - 1];
+            j--;
+        }
+        order[j] = k;
+    }
+    for (Py_ssize_t k = 0; k < kept; k++) {
+        buf[n++] = '.';
+        memcpy(buf + n, low[order[k]], (size_t)lens[order[k]]);
+        n += (size_t)lens[order[k]];
+    }
+    *value = block_hash(buf, n);
+    if (buf != stack)
+        PyMem_Free(buf);
+    return 1;
+}
+
 /* 0 and *value set, or -1 with an exception. */
 static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
     if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
@@ -1023,17 +1132,23 @@ static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *
         }
         i = (i + 1) & sig.mask;
     }
-    PyObject *key = PyTuple_Pack(3, tag, cls, id);
-    if (key == NULL)
+    uint64_t v;
+    int signed_here = ascii_signature(tag, cls, id, &v);
+    if (signed_here < 0)
         return -1;
-    PyObject *r = PyObject_CallOneArg(sig.signature_hash, key);
-    Py_DECREF(key);
-    if (r == NULL)
-        return -1;
-    unsigned long long v = PyLong_AsUnsignedLongLong(r);
-    Py_DECREF(r);
-    if (v == (unsigned long long)-1 && PyErr_Occurred())
-        return -1;
+    if (!signed_here) {
+        PyObject *key = PyTuple_Pack(3, tag, cls, id);
+        if (key == NULL)
+            return -1;
+        PyObject *r = PyObject_CallOneArg(sig.signature_hash, key);
+        Py_DECREF(key);
+        if (r == NULL)
+            return -1;
+        v = PyLong_AsUnsignedLongLong(r);
+        Py_DECREF(r);
+        if (v == (unsigned long long)-1 && PyErr_Occurred())
+            return -1;
+    }
     *value = v;
     if (sig.used >= sig.max) { /* full: start again (the slot found above is then empty as well) */
         sig_clear();
@@ -1178,18 +1293,26 @@ static PyObject *native_text_hashes(PyObject *self, PyObject *texts) {
 }
 
 PyDoc_STRVAR(configure_fingerprint_doc,
-             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii)\n\n"
-             "Hand over fingerprint.py's signature hash, path polynomial base, memo size and the ASCII\n"
-             "characters a stable id may hold.");
+             "configure_fingerprint(signature_hash, base, memo_max, stable_ascii, page_state, max_class_tokens)\n\n"
+             "Hand over fingerprint.py's signature hash (asked for keys beyond ASCII), path polynomial base,\n"
+             "memo size, the ASCII characters a stable id may hold, the page-state tags and the most class\n"
+             "tokens a signature keeps.");
 
 static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     PyObject *fn;
     unsigned long long base;
     Py_ssize_t max;
     const char *stable;
-    Py_ssize_t nstable;
-    if (!PyArg_ParseTuple(args, "OKns#", &fn, &base, &max, &stable, &nstable))
+    Py_ssize_t nstable, max_tokens;
+    PyObject *page_state;
+    if (!PyArg_ParseTuple(args, "OKns#O!n", &fn, &base, &max, &stable, &nstable, &PyTuple_Type, &page_state,
+                          &max_tokens))
         return NULL;
+    if (max_tokens < 0 || max_tokens > 8)
+        return PyErr_Format(PyExc_ValueError, "max_class_tokens %zd (at most 8)", max_tokens);
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(page_state); k++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(page_state, k)))
+            return PyErr_Format(PyExc_TypeError, "page-state tags must be str");
     if (sig.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are configured once");
         return NULL;
@@ -1209,10 +1332,29 @@ static PyObject *native_configure_fingerprint(PyObject *self, PyObject *args) {
     if (cfg_empty_str == NULL && (cfg_empty_str = PyUnicode_FromStringAndSize("", 0)) == NULL)
         return NULL;
     sig.signature_hash = Py_NewRef(fn);
+    sig.page_state = Py_NewRef(page_state);
+    sig.max_class_tokens = max_tokens;
     sig.base = base;
     sig.max = max;
     sig.ready = 1;
     Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(signature_doc, "signature(tag, cls, id) -> int\n\n"
+                            "The signature hash the C fingerprints use for this key (fingerprint._signature_hash).");
+
+static PyObject *native_signature(PyObject *self, PyObject *args) {
+    PyObject *tag, *cls, *id;
+    if (!PyArg_ParseTuple(args, "UUU", &tag, &cls, &id))
+        return NULL;
+    if (!sig.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_fingerprint first");
+        return NULL;
+    }
+    uint64_t v;
+    if (signature_hash(tag, cls, id, &v) < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(v);
 }
 
 static PyObject *native_clear_memo(PyObject *self, PyObject *unused) {
@@ -1511,6 +1653,90 @@ SPECIALISED long long nesting_scan(int kind, const void *s, Py_ssize_t n, Py_ssi
     return steps;
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* The guard's attribute count of a long tag (guard._count_attributes_python: guard._ATTRIBUTE.findall) */
+
+/* A character that ends an attribute name or cannot start one: whitespace (as the regex's \s), "/", ">",
+   "=" (and, to start one, the quotes, which match alone). */
+static int attr_stop(Py_UCS4 c) { return c == '/' || c == '>' || c == '=' || Py_UNICODE_ISSPACE(c); }
+
+SPECIALISED Py_ssize_t attribute_scan(int kind, const void *s, Py_ssize_t p, Py_ssize_t end) {
+    Py_ssize_t count = 0;
+    while (p < end) {
+        Py_UCS4 c = PyUnicode_READ(kind, s, p);
+        if (c == '"' || c == '\'') { /* a stray quote matches alone */
+            count++;
+            p++;
+            continue;
+        }
+        if (attr_stop(c)) {
+            p++;
+            continue;
+        }
+        /* a name: then, possessively, spaces, "=", spaces and a value, or nothing */
+        count++;
+        p++;
+        while (p < end && !attr_stop(PyUnicode_READ(kind, s, p)))
+            p++;
+        Py_ssize_t q = p;
+        while (q < end && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, s, q)))
+            q++;
+        if (q >= end || PyUnicode_READ(kind, s, q) != '=')
+            continue;
+        q++;
+        while (q < end && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, s, q)))
+            q++;
+        if (q < end) {
+            Py_UCS4 quote = PyUnicode_READ(kind, s, q);
+            if (quote == '"' || quote == '\'') { /* a quoted value, when it closes */
+                Py_ssize_t r = q + 1;
+                while (r < end && PyUnicode_READ(kind, s, r) != quote)
+                    r++;
+                if (r < end) {
+                    p = r + 1;
+                    continue;
+                }
+            }
+        }
+        while (q < end) { /* an unquoted value (maybe empty) */
+            Py_UCS4 v = PyUnicode_READ(kind, s, q);
+            if (v == '>' || Py_UNICODE_ISSPACE(v))
+                break;
+            q++;
+        }
+        p = q;
+    }
+    return count;
+}
+
+PyDoc_STRVAR(count_attributes_doc, "count_attributes(markup, start, close) -> int\n\n"
+                                   "guard._count_attributes_python: attributes in markup[start:close].");
+
+static PyObject *native_count_attributes(PyObject *self, PyObject *args) {
+    PyObject *markup;
+    Py_ssize_t start, close;
+    if (!PyArg_ParseTuple(args, "Unn", &markup, &start, &close))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup);
+    if (start < 0)
+        start = 0;
+    if (close > n)
+        close = n;
+    const void *s = PyUnicode_DATA(markup);
+    Py_ssize_t count;
+    switch (PyUnicode_KIND(markup)) {
+    case PyUnicode_1BYTE_KIND:
+        count = attribute_scan(PyUnicode_1BYTE_KIND, s, start, close);
+        break;
+    case PyUnicode_2BYTE_KIND:
+        count = attribute_scan(PyUnicode_2BYTE_KIND, s, start, close);
+        break;
+    default:
+        count = attribute_scan(PyUnicode_4BYTE_KIND, s, start, close);
+    }
+    return PyLong_FromSsize_t(count);
+}
+
 PyDoc_STRVAR(nesting_counts_doc, "nesting_counts(markup, chunk) -> (steps, options)\n\n"
                                  "guard._nesting_counts_python in C (str.count for the options).");
 
@@ -1742,6 +1968,979 @@ static PyObject *native_attributes(PyObject *self, PyObject *arg) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
+
+/* The result bits per element, as idents.py numbers them (configure_idents checks them). */
+enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8, IF_CAPTION = 16 };
+/* A class/id word's categories, as idents._word_flags numbers them. */
+enum { W_MARKER = 1, W_COMMENT = 2, W_STRONG = 4, W_WEAK = 8, W_GOOD = 16 };
+
+/* A table of ASCII words (heuristics' prefixes or exact words), grouped by first byte: a part is compared
+   only with the words that start as it does. */
+typedef struct {
+    char **s;
+    size_t *n;
+    Py_ssize_t lo[257]; /* words of first byte b: [lo[b], lo[b + 1]) */
+} Words;
+
+static struct {
+    int ready;
+    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes, caption;
+    PyObject *python; /* idents.flags_of(cls, id) -> int: the reference, for strings that are not ASCII */
+} idt;
+
+static int by_first_byte(const void *a, const void *b) {
+    return (int)(unsigned char)(*(char *const *)a)[0] - (int)(unsigned char)(*(char *const *)b)[0];
+}
+
+/* Fill `w` from a tuple of non-empty ASCII str; -1 with an exception otherwise. */
+static int words_from(PyObject *tuple, Words *w) {
+    if (!PyTuple_Check(tuple)) {
+        PyErr_SetString(PyExc_TypeError, "word tables must be tuples");
+        return -1;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(tuple);
+    w->s = PyMem_Calloc((size_t)count + 1, sizeof(char *));
+    w->n = PyMem_Calloc((size_t)count + 1, sizeof(size_t));
+    if (w->s == NULL || w->n == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *x = PyTuple_GET_ITEM(tuple, i);
+        if (!PyUnicode_Check(x) || !PyUnicode_IS_ASCII(x) || PyUnicode_GET_LENGTH(x) == 0) {
+            PyErr_SetString(PyExc_ValueError, "table words must be non-empty ASCII str");
+            return -1;
+        }
+        Py_ssize_t n = PyUnicode_GET_LENGTH(x);
+        if ((w->s[i] = PyMem_Malloc((size_t)n + 1)) == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        memcpy(w->s[i], PyUnicode_1BYTE_DATA(x), (size_t)n + 1);
+    }
+    qsort(w->s, (size_t)count, sizeof(char *), by_first_byte);
+    for (Py_ssize_t i = 0; i < count; i++)
+        w->n[i] = strlen(w->s[i]);
+    Py_ssize_t i = 0;
+    for (int b = 0; b <= 256; b++) {
+        while (i < count && (int)(unsigned char)w->s[i][0] < b)
+            i++;
+        w->lo[b] = i;
+    }
+    return 0;
+}
+
+static int starts_any(const char *p, size_t m, const Words *w) {
+    if (m == 0)
+        return 0;
+    unsigned char b = (unsigned char)p[0];
+    for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
+        if (w->n[i] <= m && memcmp(p, w->s[i], w->n[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static int equals_any(const char *p, size_t m, const Words *w) {
+    if (m == 0)
+        return 0;
+    unsigned char b = (unsigned char)p[0];
+    for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
+        if (w->n[i] == m && memcmp(p, w->s[i], m) == 0)
+            return 1;
+    return 0;
+}
+
+/* "post-" and at least one digit after it, nothing else ("post-157"). */
+static int post_number(const char *p, size_t m) {
+    if (m <= 5 || memcmp(p, "post-", 5) != 0)
+        return 0;
+    for (size_t i = 5; i < m; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* The next word of s[*i, n), split at whitespace (and at "_" with `underscore`): 1 with [*start, *end) set,
+   0 past the last. */
+static int next_word(const char *s, size_t n, size_t *i, int underscore, size_t *start, size_t *end) {
+    size_t k = *i;
+    while (k < n && (ascii_space[(unsigned char)s[k]] || (underscore && s[k] == '_')))
+        k++;
+    *start = k;
+    while (k < n && !ascii_space[(unsigned char)s[k]] && !(underscore && s[k] == '_'))
+        k++;
+    *end = *i = k;
+    return k > *start;
+}
+
+/* Does a part of the word s[start, end) (from its start, or after a "-") start with a word of `w`? */
+static int part_starts(const char *s, size_t start, size_t end, const Words *w) {
+    for (;;) {
+        if (starts_any(s + start, end - start, w))
+            return 1;
+        const char *dash = memchr(s + start, '-', end - start);
+        if (dash == NULL)
+            return 0;
+        start = (size_t)(dash - s) + 1;
+    }
+}
+
+/* idents.classify_ident's flags of lower-cased `s` with "_" read as a space: every word's parts (from its
+   start and after each "-") in the order the Python code tests them. W_MARKER decides the whole. */
+static int word_flags(const char *s, size_t n) {
+    int flags = 0;
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 1, &start, &end)) {
+        for (;;) {
+            const char *p = s + start;
+            size_t m = end - start;
+            if (equals_any(p, m, &idt.markers) || post_number(p, m))
+                return W_MARKER;
+            const char *dash = memchr(p, '-', m);
+            if (starts_any(p, m, &idt.comment))
+                flags |= W_COMMENT;
+            else if (starts_any(p, m, &idt.strong))
+                flags |= W_STRONG;
+            else if (starts_any(p, m, &idt.weak) || equals_any(p, dash ? (size_t)(dash - p) : m, &idt.exact))
+                flags |= W_WEAK;
+            else if (starts_any(p, m, &idt.good))
+                flags |= W_GOOD;
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    }
+    return flags;
+}
+
+/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part that
+   starts with a post prefix. */
+static int post_flag(const char *s, size_t n) {
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 0, &start, &end))
+        if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start) ||
+            part_starts(s, start, end, &idt.post_prefixes))
+            return 1;
+    return 0;
+}
+
+/* idents.is_caption of lower-cased `s` with "_" read as a space: a part that starts with a caption
+   prefix. */
+static int caption_flag(const char *s, size_t n) {
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 1, &start, &end))
+        if (part_starts(s, start, end, &idt.caption))
+            return 1;
+    return 0;
+}
+
+/* The flags of one element; -1 with an exception. */
+static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
+    Py_ssize_t nc = PyUnicode_GET_LENGTH(cls), ni = PyUnicode_GET_LENGTH(id);
+    if (nc == 0 && ni == 0)
+        return 0;
+    size_t n = (size_t)nc + 1 + (size_t)ni;
+    if (!PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id) || n > cap) {
+        /* Lower-casing beyond ASCII (and the rare huge attribute): the Python reference. */
+        PyObject *r = PyObject_CallFunctionObjArgs(idt.python, cls, id, NULL);
+        if (r == NULL)
+            return -1;
+        long v = PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (v < 0 || v > 31) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "flags %ld", v);
+            return -1;
+        }
+        return (int)v;
+    }
+    const unsigned char *a = PyUnicode_1BYTE_DATA(cls), *b = PyUnicode_1BYTE_DATA(id);
+    for (Py_ssize_t k = 0; k < nc; k++)
+        buf[k] = (char)(a[k] >= 'A' && a[k] <= 'Z' ? a[k] + 32 : a[k]);
+    buf[nc] = ' ';
+    for (Py_ssize_t k = 0; k < ni; k++)
+        buf[nc + 1 + k] = (char)(b[k] >= 'A' && b[k] <= 'Z' ? b[k] + 32 : b[k]);
+    int out = caption_flag(buf, n) ? IF_CAPTION : 0;
+    int w = word_flags(buf, n);
+    if (w & W_MARKER)
+        out |= IF_GOOD;
+    else if (w & W_COMMENT)
+        out |= IF_COMMENT | (w & W_GOOD ? IF_GOOD : 0);
+    else
+        out |= ((w & W_STRONG) || ((w & W_WEAK) && !(w & W_GOOD)) ? IF_BAD : 0) | (w & W_GOOD ? IF_GOOD : 0);
+    for (size_t k = 0; k < n; k++)
+        if (buf[k] == '_')
+            buf[k] = '-';
+    return out | (post_flag(buf, n) ? IF_POST : 0);
+}
+
+PyDoc_STRVAR(ident_flags_doc,
+             "ident_flags(classes, ids) -> bytes\n\n"
+             "idents.ident_flags_python: per element, the bits of what its class and id say (boilerplate,\n"
+             "comment section, content container, one post, a caption).");
+
+enum { IDENT_BUF = 4096 }; /* longer class + id strings go to the Python reference */
+
+static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
+    PyObject *classes, *ids;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &classes, &PyList_Type, &ids))
+        return NULL;
+    if (!idt.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_idents first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(classes);
+    if (PyList_GET_SIZE(ids) != n) {
+        PyErr_SetString(PyExc_ValueError, "classes and ids differ in length");
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, n);
+    if (out == NULL)
+        return NULL;
+    char *o = PyBytes_AS_STRING(out);
+    char buf[IDENT_BUF];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *cls = PyList_GET_ITEM(classes, i), *id = PyList_GET_ITEM(ids, i);
+        if (!PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "classes and ids must be str");
+            return NULL;
+        }
+        int f = ident_flags_of(cls, id, buf, sizeof buf);
+        if (f < 0) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        o[i] = (char)f;
+    }
+    return out;
+}
+
+PyDoc_STRVAR(configure_idents_doc,
+             "configure_idents(bits, tables, python)\n\n"
+             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST, CAPTION), heuristics' 9 word tables\n"
+             "(content markers; comment, strong, weak and good prefixes; exact bad words; post markers; post\n"
+             "prefixes; caption prefixes: tuples of ASCII str) and the Python reference flags_of(cls, id) for\n"
+             "strings beyond ASCII.");
+
+static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
+    PyObject *bits, *tables, *python;
+    if (!PyArg_ParseTuple(args, "OO!O", &bits, &PyTuple_Type, &tables, &python))
+        return NULL;
+    if (PyTuple_GET_SIZE(tables) != 9)
+        return PyErr_Format(PyExc_ValueError, "9 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
+    if (idt.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native idents are configured once");
+        return NULL;
+    }
+    long want[5] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST, IF_CAPTION};
+    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 5)
+        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 5");
+    for (int k = 0; k < 5; k++)
+        if (PyLong_AsLong(PyTuple_GET_ITEM(bits, k)) != want[k])
+            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "bit %d is not %ld", k, want[k]);
+    Words *dest[9] = {&idt.markers, &idt.comment,      &idt.strong,        &idt.weak,   &idt.exact,
+                      &idt.good,    &idt.post_markers, &idt.post_prefixes, &idt.caption};
+    for (int k = 0; k < 9; k++)
+        if (words_from(PyTuple_GET_ITEM(tables, k), dest[k]) < 0)
+            return NULL;
+    idt.python = Py_NewRef(python);
+    idt.ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Word counts of block texts: quality.count_python and lang.stop_hits_python in one pass per text      */
+
+/* The float sum of Python's sum() on this interpreter: plain addition in order before 3.12, Neumaier's
+   compensated summation from 3.12 on (bltinmodule.c). Both start from the first item, as sum(..., 0) does
+   once its int start meets a float. */
+typedef struct {
+    double s, c;
+    int any;
+} PySum;
+
+static void pysum_add(PySum *a, double x) {
+    if (!a->any) {
+        a->s = x;
+        a->any = 1;
+        return;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    double t = a->s + x;
+    if (fabs(a->s) >= fabs(x))
+        a->c += (a->s - t) + x;
+    else
+        a->c += (x - t) + a->s;
+    a->s = t;
+#else
+    a->s += x;
+#endif
+}
+
+static PyObject *pysum_result(const PySum *a) {
+    if (!a->any)
+        return PyLong_FromLong(0); /* sum() of nothing is the int start */
+    double s = a->s;
+#if PY_VERSION_HEX >= 0x030C0000
+    if (a->c && isfinite(a->c))
+        s += a->c;
+#endif
+    return PyFloat_FromDouble(s);
+}
+
+/* What quality._mark makes of a code point: digits and symbols are counted and cut tokens, apostrophes
+   are counted as symbols but stay in tokens (as "'"). The marks themselves (U+0001-U+0003) read as what
+   they mark, as in the Python code. */
+enum { C_OTHER = 0, C_DIGIT = 1, C_SYMBOL = 2, C_APOSTROPHE = 3, C_SPACE = 4 };
+
+static struct {
+    int ready;
+    unsigned char ascii[128];
+    Py_UCS4 *wide;       /* non-ASCII symbols, sorted */
+    Py_ssize_t nwide;
+    Py_UCS4 *wide_apos;  /* non-ASCII apostrophes, sorted */
+    Py_ssize_t nwide_apos;
+    Py_UCS4 *line_end;   /* the characters a punctuated line ends with */
+    Py_ssize_t nline_end;
+    PyObject *lower;     /* "lower", interned */
+} tok;
+
+static int in_sorted(const Py_UCS4 *a, Py_ssize_t n, Py_UCS4 c) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (a[mid] < c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n && a[lo] == c;
+}
+
+static int char_class(Py_UCS4 c) {
+    if (c < 128)
+        return tok.ascii[c];
+    if (Py_UNICODE_ISSPACE(c))
+        return C_SPACE;
+    if (in_sorted(tok.wide_apos, tok.nwide_apos, c))
+        return C_APOSTROPHE;
+    if (in_sorted(tok.wide, tok.nwide, c))
+        return C_SYMBOL;
+    return C_OTHER;
+}
+
+static int cmp_ucs4(const void *a, const void *b) {
+    Py_UCS4 x = *(const Py_UCS4 *)a, y = *(const Py_UCS4 *)b;
+    return (x > y) - (x < y);
+}
+
+/* The code points of `s` (a str), sorted, in a new array; -1 with an exception. */
+static Py_ssize_t sorted_chars(PyObject *s, Py_UCS4 **out) {
+    if (!PyUnicode_Check(s)) {
+        PyErr_SetString(PyExc_TypeError, "character sets must be str");
+        return -1;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    *out = PyMem_Calloc((size_t)n + 1, sizeof(Py_UCS4));
+    if (*out == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        (*out)[i] = PyUnicode_READ_CHAR(s, i);
+    qsort(*out, (size_t)n, sizeof(Py_UCS4), cmp_ucs4);
+    return n;
+}
+
+PyDoc_STRVAR(configure_tokens_doc,
+             "configure_tokens(digits, symbols, apostrophes, marks, line_end)\n\n"
+             "Hand over quality.py's character classes: the digits (ASCII), the symbols and apostrophes (an\n"
+             "apostrophe is both), the three mark characters (digit, symbol, apostrophe) and the characters\n"
+             "a punctuated line ends with.");
+
+static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
+    PyObject *digits, *symbols, *apostrophes, *marks, *line_end;
+    if (!PyArg_ParseTuple(args, "UUUUU", &digits, &symbols, &apostrophes, &marks, &line_end))
+        return NULL;
+    if (tok.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native tokens are configured once");
+        return NULL;
+    }
+    if (PyUnicode_GET_LENGTH(marks) != 3)
+        return PyErr_Format(PyExc_ValueError, "three marks expected");
+    for (Py_UCS4 c = 0; c < 128; c++)
+        tok.ascii[c] = ascii_space[c] ? C_SPACE : C_OTHER;
+    Py_UCS4 *sym, *apo;
+    Py_ssize_t nsym = sorted_chars(symbols, &sym), napo = nsym < 0 ? -1 : sorted_chars(apostrophes, &apo);
+    if (napo < 0)
+        return NULL;
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(digits); i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(digits, i);
+        if (c >= 128)
+            return PyErr_Format(PyExc_ValueError, "digits must be ASCII");
+        tok.ascii[c] = C_DIGIT;
+    }
+    Py_ssize_t nwide = 0, nwide_apos = 0;
+    for (Py_ssize_t i = 0; i < nsym; i++)
+        if (sym[i] < 128)
+            tok.ascii[sym[i]] = C_SYMBOL;
+        else if (!in_sorted(apo, napo, sym[i]))
+            sym[nwide++] = sym[i];
+    for (Py_ssize_t i = 0; i < napo; i++)
+        if (apo[i] < 128)
+            tok.ascii[apo[i]] = C_APOSTROPHE;
+        else
+            apo[nwide_apos++] = apo[i];
+    for (int k = 0; k < 3; k++) {
+        Py_UCS4 m = PyUnicode_READ_CHAR(marks, k);
+        if (m >= 128 || ascii_space[m])
+            return PyErr_Format(PyExc_ValueError, "marks must be ASCII and not spaces");
+        tok.ascii[m] = (unsigned char)(C_DIGIT + k);
+    }
+    if (tok.lower == NULL && (tok.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    tok.wide = sym;
+    tok.nwide = nwide;
+    tok.wide_apos = apo;
+    tok.nwide_apos = nwide_apos;
+    if ((tok.nline_end = sorted_chars(line_end, &tok.line_end)) < 0)
+        return NULL;
+    tok.ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* The token text[start:end] with its apostrophes as "'": a new reference, or NULL. */
+static PyObject *token_at(PyObject *text, Py_ssize_t start, Py_ssize_t end, int wide_apostrophe) {
+    if (!wide_apostrophe)
+        return PyUnicode_Substring(text, start, end);
+    Py_UCS4 *buf = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(end - start));
+    if (buf == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = start; i < end; i++) {
+        Py_UCS4 c = PyUnicode_READ_CHAR(text, i);
+        buf[i - start] = char_class(c) == C_APOSTROPHE ? '\'' : c;
+    }
+    PyObject *t = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, end - start);
+    PyMem_Free(buf);
+    return t;
+}
+
+static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
+    PyObject *x = PyLong_FromLong(v);
+    if (x == NULL)
+        return -1;
+    PyList_SET_ITEM(list, i, x);
+    return 0;
+}
+
+PyDoc_STRVAR(quality_counts_doc,
+             "quality_counts(texts, stoplist, zipf) -> (words, nonspace, symbols, digits, tokens, stopwords,\n"
+             "                                         punctuated, zipf_sums)\n\n"
+             "quality.count_python's columns for whitespace-folded texts; stopwords (zipf_sums) is None when\n"
+             "stoplist (zipf) is.");
+
+static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
+    PyObject *texts, *stoplist, *zipf;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyList_Type, &texts, &stoplist, &zipf))
+        return NULL;
+    if (!tok.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_tokens first");
+        return NULL;
+    }
+    if ((stoplist != Py_None && !PyAnySet_Check(stoplist)) || (zipf != Py_None && !PyDict_Check(zipf))) {
+        PyErr_SetString(PyExc_TypeError, "stoplist must be a set and zipf a dict, or None");
+        return NULL;
+    }
+    int tokens_needed = stoplist != Py_None || zipf != Py_None;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *cols[8] = {NULL};
+    PyObject *result = NULL;
+    for (int k = 0; k < 8; k++) {
+        if ((k == 5 && stoplist == Py_None) || (k == 7 && zipf == Py_None)) {
+            cols[k] = Py_NewRef(Py_None);
+            continue;
+        }
+        if ((cols[k] = PyList_New(n)) == NULL)
+            goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_CheckExact(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto done;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces = 0;
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        for (Py_ssize_t j = 0; j < len; j++)
+            spaces += PyUnicode_READ(kind, data, j) == ' ';
+        Py_UCS4 last = len ? PyUnicode_READ(kind, data, len - 1) : 0;
+        int punctuated = len && in_sorted(tok.line_end, tok.nline_end, last);
+        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        if (low == NULL)
+            goto done;
+        Py_ssize_t lowlen = PyUnicode_GET_LENGTH(low);
+        int lkind = PyUnicode_KIND(low);
+        const void *ldata = PyUnicode_DATA(low);
+        long digits = 0, symbols = 0, ntokens = 0, stops = 0;
+        PySum zsum = {0.0, 0.0, 0};
+        Py_ssize_t start = -1;
+        int wide_apos = 0;
+        for (Py_ssize_t j = 0; j <= lowlen; j++) {
+            int cls = j < lowlen ? char_class(PyUnicode_READ(lkind, ldata, j)) : C_SPACE;
+            if (cls == C_DIGIT)
+                digits++;
+            else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
+                symbols++;
+            if (cls == C_OTHER || cls == C_APOSTROPHE) {
+                if (start < 0) {
+                    start = j;
+                    wide_apos = 0;
+                }
+                if (cls == C_APOSTROPHE && PyUnicode_READ(lkind, ldata, j) != '\'')
+                    wide_apos = 1;
+                continue;
+            }
+            if (start < 0)
+                continue;
+            ntokens++;
+            if (tokens_needed) {
+                PyObject *t = token_at(low, start, j, wide_apos);
+                if (t == NULL) {
+                    Py_DECREF(low);
+                    goto done;
+                }
+                if (stoplist != Py_None) {
+                    int hit = PySet_Contains(stoplist, t);
+                    if (hit < 0) {
+                        Py_DECREF(t);
+                        Py_DECREF(low);
+                        goto done;
+                    }
+                    stops += hit;
+                }
+                if (zipf != Py_None) {
+                    PyObject *v = PyDict_GetItemWithError(zipf, t);
+                    double x = 0.0;
+                    if (v != NULL)
+                        x = PyFloat_AsDouble(v);
+                    if ((v == NULL || x == -1.0) && PyErr_Occurred()) {
+                        Py_DECREF(t);
+                        Py_DECREF(low);
+                        goto done;
+                    }
+                    pysum_add(&zsum, x);
+                }
+                Py_DECREF(t);
+            }
+            start = -1;
+        }
+        Py_DECREF(low);
+        if (list_set_long(cols[0], i, spaces + 1) < 0 || list_set_long(cols[1], i, len - spaces) < 0 ||
+            list_set_long(cols[2], i, symbols) < 0 || list_set_long(cols[3], i, digits) < 0 ||
+            list_set_long(cols[4], i, tokens_needed ? ntokens : 0) < 0)
+            goto done;
+        if (stoplist != Py_None && list_set_long(cols[5], i, stops) < 0)
+            goto done;
+        PyList_SET_ITEM(cols[6], i, Py_NewRef(punctuated ? Py_True : Py_False));
+        if (zipf != Py_None) {
+            PyObject *z = pysum_result(&zsum);
+            if (z == NULL)
+                goto done;
+            PyList_SET_ITEM(cols[7], i, z);
+        }
+    }
+    result = PyTuple_New(8);
+    if (result != NULL)
+        for (int k = 0; k < 8; k++) {
+            PyTuple_SET_ITEM(result, k, cols[k]);
+            cols[k] = NULL;
+        }
+done:
+    for (int k = 0; k < 8; k++)
+        Py_XDECREF(cols[k]);
+    return result;
+}
+
+PyDoc_STRVAR(stop_hits_doc,
+             "stop_hits(texts, lists_of, nlangs) -> (tokens, hits)\n\n"
+             "lang.stop_hits_python: per text, its lower-cased whitespace-separated tokens' count, and for\n"
+             "each of the nlangs stoplists how many of them it holds (hits[i * nlangs + lang]); lists_of maps\n"
+             "a stopword to the indices of the lists that hold it.");
+
+static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
+    PyObject *texts, *lists_of;
+    Py_ssize_t nlangs;
+    if (!PyArg_ParseTuple(args, "O!O!n", &PyList_Type, &texts, &PyDict_Type, &lists_of, &nlangs))
+        return NULL;
+    if (nlangs <= 0 || nlangs > 1024)
+        return PyErr_Format(PyExc_ValueError, "nlangs %zd", nlangs);
+    if (tok.lower == NULL && (tok.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    long *hits = PyMem_Calloc((size_t)(n * nlangs) + 1, sizeof(long));
+    PyObject *tokens = PyList_New(n), *hit_list = NULL, *result = NULL;
+    if (hits == NULL || tokens == NULL) {
+        if (hits == NULL)
+            PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyList_GET_ITEM(texts, i);
+        if (!PyUnicode_CheckExact(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto done;
+        }
+        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        if (low == NULL)
+            goto done;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(low), start = -1;
+        int kind = PyUnicode_KIND(low);
+        const void *data = PyUnicode_DATA(low);
+        long count = 0;
+        for (Py_ssize_t j = 0; j <= len; j++) {
+            if (j < len && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j))) {
+                if (start < 0)
+                    start = j;
+                continue;
+            }
+            if (start < 0)
+                continue;
+            count++;
+            PyObject *t = PyUnicode_Substring(low, start, j);
+            start = -1;
+            if (t == NULL) {
+                Py_DECREF(low);
+                goto done;
+            }
+            PyObject *langs = PyDict_GetItemWithError(lists_of, t);
+            Py_DECREF(t);
+            if (langs == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(low);
+                    goto done;
+                }
+                continue;
+            }
+            if (!PyTuple_Check(langs)) {
+                Py_DECREF(low);
+                PyErr_SetString(PyExc_TypeError, "lists_of values must be tuples");
+                goto done;
+            }
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(langs); k++) {
+                Py_ssize_t li = PyLong_AsSsize_t(PyTuple_GET_ITEM(langs, k));
+                if (li < 0 || li >= nlangs) {
+                    Py_DECREF(low);
+                    if (!PyErr_Occurred())
+                        PyErr_Format(PyExc_ValueError, "list index %zd", li);
+                    goto done;
+                }
+                hits[i * nlangs + li]++;
+            }
+        }
+        Py_DECREF(low);
+        if (list_set_long(tokens, i, count) < 0)
+            goto done;
+    }
+    if ((hit_list = PyList_New(n * nlangs)) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < n * nlangs; k++)
+        if (list_set_long(hit_list, k, hits[k]) < 0)
+            goto done;
+    result = PyTuple_Pack(2, tokens, hit_list);
+done:
+    PyMem_Free(hits);
+    Py_XDECREF(tokens);
+    Py_XDECREF(hit_list);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Scoring (score.score_python): link densities, prose weights, class/id and tag marks, inherited      */
+
+static struct {
+    int ready;
+    PyObject *kind_weight;   /* heuristics.KIND_WEIGHT: kind -> float */
+    double max_ld, no_punct, mark_max_share, boost, marks_max_removed, unspaced;
+    Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
+    Py_ssize_t npunct;
+    PyObject *bad_tags;      /* heuristics.BAD_TAGS, a tuple of str */
+    PyObject *page_tags;     /* tags whose marks describe the page ("body", "html") */
+    PyObject *article;       /* the tag that is a content container by itself */
+    int bad, comment, good;  /* idents' bits */
+} sc;
+
+PyDoc_STRVAR(configure_score_doc,
+             "configure_score(kind_weight, max_ld, no_punct, punct, mark_max_share, boost, marks_max_removed,\n"
+             "                unspaced, bad_tags, page_tags, article, bits)\n\n"
+             "Hand over score.py's tables and thresholds: heuristics.KIND_WEIGHT, TARGET_MAX_LINK_DENSITY,\n"
+             "NO_PUNCT_WEIGHT, the characters SENTENCE_PUNCT matches, MARK_MAX_SHARE, GOOD_CLASS_BOOST,\n"
+             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, BAD_TAGS, the page-level tags, the article tag and\n"
+             "idents' (BAD, COMMENT, GOOD) bits.");
+
+static PyObject *native_configure_score(PyObject *self, PyObject *args) {
+    PyObject *kind_weight, *punct, *bad_tags, *page_tags, *article;
+    double max_ld, no_punct, share, boost, removed, unspaced;
+    int bad, comment, good;
+    if (!PyArg_ParseTuple(args, "O!ddUddddO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct, &punct,
+                          &share, &boost, &removed, &unspaced, &PyTuple_Type, &bad_tags, &PyTuple_Type,
+                          &page_tags, &article, &bad, &comment, &good))
+        return NULL;
+    if (sc.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native scoring is configured once");
+        return NULL;
+    }
+    for (PyObject *t = bad_tags;; t = page_tags) {
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++)
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(t, k)))
+                return PyErr_Format(PyExc_TypeError, "tags must be str");
+        if (t == page_tags)
+            break;
+    }
+    if ((sc.npunct = sorted_chars(punct, &sc.punct)) < 0)
+        return NULL;
+    sc.kind_weight = Py_NewRef(kind_weight);
+    sc.bad_tags = Py_NewRef(bad_tags);
+    sc.page_tags = Py_NewRef(page_tags);
+    sc.article = Py_NewRef(article);
+    sc.max_ld = max_ld;
+    sc.no_punct = no_punct;
+    sc.mark_max_share = share;
+    sc.boost = boost;
+    sc.marks_max_removed = removed;
+    sc.unspaced = unspaced;
+    sc.bad = bad;
+    sc.comment = comment;
+    sc.good = good;
+    sc.ready = 1;
+    Py_RETURN_NONE;
+}
+
+static int tag_in(PyObject *tag, PyObject *tuple) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(tuple); k++)
+        if (str_eq(tag, PyTuple_GET_ITEM(tuple, k)))
+            return 1;
+    return 0;
+}
+
+static int has_punct(PyObject *text) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
+        if (in_sorted(sc.punct, sc.npunct, PyUnicode_READ(kind, data, i)))
+            return 1;
+    return 0;
+}
+
+/* list[i] as a C long; -1 with an exception set when it is no int. */
+static int long_at(PyObject *list, Py_ssize_t i, long *v) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(x)) {
+        PyErr_SetString(PyExc_TypeError, "expected int columns");
+        return -1;
+    }
+    *v = PyLong_AsLong(x);
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *float_list(const double *v, Py_ssize_t n) {
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++) {
+        PyObject *x = PyFloat_FromDouble(v[i]);
+        if (x == NULL) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, x);
+    }
+    return list;
+}
+
+static PyObject *bool_list(const unsigned char *v, Py_ssize_t n) {
+    PyObject *list = PyList_New(n);
+    for (Py_ssize_t i = 0; list != NULL && i < n; i++)
+        PyList_SET_ITEM(list, i, Py_NewRef(v[i] ? Py_True : Py_False));
+    return list;
+}
+
+/* Each element's flag or any ancestor's (score.inherit). */
+static void inherit_flags(unsigned char *flags, const long *skips, Py_ssize_t n) {
+    Py_ssize_t covered = 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (flags[i] && i >= covered) {
+            covered = skips[i];
+            for (Py_ssize_t j = i; j < covered && j < n; j++)
+                flags[j] = 1;
+        }
+}
+
+PyDoc_STRVAR(score_doc,
+             "score(tags, firsts, ends, skips, owners, texts, kinds, chars, words, link_chars, link_words, flags)\n"
+             "  -> (link_density, weights, marked, comment, good, comment_marked) | None\n\n"
+             "score.score_python's lists from a segmentation's columns and its class/id flags; None when the\n"
+             "columns are not a segmentation's (the Python code then decides).");
+
+static PyObject *native_score(PyObject *self, PyObject *args) {
+    PyObject *tags, *firsts, *ends, *skips_l, *owners_l, *texts, *kinds, *chars_l, *words_l, *lc_l, *lw_l;
+    const char *flags;
+    Py_ssize_t nflags;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!O!O!y#", &PyList_Type, &tags, &PyList_Type, &firsts,
+                          &PyList_Type, &ends, &PyList_Type, &skips_l, &PyList_Type, &owners_l, &PyList_Type,
+                          &texts, &PyList_Type, &kinds, &PyList_Type, &chars_l, &PyList_Type, &words_l,
+                          &PyList_Type, &lc_l, &PyList_Type, &lw_l, &flags, &nflags))
+        return NULL;
+    if (!sc.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_score first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts);
+    if (PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n || PyList_GET_SIZE(skips_l) != n ||
+        nflags != n || PyList_GET_SIZE(owners_l) != nb || PyList_GET_SIZE(kinds) != nb ||
+        PyList_GET_SIZE(chars_l) != nb || PyList_GET_SIZE(words_l) != nb || PyList_GET_SIZE(lc_l) != nb ||
+        PyList_GET_SIZE(lw_l) != nb || n == 0)
+        Py_RETURN_NONE;
+    PyObject *result = NULL, *cols[6] = {NULL};
+    double *ld = PyMem_Calloc((size_t)nb + 1, sizeof(double)), *prose = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    double *weights = PyMem_Calloc((size_t)nb + 1, sizeof(double)), *unmarked = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    double *prefix = PyMem_Calloc((size_t)nb + 1, sizeof(double));
+    long *skips = PyMem_Calloc((size_t)n + 1, sizeof(long)), *owners = PyMem_Calloc((size_t)nb + 1, sizeof(long));
+    unsigned char *marks = PyMem_Calloc(3 * (size_t)n + 1, 1);
+    if (!ld || !prose || !weights || !unmarked || !prefix || !skips || !owners || !marks) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    unsigned char *marked = marks, *comment = marks + n, *good = marks + 2 * n;
+    /* Link density and prose weight per block. */
+    volatile double square = 2.0;
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        long c, w, lc, lw, owner;
+        if (long_at(chars_l, b, &c) < 0 || long_at(words_l, b, &w) < 0 || long_at(lc_l, b, &lc) < 0 ||
+            long_at(lw_l, b, &lw) < 0 || long_at(owners_l, b, &owner) < 0)
+            goto done;
+        if (owner < 0 || owner >= n)
+            goto invalid;
+        owners[b] = owner;
+        if (lw || lc) {
+            if ((double)c > sc.unspaced * (double)w) {
+                ld[b] = (double)lc / (double)c;
+            } else if (w == 0) {
+                goto invalid;
+            } else {
+                ld[b] = (double)lw / (double)w;
+            }
+        }
+        if (ld[b] > sc.max_ld)
+            continue;
+        PyObject *text = PyList_GET_ITEM(texts, b), *kind = PyList_GET_ITEM(kinds, b);
+        if (!PyUnicode_CheckExact(text) || !PyUnicode_CheckExact(kind))
+            goto invalid;
+        double kw = 1.0;
+        PyObject *v = PyDict_GetItemWithError(sc.kind_weight, kind);
+        if (v != NULL) {
+            kw = PyFloat_AsDouble(v);
+            if (kw == -1.0 && PyErr_Occurred())
+                goto done;
+        } else if (PyErr_Occurred()) {
+            goto done;
+        }
+        /* libm's pow, as float ** 2 calls it: a constant exponent would let the compiler square instead,
+           which rounds differently in the last bit on some values (1 - 8/41). */
+        double x = (double)c * pow(1.0 - ld[b], square) * kw;
+        prose[b] = has_punct(text) ? x : x * sc.no_punct;
+    }
+    /* Each element's own marks, from its tag and class/id flags (the root's describe the page). */
+    prefix[0] = 0.0;
+    for (Py_ssize_t b = 0; b < nb; b++)
+        prefix[b + 1] = prefix[b] + prose[b];
+    double limit = sc.mark_max_share * (prefix[nb] != 0.0 ? prefix[nb] : 1.0);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long first, end, skip;
+        if (long_at(firsts, i, &first) < 0 || long_at(ends, i, &end) < 0 || long_at(skips_l, i, &skip) < 0)
+            goto done;
+        if (first < 0 || end < first || end > nb || skip <= i || skip > n)
+            goto invalid;
+        skips[i] = skip;
+        PyObject *tag = PyList_GET_ITEM(tags, i);
+        if (!PyUnicode_CheckExact(tag))
+            goto invalid;
+        double own = prefix[end] - prefix[first];
+        if (i == 0 || own <= 0.0 || tag_in(tag, sc.page_tags))
+            continue;
+        int f = (unsigned char)flags[i];
+        good[i] = (f & sc.good) || str_eq(tag, sc.article);
+        if (f & sc.comment) {
+            comment[i] = 1;
+            continue;
+        }
+        if (((f & sc.bad) || tag_in(tag, sc.bad_tags)) && own <= limit)
+            marked[i] = 1;
+    }
+    PyObject *comment_marked = PyList_New(0);
+    if ((cols[5] = comment_marked) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (comment[i]) {
+            PyObject *x = PyLong_FromSsize_t(i);
+            if (x == NULL || PyList_Append(comment_marked, x) < 0) {
+                Py_XDECREF(x);
+                goto done;
+            }
+            Py_DECREF(x);
+        }
+    inherit_flags(marked, skips, n);
+    inherit_flags(comment, skips, n);
+    inherit_flags(good, skips, n);
+    PySum sw = {0.0, 0.0, 0}, su = {0.0, 0.0, 0};
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        long e = owners[b];
+        unmarked[b] = comment[e] ? 0.0 : prose[b];
+        weights[b] = marked[e] ? 0.0 : good[e] ? unmarked[b] * sc.boost : unmarked[b];
+        pysum_add(&sw, weights[b]);
+        pysum_add(&su, unmarked[b]);
+    }
+    PyObject *total_w = pysum_result(&sw), *total_u = pysum_result(&su);
+    if (total_w == NULL || total_u == NULL) {
+        Py_XDECREF(total_w);
+        Py_XDECREF(total_u);
+        goto done;
+    }
+    double tw = PyFloat_Check(total_w) ? PyFloat_AS_DOUBLE(total_w) : 0.0;
+    double tu = PyFloat_Check(total_u) ? PyFloat_AS_DOUBLE(total_u) : 0.0;
+    Py_DECREF(total_w);
+    Py_DECREF(total_u);
+    if (tw < (1.0 - sc.marks_max_removed) * tu) /* the marks are wrong about this page */
+        memcpy(weights, unmarked, sizeof(double) * (size_t)nb);
+    if ((cols[0] = float_list(ld, nb)) == NULL || (cols[1] = float_list(weights, nb)) == NULL ||
+        (cols[2] = bool_list(marked, n)) == NULL || (cols[3] = bool_list(comment, n)) == NULL ||
+        (cols[4] = bool_list(good, n)) == NULL)
+        goto done;
+    result = PyTuple_New(6);
+    if (result != NULL)
+        for (int k = 0; k < 6; k++) {
+            PyTuple_SET_ITEM(result, k, cols[k]);
+            cols[k] = NULL;
+        }
+    goto done;
+invalid:
+    if (!PyErr_Occurred())
+        result = Py_NewRef(Py_None);
+done:
+    for (int k = 0; k < 6; k++)
+        Py_XDECREF(cols[k]);
+    PyMem_Free(ld);
+    PyMem_Free(prose);
+    PyMem_Free(weights);
+    PyMem_Free(unmarked);
+    PyMem_Free(prefix);
+    PyMem_Free(skips);
+    PyMem_Free(owners);
+    PyMem_Free(marks);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -1752,12 +2951,21 @@ static PyMethodDef methods[] = {
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
+    {"signature", native_signature, METH_VARARGS, signature_doc},
     {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},
     {"count_page", native_count_page, METH_VARARGS, count_page_doc},
     {"template_set", native_template_set, METH_VARARGS, template_set_doc},
     {"prune", native_prune, METH_VARARGS, prune_doc},
     {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
+    {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},
+    {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
+    {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
+    {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},
+    {"quality_counts", native_quality_counts, METH_VARARGS, quality_counts_doc},
+    {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
+    {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
+    {"score", native_score, METH_VARARGS, score_doc},
     {NULL, NULL, 0, NULL},
 };
 

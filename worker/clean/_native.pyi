@@ -31,8 +31,15 @@ def node(address: int, /) -> tuple[int, int, int, int, int, int, int]: ...
 def text(address: int, expected_length: int, /) -> bytes | None: ...
 def attributes(address: int, /) -> list[tuple[bytes, bytes | None]]: ...
 def configure_fingerprint(
-    signature_hash: Callable[[tuple[str, str, str]], int], base: int, memo_max: int, stable_ascii: str, /
+    signature_hash: Callable[[tuple[str, str, str]], int],
+    base: int,
+    memo_max: int,
+    stable_ascii: str,
+    page_state: tuple[str, ...],
+    max_class_tokens: int,
+    /,
 ) -> None: ...
+def signature(tag: str, cls: str, id: str, /) -> int: ...
 def fingerprint(
     texts: list[str],
     tags: list[str],
@@ -52,3 +59,48 @@ def prune(fps: array[int], counts: array[float], keep: int, /) -> tuple[bytes, b
 def template_set(fps: array[int], counts: array[float], bar: float, /) -> frozenset[int]: ...
 def probe_runs(markup: str, long_tag: int, step: int, /) -> list[tuple[int, int]]: ...
 def nesting_counts(markup: str, chunk: int, spellings: tuple[str, ...], /) -> tuple[int, int]: ...
+def configure_idents(
+    bits: tuple[int, int, int, int, int],
+    tables: tuple[tuple[str, ...], ...],
+    python: Callable[[str, str], int],
+    /,
+) -> None: ...
+def ident_flags(classes: list[str], ids: list[str], /) -> bytes: ...
+def configure_tokens(digits: str, symbols: str, apostrophes: str, marks: str, line_end: str, /) -> None: ...
+def quality_counts(
+    texts: list[str], stoplist: frozenset[str] | None, zipf: dict[str, float] | None, /
+) -> tuple[Any, ...]: ...
+def stop_hits(
+    texts: list[str], lists_of: dict[str, tuple[int, ...]], nlangs: int, /
+) -> tuple[list[int], list[int]]: ...
+def configure_score(
+    kind_weight: dict[str, float],
+    max_ld: float,
+    no_punct: float,
+    punct: str,
+    mark_max_share: float,
+    boost: float,
+    marks_max_removed: float,
+    unspaced: float,
+    bad_tags: tuple[str, ...],
+    page_tags: tuple[str, ...],
+    article: str,
+    bits: tuple[int, int, int],
+    /,
+) -> None: ...
+def score(
+    tags: list[str],
+    firsts: list[int],
+    ends: list[int],
+    skips: list[int],
+    owners: list[int],
+    texts: list[str],
+    kinds: list[str],
+    chars: list[int],
+    words: list[int],
+    link_chars: list[int],
+    link_words: list[int],
+    flags: bytes,
+    /,
+) -> tuple[Any, ...] | None: ...
+def count_attributes(markup: str, start: int, close: int, /) -> int: ...

@@ -8,9 +8,7 @@ smoothing has no anchor of good text the region's non-boilerplate blocks are kep
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
-from itertools import chain
 
 from worker.clean import heuristics as h
 from worker.clean import lang as lang_mod
@@ -114,22 +112,26 @@ def _marks_take_most(chars: list[int], marked: list[bool]) -> bool:
 def language(blocks: Candidates) -> str | None:
     """Guess the language from the region's prose and fill `stop_words` where the classes need it."""
     # Only blocks long enough for the stopword test need words; they are also the best sample.
-    long_blocks = [i for i, c in enumerate(blocks.chars) if c >= h.LENGTH_LOW]
-    tokens = [blocks.texts[i].lower().split() for i in long_blocks]  # stopwords rarely carry punctuation
-    # Prose only: menus and link lists dilute the function words. One Counter pass over all the tokens.
-    ld, max_ld = blocks.link_density, h.MAX_LINK_DENSITY
-    words: Counter[str] = Counter(
-        chain.from_iterable(t for i, t in zip(long_blocks, tokens, strict=True) if ld[i] <= max_ld)
-    )
-    lang = lang_mod.detect(words)
-    if lang is None and sum(words.values()) < lang_mod.MIN_WORDS:
-        short = (t for t, c in zip(blocks.texts, blocks.chars, strict=True) if c < h.LENGTH_LOW)
-        words.update(chain.from_iterable(t.lower().split() for t in short))
-        lang = lang_mod.detect(words)
+    texts, chars = blocks.texts, blocks.chars
+    long_blocks = [i for i, c in enumerate(chars) if c >= h.LENGTH_LOW]
+    tokens, hits = lang_mod.stop_hits([texts[i] for i in long_blocks])  # stopwords rarely carry punctuation
+    # Prose only: menus and link lists dilute the function words.
+    n, ld, max_ld = len(lang_mod.LANGS), blocks.link_density, h.MAX_LINK_DENSITY
+    prose = [k for k, i in enumerate(long_blocks) if ld[i] <= max_ld]
+    total = sum(tokens[k] for k in prose)
+    per_lang = [sum(hits[k * n + j] for k in prose) for j in range(n)]
+    lang = lang_mod.detect(per_lang, total)
+    if lang is None and total < lang_mod.MIN_WORDS:
+        short_tokens, short_hits = lang_mod.stop_hits(
+            [t for t, c in zip(texts, chars, strict=True) if c < h.LENGTH_LOW]
+        )
+        total += sum(short_tokens)
+        per_lang = [p + sum(short_hits[j::n]) for j, p in enumerate(per_lang)]
+        lang = lang_mod.detect(per_lang, total)
     if lang is not None:
-        is_stop = lang_mod.STOPWORDS[lang].__contains__
-        for i, toks in zip(long_blocks, tokens, strict=True):
-            blocks.stop_words[i] = sum(map(is_stop, toks))
+        j = lang_mod.LANGS.index(lang)
+        for k, i in enumerate(long_blocks):
+            blocks.stop_words[i] = hits[k * n + j]
     return lang
 
 

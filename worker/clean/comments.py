@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated, signatures_of
+from worker.clean.idents import has_part
+from worker.clean.repeats import Bylines, header_facts, item_ranges, most_repeated, signatures_of
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Comment

@@ -36,7 +36,7 @@ PAGE_STATE_TAGS = frozenset({"html", "body"})
 # ("category-sports", "tag-foo") after the stable ones.
 MAX_CLASS_TOKENS = 2
 
-_STABLE_TOKEN = re.compile(r"^[a-z][a-z_-]{0,39}$")
+_STABLE_TOKEN = re.compile(r"[a-z][a-z_-]{0,39}")  # the whole token (fullmatch: "nav\n" is not stable)
 # Every ASCII character a stable token may hold (_STABLE_TOKEN, before lower-casing): the C fingerprints
 # know that an id holding another ASCII character is not stable without asking.
 _STABLE_ASCII = string.ascii_letters + "_-"
@@ -51,7 +51,7 @@ _DIGIT = re.compile(r"\d+")
 def stable_token(token: str) -> bool:
     """Does a class/id token look hand-written (kept in the path) rather than generated (dropped)?"""
     # The cheap test first: most generated tokens (ids with digits) fail it already.
-    return _STABLE_TOKEN.match(token.lower()) is not None and _CAMEL_HUMPS.search(token) is None
+    return _STABLE_TOKEN.fullmatch(token.lower()) is not None and _CAMEL_HUMPS.search(token) is None
 
 
 def normalise(text: str) -> bytes:
@@ -270,6 +270,8 @@ _accel: native.NativeFingerprint | None = native.fingerprinter(
     _BASE,
     _SIG_HASHES_MAX,
     _STABLE_ASCII,
+    tuple(sorted(PAGE_STATE_TAGS)),
+    MAX_CLASS_TOKENS,
     fingerprint_segmentation_python,
     lambda text: block_hash(normalise(text)),
     segment,

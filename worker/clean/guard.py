@@ -116,7 +116,12 @@ def _probed_attributes(markup: str) -> int:
     """The most attribute-like words in a run from `<` to `>` at least LONG_TAG_CHARS long that a probe
     lands in (0 if none). Probes are ATTRIBUTE_PROBE_CHARS apart, so every such run holds one."""
     runs = _probe_runs(markup)
-    return max((len(_ATTRIBUTE.findall(markup, start, close)) for start, close in runs), default=0)
+    return max((_count_attributes(markup, start, close) for start, close in runs), default=0)
+
+
+def _count_attributes_python(markup: str, start: int, close: int) -> int:
+    """The attribute-like words of markup[start:close] (a tag's attribute list)."""
+    return len(_ATTRIBUTE.findall(markup, start, close))
 
 
 def _probe_runs_python(markup: str) -> list[tuple[int, int]]:
@@ -707,11 +712,12 @@ def _dropped(m: re.Match[str], titles: list[str]) -> str:
     return "<title>" + m.group("text").replace("<", "&lt;") + "</title>"
 
 
-# The two scans in C (worker/clean/_native.c: the same finds and counts without an interpreter step per
-# probe or chunk), once native.py has checked them against these on canary markup; else these.
-_probe_runs, _nesting_counts = native.guard_scans(
+# The scans in C (worker/clean/_native.c: the same finds and counts without an interpreter step per probe,
+# chunk or attribute), once native.py has checked them against these on canary markup; else these.
+_probe_runs, _nesting_counts, _count_attributes = native.guard_scans(
     _probe_runs_python,
     _nesting_counts_python,
+    _count_attributes_python,
     LONG_TAG_CHARS,
     ATTRIBUTE_PROBE_CHARS,
     CHUNK_CHARS,

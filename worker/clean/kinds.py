@@ -16,10 +16,10 @@ they hold the headline with at most HEADLINE_EXTRA_WORDS more (a label or a date
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from itertools import compress
 
 from worker.clean import heuristics as h
+from worker.clean import idents
 from worker.clean.segment import Segmentation
 from worker.models import BlockKind
 
@@ -66,40 +66,20 @@ def find_headline(seg: Segmentation, title: str | None) -> int | None:
     return None
 
 
-@lru_cache(maxsize=4096)
-def _caption_ident(ident: str) -> bool:
-    """A lower-cased "class id" naming a caption or a photo credit (a word, or a part after a "-")."""
-    for word in ident.replace("_", " ").split():
-        start = 0
-        while True:
-            if word.startswith(h.CAPTION_PREFIXES, start):
-                return True
-            start = word.find("-", start) + 1
-            if start == 0:
-                break
-    return False
-
-
-def captions(seg: Segmentation) -> list[bool]:
+def captions(seg: Segmentation, flags: bytes | None = None) -> list[bool]:
     """Per block: is it a caption (inside <figure>, <figcaption>, or an element whose class/id names a
-    caption or credit)? Only the elements whose class or id holds one of the prefixes' letters are
-    looked at closely: most pages have none."""
-    tags, classes, ids, skips = seg.tags, seg.classes, seg.ids, seg.skips
+    caption or credit)? `flags`: the segmentation's worker.clean.idents flags, when already computed."""
+    if flags is None:
+        flags = idents.ident_flags(seg.classes, seg.ids)
+    tags, skips = seg.tags, seg.skips
     n = len(tags)
-    flags = [t in h.CAPTION_TAGS for t in tags]
-    # One look at all the page's classes and ids first: on most pages none holds a hint.
-    blob = "\n".join(classes).lower() + "\n" + "\n".join(ids).lower()
-    if any(s in blob for s in h.CAPTION_HINTS):
-        for i, (c, d) in enumerate(zip(classes, ids, strict=True)):
-            if c or d:
-                ident = f"{c} {d}".lower()
-                if any(s in ident for s in h.CAPTION_HINTS) and _caption_ident(ident):
-                    flags[i] = True
-    if not any(flags):
+    caption_tags, caption = h.CAPTION_TAGS, idents.CAPTION
+    marks = [t in caption_tags or f & caption != 0 for t, f in zip(tags, flags, strict=True)]
+    if not any(marks):
         return [False] * len(seg.texts)
     inside = [False] * n
     covered = 0
-    for i in compress(range(n), flags):
+    for i in compress(range(n), marks):
         if i >= covered:
             covered = skips[i]
             inside[i:covered] = [True] * (covered - i)
@@ -107,16 +87,21 @@ def captions(seg: Segmentation) -> list[bool]:
 
 
 def text_blocks(
-    seg: Segmentation, kept: list[int], headline: int | None, keep_headline: bool, keep_captions: bool
+    seg: Segmentation,
+    kept: list[int],
+    headline: int | None,
+    keep_headline: bool,
+    keep_captions: bool,
+    flags: bytes | None = None,
 ) -> tuple[list[int], list[BlockKind]]:
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
     The headline is its own kind; with `keep_headline` it is in the text wherever the region was (the
     gold conventions that keep it keep it always), without it never (it is the document's title).
-    Captions are their own kind, in the text only with `keep_captions`."""
+    Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     if headline is not None and keep_headline and headline not in kept:
         kept = sorted([*kept, headline])
-    caption = captions(seg)
+    caption = captions(seg, flags)
     blocks: list[int] = []
     kinds: list[BlockKind] = []
     seg_kinds = seg.kinds

@@ -6,7 +6,7 @@ prepositions, conjunctions, auxiliaries). Short on purpose: they only need to se
 
 from __future__ import annotations
 
-from collections import Counter
+from worker.clean import native
 
 _LISTS: dict[str, str] = {
     "en": """a about above after again against all also am an and any are as at be because been before
@@ -67,30 +67,44 @@ MIN_SHARE = 0.15
 MIN_WORDS = 30
 
 
-# Every stopword, and for each the stoplists (by position in STOPWORDS) that hold it: detect() looks
-# each distinct word up once instead of intersecting the page's words with every list.
-_LANGS = tuple(STOPWORDS)
+# Every stopword, and for each the stoplists (by position in LANGS) that hold it: a word is looked up once
+# instead of in every list.
+LANGS = tuple(STOPWORDS)
 _ALL_STOPWORDS: frozenset[str] = frozenset().union(*STOPWORDS.values())
 _LISTS_OF: dict[str, tuple[int, ...]] = {
-    w: tuple(i for i, lang in enumerate(_LANGS) if w in STOPWORDS[lang]) for w in _ALL_STOPWORDS
+    w: tuple(i for i, lang in enumerate(LANGS) if w in STOPWORDS[lang]) for w in _ALL_STOPWORDS
 }
 
 
-def detect(words: Counter[str]) -> str | None:
-    """Best language for a bag of lower-cased words, None when no stoplist fits well enough."""
-    total = sum(words.values())
+def stop_hits_python(texts: list[str]) -> tuple[list[int], list[int]]:
+    """Per text, its count of lower-cased whitespace-separated tokens, and how many of them each stoplist
+    holds: hits[i * len(LANGS) + k] for text i and the k-th language of LANGS."""
+    n = len(LANGS)
+    tokens: list[int] = []
+    hits = [0] * (n * len(texts))
+    lists_of = _LISTS_OF
+    for i, text in enumerate(texts):
+        words = text.lower().split()
+        tokens.append(len(words))
+        for w in words:
+            for k in lists_of.get(w, ()):
+                hits[i * n + k] += 1
+    return tokens, hits
+
+
+def detect(hits: list[int], total: int) -> str | None:
+    """The language whose stoplist holds the most of `total` words (`hits`: per language of LANGS), None
+    when no stoplist fits well enough."""
     if total < MIN_WORDS:
         return None
-    hits = [0] * len(_LANGS)
-    lists_of = _LISTS_OF
-    for w in words.keys() & _ALL_STOPWORDS:
-        n = words[w]
-        for i in lists_of[w]:
-            hits[i] += n
     best, best_hits = None, 0
-    for lang, lang_hits in zip(_LANGS, hits, strict=True):
+    for lang, lang_hits in zip(LANGS, hits, strict=True):
         if lang_hits > best_hits:  # strictly more: on a tie the earlier list wins
             best, best_hits = lang, lang_hits
     if best is None or best_hits < MIN_SHARE * total:
         return None
     return best
+
+
+# The counts in C (worker/clean/_native.c) when native.py has checked them against stop_hits_python.
+stop_hits = native.stop_hitter(_LISTS_OF, len(LANGS), stop_hits_python)

@@ -13,11 +13,12 @@ which stages run natively and why the others do not.
 from __future__ import annotations
 
 import logging
+import re
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from selectolax import lexbor as _lexbor
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -26,6 +27,7 @@ from worker.clean import heuristics as hm
 from worker.clean.options import Budget, TooManyNodes
 
 log = logging.getLogger(__name__)
+F = TypeVar("F")
 
 try:
     from worker.clean import _native
@@ -122,22 +124,43 @@ def fingerprinter(
     base: int,
     memo_max: int,
     stable_ascii: str,
+    page_state: tuple[str, ...],
+    max_class_tokens: int,
     reference: Callable[..., Any],
     text_hash: Callable[[str], int],
     segment: Callable[..., Any],
 ) -> NativeFingerprint | None:
-    """The C fingerprints, if they equal `reference` (and `text_hash`) on the canaries."""
+    """The C fingerprints, if they equal `reference` (and `text_hash`, and `signature_hash` on canary
+    keys) on the canaries."""
     if _native is None:
         _STATUS["fingerprint"] = _NOT_BUILT
         return None
     ext = _native
 
     def check() -> str | None:
-        ext.configure_fingerprint(signature_hash, base, memo_max, stable_ascii)
+        ext.configure_fingerprint(signature_hash, base, memo_max, stable_ascii, page_state, max_class_tokens)
+        for key in _signature_canaries(page_state):
+            if ext.signature(*key) != signature_hash(key):
+                return f"signature hashes differ on {key!r}"
         return _check_fingerprint(reference, text_hash, segment)
 
     ok = _passes("fingerprint", "native fingerprints off, the Python code runs", check)
     return ext.fingerprint if ok else None
+
+
+def _signature_canaries(page_state: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(tag, class, id) keys that exercise every rule of a signature: stable and generated tokens, camel
+    humps, long tokens, token order, whitespace, and characters beyond ASCII."""
+    classes = (
+        "", "Nav Menu", "menu nav", "b a c", "x1 nav", "nav\tmain\x1c side", "a" * 40, "a" * 41, "-x _y zZ",
+        "col-md-6 row", "sc-AxjAm bdVaJa", "K\u212a nav", "nav\n", "  lead  ",
+    )  # fmt: skip
+    ids = (
+        "", "main", "Main-Nav", "post-4711", "sc-AxjAm", "bdVaJa", "fooBar", "aBcDe", "ABc", "ab-CDe",
+        "a" * 40, "a" * 41, "nav\n", "_x", "caf\u00e9", "\u212aelvin",
+    )  # fmt: skip
+    tags = (*page_state, "div", "section", "my-widget", "d\u00efv")
+    return [(t, c, i) for t in tags for c in classes for i in ids]
 
 
 def clear_memo() -> None:
@@ -230,18 +253,31 @@ GUARD_CANARIES = (
 )
 
 
+CountAttributes = Callable[[str, int, int], int]
+# Attribute lists: quoted, unquoted and empty values, spaces around "=", stray and unclosed quotes, names
+# holding quotes, slashes, whitespace beyond ASCII.
+ATTRIBUTE_CANARIES = (
+    '<p a=1 b="2 3" c=\'4\' d e = "5"f=6 g= h=>',
+    '<p x"y=1 \'z\' "open=2 a="unclosed b c>',
+    "<div data-x = 'a' / checked  class=\"a b\"/ id=x\u3000y=z\u00a0w>",
+    "<img src=a>b c=d e=\"f>g\" h='i\n j' k=l\tm=n",
+    "= = == a==b a= =b '' \"\" ' \" /a/b/",
+)
+
+
 def guard_scans(
     probe_runs: ProbeRuns,
     nesting_counts: NestingCounts,
+    count_attributes: CountAttributes,
     long_tag: int,
     step: int,
     chunk: int,
     spellings: tuple[str, ...],
-) -> tuple[ProbeRuns, NestingCounts]:
+) -> tuple[ProbeRuns, NestingCounts, CountAttributes]:
     """The C scans of the guard if they equal the Python ones on the canaries; else the Python ones."""
     if _native is None:
         _STATUS["guard"] = _NOT_BUILT
-        return probe_runs, nesting_counts
+        return probe_runs, nesting_counts, count_attributes
     ext = _native
 
     def runs(markup: str) -> list[tuple[int, int]]:
@@ -261,19 +297,206 @@ def guard_scans(
             ):
                 if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
                     problem = f"guard scans differ on {text[:40]!r}"
+        for text in ATTRIBUTE_CANARIES:
+            for start, close in ((0, len(text)), (1, len(text) - 1), (3, 7)):
+                if ext.count_attributes(text, start, close) != count_attributes(text, start, close):
+                    problem = f"attribute counts differ on {text[start:close][:40]!r}"
         return problem
 
     if not _passes("guard", "native guard scans off, the Python ones run", check):
-        return probe_runs, nesting_counts
-    return runs, counts
+        return probe_runs, nesting_counts, count_attributes
+    return runs, counts, ext.count_attributes
+
+
+def _chosen(
+    stage: str, off: str, reference: F, check: Callable[[Any], str | None], native: Callable[[Any], F]
+) -> F:
+    """`native(extension)` when the extension is built and `check(extension)` passes (see _passes); else
+    `reference`."""
+    if _native is None:
+        _STATUS[stage] = _NOT_BUILT
+        return reference
+    ext = _native
+    return native(ext) if _passes(stage, off, lambda: check(ext)) else reference
+
+
+IdentFlags = Callable[[list[str], list[str]], bytes]
+
+
+def _ident_canaries(tables: tuple[frozenset[str] | tuple[str, ...], ...]) -> list[tuple[str, str]]:
+    """(class, id) pairs that exercise every table word in every place the rules look at it."""
+    words = sorted({w for table in tables for w in table})
+    shapes = ("{}", "{}x", "x-{}", "x_{}", "{}-x", "{}_x", "X{}", "{}-", "-{}", "a b-{}-c", "{}\x1c{}")
+    out = [("", ""), (" ", ""), ("", "Post-12"), ("post-", "post-1a"), ("POST-7 Nav", ""), ("Ünï-nav", "x")]
+    for w in words:
+        for shape in shapes:
+            text = shape.format(w, w)
+            out += [(text, ""), ("", text), (text.upper(), "row"), ("col " + text, "post-4711")]
+            out.append((text.replace("a", "\u00e4"), "menu"))
+    return out
+
+
+def ident_flagger(
+    bits: tuple[int, int, int, int, int],
+    tables: tuple[frozenset[str] | tuple[str, ...], ...],
+    flags_of: Callable[[str, str], int],
+    reference: IdentFlags,
+) -> IdentFlags:
+    """The C class/id flags if they equal the Python ones on the canaries; else the Python ones."""
+
+    def check(ext: Any) -> str | None:
+        ext.configure_idents(bits, tuple(tuple(sorted(t)) for t in tables), flags_of)
+        pairs = _ident_canaries(tables)
+        classes, ids = [c for c, _ in pairs], [i for _, i in pairs]
+        got, want = ext.ident_flags(classes, ids), reference(classes, ids)
+        for pair, g, w in zip(pairs, got, want, strict=True):
+            if g != w:
+                return f"class/id flags differ on {pair!r}: {g} != {w}"
+        return None
+
+    off = "native class/id flags off, the Python code runs"
+    return _chosen("idents", off, reference, check, lambda ext: ext.ident_flags)
+
+
+StopHits = Callable[[list[str]], tuple[list[int], list[int]]]
+QualityCounts = Callable[[list[str], frozenset[str] | None, dict[str, float] | None], tuple[Any, ...]]
+# Texts that exercise the tokenizers: cases, Unicode spaces and case mappings that change lengths, digits
+# and symbols beyond ASCII, apostrophes inside words, the mark characters themselves.
+TEXT_CANARIES = (
+    "The Cat sat on the MAT, and it was über-happy: 12 cats!",
+    "Der Hund und die Katze sind nicht hier. Aber wo?",
+    "l’eau de la ville, c'est très « bon » — 3,5 € / kg…",
+    "İstanbul\u2003ΣΟΦΟΣ σοφος\u00a0x\u1680y z\x1cw",
+    "\x01\x02\x03 a'b ’c’ 'd' ½ ² ٣ ７ १२",
+    "「これは日本語です。」 и это тоже по-русски, да?",
+    "\ud800 lone \udfff surrogates; tabs\tand\nnewlines\r\x0b\x0c end.",
+    "won't don’t it's ’tis rock’n’roll #hashtag @user https://ex.org/a?b=c&d=1",
+    "a",
+    "。",
+)
+
+
+def stop_hitter(lists_of: dict[str, tuple[int, ...]], nlangs: int, reference: StopHits) -> StopHits:
+    """The C stopword counts if they equal the Python ones on the canaries; else the Python ones."""
+
+    def native(ext: Any) -> StopHits:
+        def hits(texts: list[str]) -> tuple[list[int], list[int]]:
+            return ext.stop_hits(texts, lists_of, nlangs)  # type: ignore[no-any-return]
+
+        return hits
+
+    def check(ext: Any) -> str | None:
+        texts = [*TEXT_CANARIES, " ".join(sorted(lists_of)), " ".join(sorted(lists_of)).upper()]
+        got, want = native(ext)(texts), reference(texts)
+        return None if got == want else f"stopword counts differ: {got} != {want}"
+
+    off = "native stopword counts off, the Python code runs"
+    return _chosen("stop_hits", off, reference, check, native)
+
+
+def quality_counter(
+    digits: str, symbols: str, apostrophes: str, marks: str, line_end: str, reference: QualityCounts
+) -> QualityCounts:
+    """The C quality counts if they equal the Python ones on the canaries; else the Python ones."""
+
+    def check(ext: Any) -> str | None:
+        ext.configure_tokens(digits, symbols, apostrophes, marks, line_end)
+        texts = [*TEXT_CANARIES, symbols, apostrophes + digits + " x" + line_end]
+        words = {w for t in texts for w in t.lower().replace("’", "'").split()}
+        stoplist = frozenset(sorted(words)[::2])
+        zipf = {w: 0.1 + len(w) / 3.0 for w in sorted(words)[::3]}
+        for table, model in ((None, None), (stoplist, None), (None, zipf), (stoplist, zipf)):
+            got, want = ext.quality_counts(texts, table, model), reference(texts, table, model)
+            if got != want:
+                return f"quality counts differ: {got} != {want}"
+        return None
+
+    off = "native quality counts off, the Python code runs"
+    return _chosen("quality_counts", off, reference, check, lambda ext: ext.quality_counts)
+
+
+NativeScore = Callable[..., "tuple[Any, ...] | None"]
+# Pages whose scores exercise every rule: marks by class, id and tag, comment sections, content containers,
+# page-level classes, marks over most of the prose, link-dense and unpunctuated blocks, kinds.
+SCORE_CANARIES = (
+    '<div class="nav"><a href="/">Home</a> <a href="/a">About us</a></div><article><h1>Title</h1>'
+    "<p>Long prose, with commas. And sentences!</p><blockquote>Quoted: yes</blockquote></article>"
+    '<div id="comments"><p>A reader wrote this, politely.</p></div><footer>(c) 2024 Site</footer>',
+    '<div class="sidebar"><p>Most of the page is here, marked, which is wrong. It goes on and on, at length.'
+    '</p></div><div class="post-body entry-content"><p>Short text.</p></div><aside>Aside text</aside>',
+    '<div class="main-content header"><ul><li>one item</li><li><a href="/x">link item</a></li></ul>'
+    "<pre>code block here</pre><table><tr><td>cell, one</td></tr></table></div><nav><p>menu</p></nav>",
+    "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>",
+    # a link density of 8/41, whose (1 - ld) ** 2 libm's pow and a plain square round apart
+    "<p>" + "word " * 32 + '<a href="/">' + "link " * 8 + "</a>end.</p>",
+    "",
+)
+
+
+def scorer(
+    kind_weight: dict[str, float],
+    max_ld: float,
+    no_punct: float,
+    punct: re.Pattern[str],
+    mark_max_share: float,
+    boost: float,
+    marks_max_removed: float,
+    unspaced: float,
+    bad_tags: tuple[str, ...],
+    page_tags: tuple[str, ...],
+    article: str,
+    bits: tuple[int, int, int],
+    reference: Callable[[Any, bytes], Any],
+) -> NativeScore | None:
+    """The C scoring if it equals `reference` on the canary pages; else None (the Python code runs)."""
+
+    def check(ext: Any) -> str | None:
+        from worker.clean import idents
+        from worker.clean.segment import segment
+
+        chars = _character_class(punct.pattern)
+        if chars is None:
+            return f"the sentence punctuation {punct.pattern!r} is no plain character class"
+        ext.configure_score(
+            kind_weight, max_ld, no_punct, chars, mark_max_share, boost, marks_max_removed, unspaced,
+            bad_tags, page_tags, article, bits,
+        )  # fmt: skip
+        pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *(f"<body>{b}</body>" for b in SCORE_CANARIES)]
+        for html in pages:
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            seg = segment(body, Budget(float("inf")))
+            flags = idents.ident_flags(seg.classes, seg.ids)
+            want = reference(seg, flags)
+            got = ext.score(
+                seg.tags, seg.firsts, seg.ends, seg.skips, seg.owners, seg.texts, seg.kinds, seg.chars,
+                seg.words, seg.link_chars, seg.link_words, flags,
+            )  # fmt: skip
+            if got is None or (*got, flags) != tuple(getattr(want, f.name) for f in fields(want)):
+                return f"scores differ on {html[:60]!r}"
+        return None
+
+    off = "native scoring off, the Python code runs"
+    return _chosen("score", off, None, check, lambda ext: cast(NativeScore, ext.score))
+
+
+def _character_class(pattern: str) -> str | None:
+    """The characters of a regex like "[.!?]" (no escapes, ranges or negation), None for other patterns."""
+    inner = pattern[1:-1]
+    plain = pattern.startswith("[") and pattern.endswith("]") and inner and not set("\\^-[]") & set(inner)
+    return inner if plain else None
 
 
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, segment, sitememory
+    from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
 
     saved = (
+        idents.ident_flags,
+        lang.stop_hits,
+        quality._counts,
+        score._accel,
         segment._accel,
         fingerprint._accel,
         sitememory._count_page,
@@ -281,18 +504,24 @@ def python_only() -> Iterator[None]:
         sitememory._prune,
         guard._probe_runs,
         guard._nesting_counts,
+        guard._count_attributes,
     )
     segment._accel = fingerprint._accel = None
+    idents.ident_flags = idents.ident_flags_python
+    lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
+    score._accel = None
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
+    guard._count_attributes = guard._count_attributes_python
     try:
         yield
     finally:
-        segment._accel, fingerprint._accel = saved[:2]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[2:5]
-        guard._probe_runs, guard._nesting_counts = saved[5:]
+        idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
+        segment._accel, fingerprint._accel = saved[4:6]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
+        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -198,7 +198,12 @@ def clean_page(
         # 11. Quality signals of every block kept, and the optional filter on them.
         texts = result.seg.texts
         kept, kinds = text_blocks(
-            result.seg, result.classified.kept, result.headline, options.keep_headline, options.keep_captions
+            result.seg,
+            result.classified.kept,
+            result.headline,
+            options.keep_headline,
+            options.keep_captions,
+            result.scores.idents,
         )
         judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
         parts.blocks = [

@@ -18,30 +18,11 @@ from __future__ import annotations
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean.repeats import Bylines, has_part, header_facts, item_ranges, most_repeated
+from worker.clean import idents
+from worker.clean.repeats import Bylines, header_facts, item_ranges, most_repeated
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Post
-
-# (class, id) -> does it name one post: a pure function's memo, cleared when full.
-_POST_IDENTS: dict[tuple[str, str], bool] = {}
-_POST_IDENTS_MAX = 16384
-
-
-def _is_post(cls: str, id_attr: str) -> bool:
-    """A class/id naming one post ("hentry", "post-123", "postbit")."""
-    known = _POST_IDENTS.get((cls, id_attr))
-    if known is not None:
-        return known
-    if len(_POST_IDENTS) >= _POST_IDENTS_MAX:
-        _POST_IDENTS.clear()
-    ident = f"{cls} {id_attr}".lower()
-    words = ident.replace("_", "-").split()
-    flag = any(w in h.POST_MARKERS or (w.startswith("post-") and w[5:].isdigit()) for w in words) or (
-        has_part(ident, h.POST_MARKER_PREFIXES)
-    )
-    _POST_IDENTS[cls, id_attr] = flag
-    return flag
 
 
 def find_posts(seg: Segmentation, scores: Scores, today: date, bylines: Bylines) -> list[Post]:
@@ -60,12 +41,13 @@ def _marked(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     firsts, ends, tags, comment = seg.firsts, seg.ends, seg.tags, scores.comment
     out: list[tuple[int, int]] = []
     end = -1
-    rows = zip(tags, seg.classes, seg.ids, firsts, ends, comment, strict=True)
+    post = idents.POST
+    rows = zip(tags, scores.idents, firsts, ends, comment, strict=True)
     next(rows)  # <body>: a page-level class ("single-post") describes the page
-    for tag, cls, id_attr, first, last, in_comment in rows:
+    for tag, flags, first, last, in_comment in rows:
         if first < end or last == first or in_comment:
             continue
-        if tag == "article" or ((cls or id_attr) and _is_post(cls, id_attr)):
+        if tag == "article" or flags & post:
             out.append((first, last))
             end = last
     return out

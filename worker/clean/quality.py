@@ -12,8 +12,9 @@
                       keyword stuffing ~2-4.
 
 A document's signals are its blocks' counts summed, not a second pass over its text (a block's text is
-one line: the segmentation folds whitespace, so a document's lines are its blocks). Everything is counted
-with C-level string methods (str.translate deletes what is counted, split makes the tokens).
+one line: the segmentation folds whitespace, so a document's lines are its blocks). The counts are taken
+in one pass per text by the C accelerator (worker/clean/_native.c) when it is active; count_python is the
+reference, with C-level string methods (str.translate marks what is counted, split makes the tokens).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
+from typing import Any
 
 from worker.clean import heuristics as h
 from worker.clean import lang as lang_mod
-from worker.clean import wordmodel
+from worker.clean import native, wordmodel
 from worker.models import Quality
 
 _DIGITS = "0123456789"
@@ -81,10 +83,17 @@ def _mark(text: str) -> str:
     return marked
 
 
-def count(texts: Sequence[str], lang: str | None) -> Counts:
+def count(texts: list[str], lang: str | None) -> Counts:
     """The counts of each text (whitespace-folded, never empty: one line each)."""
     stoplist = lang_mod.STOPWORDS.get(lang) if lang is not None else None
     zipf = wordmodel.zipf_table(lang) if lang is not None else None
+    return Counts(*_counts(texts, stoplist, zipf))
+
+
+def count_python(
+    texts: list[str], stoplist: frozenset[str] | None, zipf: dict[str, float] | None
+) -> tuple[Any, ...]:
+    """count's columns, in Counts' field order (the reference of the C code)."""
     words = [t.count(" ") + 1 for t in texts]
     marked = [_mark(t.lower()) for t in texts]
     apostrophes = [m.count(_APOSTROPHE) for m in marked]
@@ -93,16 +102,27 @@ def count(texts: Sequence[str], lang: str | None) -> Counts:
         tokens = [
             m.replace(_DIGIT, " ").replace(_SYMBOL, " ").replace(_APOSTROPHE, "'").split() for m in marked
         ]
-    return Counts(
-        words=words,
-        nonspace=[len(t) - w + 1 for t, w in zip(texts, words, strict=True)],
-        symbols=[m.count(_SYMBOL) + a for m, a in zip(marked, apostrophes, strict=True)],
-        digits=[m.count(_DIGIT) for m in marked],
-        tokens=list(map(len, tokens)) if tokens else [0] * len(texts),
-        stopwords=None if stoplist is None else [sum(map(stoplist.__contains__, tk)) for tk in tokens],
-        punctuated=[t.endswith(_LINE_END) for t in texts],
-        zipf_sums=None if zipf is None else [sum(map(zipf.get, tk, repeat(0.0))) for tk in tokens],
+    return (
+        words,
+        [len(t) - w + 1 for t, w in zip(texts, words, strict=True)],
+        [m.count(_SYMBOL) + a for m, a in zip(marked, apostrophes, strict=True)],
+        [m.count(_DIGIT) for m in marked],
+        list(map(len, tokens)) if tokens else [0] * len(texts),
+        None if stoplist is None else [sum(map(stoplist.__contains__, tk)) for tk in tokens],
+        [t.endswith(_LINE_END) for t in texts],
+        None if zipf is None else [sum(map(zipf.get, tk, repeat(0.0))) for tk in tokens],
     )
+
+
+# The counts in C (worker/clean/_native.c) when native.py has checked them against count_python.
+_counts = native.quality_counter(
+    _DIGITS,
+    "".join(c for c, m in _MARKS.items() if m == _SYMBOL),
+    "".join(c for c, m in _MARKS.items() if m == _APOSTROPHE),
+    _DIGIT + _SYMBOL + _APOSTROPHE,
+    "".join(_LINE_END),
+    count_python,
+)
 
 
 def _ratio(part: float, whole: float) -> float:
@@ -147,7 +167,7 @@ def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> As
 
     The filter drops a text whose lm_score is under `min_score`, if it has enough tokens to judge (a short
     heading or a name says little) and its language has a model."""
-    texts = [t for t in texts if t] if not all(texts) else texts
+    texts = [t for t in texts if t]
     c = count(texts, lang)
     per_text = [_block(c, i) for i in range(len(texts))]
     keep = [True] * len(texts)

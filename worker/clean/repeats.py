@@ -5,32 +5,16 @@ from __future__ import annotations
 
 import re
 from datetime import date
-from functools import lru_cache
 from itertools import pairwise
 
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean import heuristics as h
+from worker.clean.idents import has_part
 from worker.clean.meta.dates import find_dates
 from worker.clean.segment import Segmentation
 
 _DIGITS = re.compile(r"\d+")
-
-
-@lru_cache(maxsize=16384)
-def has_part(ident: str, prefixes: tuple[str, ...]) -> bool:
-    """Does a class/id word start with one of `prefixes`, at its start or after a "-" or "_"?
-
-    Memoised: a pure function, and a comment list repeats the same few class lists hundreds of times."""
-    for word in ident.replace("_", "-").split():
-        start = 0
-        while True:
-            if word.startswith(prefixes, start):
-                return True
-            start = word.find("-", start) + 1
-            if start == 0:
-                break
-    return False
 
 
 # (tag, class attribute) -> signature: a pure function's memo, cleared when full.

@@ -9,13 +9,16 @@ Thresholds and tables live in `heuristics`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import accumulate, compress, repeat
 
 from worker.clean import heuristics as h
+from worker.clean import idents, native
 from worker.clean.segment import Segmentation
 
-_MARKER, _COMMENT, _STRONG, _WEAK, _GOOD = 1, 2, 4, 8, 16
+# Tags whose class and id describe the page, not a part of it ("has-sidebar", "comments-open").
+PAGE_TAGS = ("body", "html")
+# A content container by its tag alone.
+ARTICLE_TAG = "article"
 
 
 @dataclass(slots=True)
@@ -28,49 +31,7 @@ class Scores:
     comment: list[bool]  # inside a comment section
     good: list[bool]  # inside a content-named container
     comment_marked: list[int]  # elements whose own class/id names a comment section, in document order
-
-
-@lru_cache(maxsize=16384)
-def _word_flags(word: str) -> int:
-    """Categories of one class/id word, checked at its start and after each "-" in it.
-
-    Memoised like classify_ident: pure, and words ("post", "row", "col-md-6") repeat across pages.
-    """
-    flags = 0
-    start = 0
-    while True:
-        part = word[start:]
-        if part in h.CONTENT_MARKERS or (part.startswith("post-") and part[5:].isdigit()):
-            return _MARKER
-        if part.startswith(h.COMMENT_TOKEN_PREFIXES):
-            flags |= _COMMENT
-        elif part.startswith(h.STRONG_BAD_PREFIXES):
-            flags |= _STRONG
-        elif part.startswith(h.WEAK_BAD_PREFIXES) or part.split("-", 1)[0] in h.BAD_EXACT:
-            flags |= _WEAK
-        elif part.startswith(h.GOOD_TOKEN_PREFIXES):
-            flags |= _GOOD
-        start = word.find("-", start) + 1
-        if start == 0:
-            return flags
-
-
-@lru_cache(maxsize=8192)
-def classify_ident(ident: str) -> tuple[bool, bool, bool]:
-    """(boilerplate, comment section, content container) from a lower-cased "class id" string.
-
-    Memoised: a pure function of its argument, so the cache cannot make output depend on page order,
-    and pages of one site repeat the same class lists.
-    """
-    flags = 0
-    for word in ident.replace("_", " ").split():
-        flags |= _word_flags(word)
-    if flags & _MARKER:
-        return False, False, True
-    good = bool(flags & _GOOD)
-    if flags & _COMMENT:
-        return False, True, good
-    return bool(flags & _STRONG) or (bool(flags & _WEAK) and not good), False, good
+    idents: bytes  # per element, what its own class and id say (worker.clean.idents' flags)
 
 
 def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
@@ -89,45 +50,30 @@ def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
     return out
 
 
-# (class, id) -> classify_ident of them: a pure function's memo, cleared when full.
-_IDENTS: dict[tuple[str, str], tuple[bool, bool, bool]] = {}
-_IDENTS_MAX = 16384
-
-
-def _ident_flags(cls: str, id_attr: str) -> tuple[bool, bool, bool]:
-    if len(_IDENTS) >= _IDENTS_MAX:
-        _IDENTS.clear()
-    flags = _IDENTS[cls, id_attr] = classify_ident(f"{cls} {id_attr}".lower())
-    return flags
-
-
-def own_marks(seg: Segmentation, prose: list[float]) -> tuple[list[bool], list[bool], list[bool]]:
-    """Per element, from its own tag and class/id: (boilerplate, comment section, content container)."""
+def own_marks(
+    seg: Segmentation, prose: list[float], flags: bytes
+) -> tuple[list[bool], list[bool], list[bool]]:
+    """Per element, from its own tag and class/id `flags`: (boilerplate, comment section, content
+    container)."""
     n = len(seg.tags)
     marked, comment, good = [False] * n, [False] * n, [False] * n
     prefix = [0.0, *accumulate(prose)]
     limit = h.MARK_MAX_SHARE * (prefix[-1] or 1.0)
     bad_tags = h.BAD_TAGS
-    known = _IDENTS.get
-    rows = zip(seg.tags, seg.classes, seg.ids, seg.firsts, seg.ends, strict=True)
+    BAD, COMMENT, GOOD = idents.BAD, idents.COMMENT, idents.GOOD
+    rows = zip(seg.tags, flags, seg.firsts, seg.ends, strict=True)
     next(rows)  # the root: page-level classes describe the page
-    for i, (tag, cls, id_attr, first, end) in enumerate(rows, 1):
+    for i, (tag, f, first, end) in enumerate(rows, 1):
         own = prefix[end] - prefix[first]
-        if own <= 0.0 or tag == "body" or tag == "html":
+        if own <= 0.0 or tag in PAGE_TAGS:
             # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
             # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
             continue
-        if cls or id_attr:
-            flags = known((cls, id_attr)) or _ident_flags(cls, id_attr)
-            bad, is_comment, is_good = flags
-            good[i] = is_good or tag == "article"
-            if is_comment:
-                comment[i] = True
-                continue
-        else:
-            bad = False
-            good[i] = tag == "article"
-        if (bad or tag in bad_tags) and own <= limit:
+        good[i] = bool(f & GOOD) or tag == ARTICLE_TAG
+        if f & COMMENT:
+            comment[i] = True
+            continue
+        if (f & BAD or tag in bad_tags) and own <= limit:
             marked[i] = True
     return marked, comment, good
 
@@ -146,10 +92,25 @@ def inherit(skips: list[int], flags: list[bool]) -> list[bool]:
 
 def score(seg: Segmentation) -> Scores:
     """Weights for the target choice and the marks the classification reads. Comment sections weigh
-    nothing: they are never the article (worker.clean.comments reads them apart)."""
+    nothing: they are never the article (worker.clean.comments reads them apart).
+
+    Computed in C (worker/clean/_native.c) when native.py has checked it against score_python."""
+    flags = idents.ident_flags(seg.classes, seg.ids)
+    accel = _accel
+    if accel is not None:
+        columns = (seg.tags, seg.firsts, seg.ends, seg.skips, seg.owners, seg.texts, seg.kinds)
+        got = accel(*columns, seg.chars, seg.words, seg.link_chars, seg.link_words, flags)
+        if got is not None:
+            link_density, weights, marked, comment, good, comment_marked = got
+            return Scores(link_density, weights, marked, comment, good, comment_marked, flags)
+    return score_python(seg, flags)
+
+
+def score_python(seg: Segmentation, flags: bytes) -> Scores:
+    """score's reference: the same lists, in Python."""
     link_density = seg.link_density()
     prose = prose_weights(seg, link_density)
-    own_marked, own_comment, own_good = own_marks(seg, prose)
+    own_marked, own_comment, own_good = own_marks(seg, prose, flags)
     comment_marked = list(compress(range(len(own_comment)), own_comment))
     marked = inherit(seg.skips, own_marked)
     comment = inherit(seg.skips, own_comment)
@@ -161,4 +122,22 @@ def score(seg: Segmentation) -> Scores:
     ]
     if sum(weights) < (1.0 - h.MARKS_MAX_REMOVED) * sum(unmarked):
         weights = unmarked  # the marks are wrong about this page ("meta-information" holding the story)
-    return Scores(link_density, weights, marked, comment, good, comment_marked)
+    return Scores(link_density, weights, marked, comment, good, comment_marked, flags)
+
+
+# The C scoring, once native.py has checked it against score_python (None: not built, or the check failed).
+_accel: native.NativeScore | None = native.scorer(
+    h.KIND_WEIGHT,
+    h.TARGET_MAX_LINK_DENSITY,
+    h.NO_PUNCT_WEIGHT,
+    h.SENTENCE_PUNCT,
+    h.MARK_MAX_SHARE,
+    h.GOOD_CLASS_BOOST,
+    h.MARKS_MAX_REMOVED,
+    h.UNSPACED_CHARS_PER_WORD,
+    tuple(sorted(h.BAD_TAGS)),
+    PAGE_TAGS,
+    ARTICLE_TAG,
+    (idents.BAD, idents.COMMENT, idents.GOOD),
+    score_python,
+)
