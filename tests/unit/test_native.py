@@ -63,7 +63,7 @@ def _assert_same(html: str | bytes) -> Segmentation:
     assert _columns(ours) == _columns(ref)
     got = fp.fingerprint_segmentation(ours)
     want = fp.fingerprint_segmentation_python(ref)
-    assert (got.elems, got.text_fps) == (want.elems, want.text_fps)
+    assert (got.elems, got.text_fps, got.path_fps) == (want.elems, want.text_fps, want.path_fps)
     return ours
 
 
@@ -371,7 +371,14 @@ def test_every_shared_page_segments_and_fingerprints_alike() -> None:
                 ours, ref = segment(tree.body, Budget(NO_LIMIT)), segment_python(tree.body, Budget(NO_LIMIT))
                 assert _columns(ours) == _columns(ref), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
-                assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
+                assert (got.elems, got.text_fps, got.path_fps) == (
+                    want.elems,
+                    want.text_fps,
+                    want.path_fps,
+                ), (
+                    name,
+                    pages,
+                )
                 pages += 1
     assert pages > 1000
 

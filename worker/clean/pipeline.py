@@ -170,11 +170,15 @@ def clean_page(
                     if reason is not None:
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
-            # 9. Site memory, after extraction: where this site's content was found.
+            # 9. Site memory, after extraction: the blocks at the site's article slots join the text; the
+            # site learns where this page's content was found and which positions density kept.
+            density_kept = result.classified.kept
+            result.classified.kept = template.with_kept_positions(result.seg, density_kept, plan)
             if plan.fresh:
                 assert memory is not None
                 try:
                     memory.observe_content_path(plan.site, stable_path(result.seg, result.located))
+                    template.learn_positions(memory, plan, result.seg, density_kept)
                 except Exception as exc:
                     info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
