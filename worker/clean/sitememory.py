@@ -46,10 +46,11 @@ from worker.clean import native
 from worker.settings import Settings
 
 _DEFAULTS = Settings()
-# Python objects around the arrays of one site (the SiteState, 5 array headers and their over-allocation,
-# the LRU entry and its key): tracemalloc over 470 restored dragnet sites gave 4252 bytes per site against
-# 3374 bytes of snapshot (bench/templates.py), so ~880; the payload itself is counted exactly.
-SITE_OVERHEAD = 900
+# Python objects around the arrays of one site (the SiteState, 8 array headers and their over-allocation,
+# the LRU entry and its key): tracemalloc over 578 restored dragnet + scrapinghub_aeb sites gave 4361 bytes
+# per site against 3171 bytes of snapshot (bench/templates.py's _bytes), so ~1190; the payload itself is
+# counted exactly.
+SITE_OVERHEAD = 1200
 # Share of a site's recent pages on which density must have found one content path for it to be "learned".
 CONTENT_PATH_SHARE = 0.5
 MAX_CONTENT_PATHS = 8
