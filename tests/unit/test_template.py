@@ -237,15 +237,24 @@ def test_a_block_at_a_position_never_kept_stays_out() -> None:
 def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    learned: list[list[str]] = []
-    learn = template.learn_positions
+    segs: list[Segmentation] = []
+    learned: list[list[int]] = []
+    after, learn = template.after_extraction, template.learn_positions
 
-    def spy(memory: SiteMemory, plan: template.Plan, seg: Segmentation, kept: list[int]) -> None:
-        learned.append([seg.texts[j] for j in kept])
-        learn(memory, plan, seg, kept)
+    def see(
+        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int]
+    ) -> list[int]:
+        segs.append(seg)
+        return after(memory, plan, seg, at, kept)
 
+    def spy(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
+        learned.append(kept)
+        learn(memory, site, positions, kept)
+
+    monkeypatch.setattr(template, "after_extraction", see)
     monkeypatch.setattr(template, "learn_positions", spy)
     doc = clean_page(site_page(5, _article_in_text_box(5, PHOTO_LINE)), _learned_site())
     assert "Friday market gallery" in doc.text  # kept by the slot rule...
-    assert learned
-    assert not any("Friday" in t for t in learned[-1])  # ...and not learned as density's
+    texts = [segs[-1].texts[j] for j in learned[-1]]
+    assert texts
+    assert not any("Friday" in t for t in texts)  # ...and not learned as density's

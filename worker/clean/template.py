@@ -38,7 +38,7 @@ from urllib.parse import urlsplit
 from worker.clean import heuristics as h
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
-from worker.clean.segment import Segmentation
+from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import SiteMemory, SiteState
 from worker.models import Page
 
@@ -122,19 +122,30 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts, paths, slots)
 
 
-def with_kept_positions(seg: Segmentation, kept: list[int], plan: Plan) -> list[int]:
-    """`kept` plus the blocks at the site's article slots (`seg` shares the planned page's elements)."""
-    slots = plan.positions
+def after_extraction(
+    memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int]
+) -> list[int]:
+    """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
+    site's article slots; the site learns, from a page it counted, where density found the content
+    (`located`) and which positions it kept."""
+    positions = _positions(plan, seg)
+    if plan.fresh:
+        memory.observe_content_path(plan.site, stable_path(seg, located))
+        learn_positions(memory, plan.site, positions, kept)
+    return with_kept_positions(positions, kept, plan.positions)
+
+
+def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
+    """`kept` plus the blocks (of `positions`, each block's) at the site's article slots."""
     if not slots:
         return kept
-    extra = [j for j, p in enumerate(_positions(plan, seg)) if p in slots]
+    extra = [j for j, p in enumerate(positions) if p in slots]
     return sorted(set(kept).union(extra)) if extra else kept
 
 
-def learn_positions(memory: SiteMemory, plan: Plan, seg: Segmentation, kept: list[int]) -> None:
+def learn_positions(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
     """Count where density kept blocks on this page (`kept`: its choice, before with_kept_positions)."""
-    positions = _positions(plan, seg)
-    memory.observe_positions(plan.site, set(positions), {positions[j] for j in kept})
+    memory.observe_positions(site, set(positions), {positions[j] for j in kept})
 
 
 def _positions(plan: Plan, seg: Segmentation) -> list[int]:
