@@ -312,26 +312,23 @@ def test_each_field_is_checked(offset: int, fmt: str, value: float, complaint: s
         SiteState.from_bytes(bytes(data))
 
 
-def test_nan_and_negative_counts_and_repeated_fingerprints_are_refused() -> None:
+@pytest.mark.parametrize(
+    ("counts", "keys", "complaint"),
+    [("counts", "fps", "fingerprint twice"), ("position_kept", "positions", "position twice")],
+)
+def test_nan_and_negative_counts_and_repeated_keys_are_refused(
+    counts: str, keys: str, complaint: str
+) -> None:
     state = SiteState.from_bytes(SNAPSHOT)
+    assert len(getattr(state, keys)) >= 2  # the sample site's pages fill both (its articles' slots too)
     for poison in (float("nan"), -1.0, float("inf")):
         bad = SiteState.from_bytes(SNAPSHOT)
-        bad.counts[0] = poison
+        getattr(bad, counts)[0] = poison
         with pytest.raises(ValueError, match="count"):
             SiteState.from_bytes(bad.to_bytes())
     twice = SiteState.from_bytes(SNAPSHOT)
-    twice.fps[1] = twice.fps[0]
-    with pytest.raises(ValueError, match="twice"):
-        SiteState.from_bytes(twice.to_bytes())
-    assert len(state.positions) >= 2  # the sample site's pages taught it where its articles sit
-    for poison in (float("nan"), -1.0):
-        bad = SiteState.from_bytes(SNAPSHOT)
-        bad.position_kept[0] = poison
-        with pytest.raises(ValueError, match="position count"):
-            SiteState.from_bytes(bad.to_bytes())
-    twice = SiteState.from_bytes(SNAPSHOT)
-    twice.positions[1] = twice.positions[0]
-    with pytest.raises(ValueError, match="position twice"):
+    getattr(twice, keys)[1] = getattr(twice, keys)[0]
+    with pytest.raises(ValueError, match=complaint):
         SiteState.from_bytes(twice.to_bytes())
     assert SiteState.from_bytes(state.to_bytes()).to_bytes() == SNAPSHOT
 
