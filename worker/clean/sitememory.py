@@ -222,13 +222,12 @@ class SiteState:
     def observe_positions(self, seen: set[int], kept: set[int]) -> None:
         """Count the structure positions of the page just observed (`kept`: where density kept a block)."""
         unit, tracked = self.unit, self.positions
-        index = {p: i for i, p in enumerate(tracked)}
-        for p in seen:
-            i = index.get(p)
-            if i is not None:
-                self.position_seen[i] += unit
-                if p in kept:
-                    self.position_kept[i] += unit
+        index = dict(zip(tracked, range(len(tracked)), strict=True))
+        for p in seen.intersection(index):  # a page holds ~50 positions, a site tracks a few
+            i = index[p]
+            self.position_seen[i] += unit
+            if p in kept:
+                self.position_kept[i] += unit
         new = sorted(kept.difference(index))  # sorted: the state must not depend on set order
         if new:
             tracked.extend(new)

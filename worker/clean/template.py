@@ -33,6 +33,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
+from itertools import compress
 from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
@@ -78,8 +79,8 @@ class Plan:
     # What the memory knows of the page's elements, read when the block model asks (only then: a dict per
     # page otherwise built for nothing); the counts it reads do not change before the next page.
     facts: Callable[[], SiteFacts]
-    # Element -> its structure position (path fingerprint), for every element holding text: every block's
-    # owner.
+    # Element -> its structure position (path fingerprint), for every element holding text (every block's
+    # owner and its parent; -1, <body>'s parent, is <body>).
     paths: dict[int, int]
     positions: frozenset[int]  # the site's article slots, learned from its earlier pages
 
@@ -112,6 +113,9 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     config = memory.config
     facts = partial(_site_facts, state, fps)
     paths = dict(zip(fps.elems, fps.path_fps, strict=True))
+    paths[-1] = (
+        fps.path_fps[0] if fps.path_fps else 0
+    )  # <body>'s parent: a block right in <body> is at <body>
     slots = state.kept_positions(POSITION_MIN_PAGES, POSITION_KEPT_SHARE)
     if state.pages_seen < config.min_pages:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts, paths, slots)
@@ -139,20 +143,18 @@ def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[
     """`kept` plus the blocks (of `positions`, each block's) at the site's article slots."""
     if not slots:
         return kept
-    extra = [j for j, p in enumerate(positions) if p in slots]
+    extra = list(compress(range(len(positions)), map(slots.__contains__, positions)))
     return sorted(set(kept).union(extra)) if extra else kept
 
 
 def learn_positions(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
     """Count where density kept blocks on this page (`kept`: its choice, before with_kept_positions)."""
-    memory.observe_positions(site, set(positions), {positions[j] for j in kept})
+    memory.observe_positions(site, set(positions), set(map(positions.__getitem__, kept)))
 
 
 def _positions(plan: Plan, seg: Segmentation) -> list[int]:
     """Each block's structure position: the path fingerprint of its innermost element's parent."""
-    paths, parents = plan.paths, seg.parents
-    at = {e: paths[parents[e] if e else e] for e in set(seg.owners)}
-    return [at[e] for e in seg.owners]
+    return list(map(plan.paths.__getitem__, map(seg.parents.__getitem__, seg.owners)))
 
 
 def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
