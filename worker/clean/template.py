@@ -51,7 +51,8 @@ POSITION_MIN_PAGES = 1.5
 # ...and on (nearly) every page of the site holding it since it first kept one (below 1 for float32
 # rounding). Dragnet pages of sites >= 5 pages, memory on, train split (chosen there; test in brackets):
 # without the rule 0.9333 (0.9256); with it 0.9389 (0.9295); share 0.75: 0.9387 (0.9284); the block's
-# own element as its position instead of its parent's: 0.9378 (0.9305).
+# own element as its position instead of its parent's: 0.9378 (0.9305). Cost: +1.5% instructions in memory
+# mode (callgrind, first 300 dragnet pages).
 POSITION_KEPT_SHARE = 0.95
 
 
