@@ -167,3 +167,18 @@ def test_a_one_block_element_hashes_its_block_with_block_hash() -> None:
     assert a.text_fps == b.text_fps
     sig_part = a.text_fps[1] ^ block_hash(b"hello world ")
     assert sig_part == _fps("<body><p>other</p></body>").text_fps[1] ^ block_hash(b"other")
+
+
+def test_path_fingerprints_are_the_structure_position_whatever_the_text() -> None:
+    def path_fp(fps: PageFingerprints, path_end: str) -> int:
+        hits = [fp for fp, path in zip(fps.path_fps, fps.paths, strict=True) if path.endswith(path_end)]
+        assert len(hits) == 1, (path_end, fps.paths)
+        return hits[0]
+
+    a = _fps(page("First article text.", body_class="postid-12"))
+    b = _fps(page("A different article.", body_class="postid-99", nav=NAV.replace("About us", "Contact")))
+    assert path_fp(a, "div.content>p") == path_fp(b, "div.content>p")  # new text, same slot
+    assert path_fp(a, "ul#nav") == path_fp(b, "ul#nav")
+    assert path_fp(a, "div.content>p") != path_fp(a, "div.content")
+    moved = _fps(page("First article text.").replace('class="content"', 'class="sidebar"'))
+    assert path_fp(a, "div.content>p") != path_fp(moved, "div.sidebar>p")

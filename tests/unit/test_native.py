@@ -64,7 +64,7 @@ def _assert_same(html: str | bytes) -> Segmentation:
     assert _columns(ours) == _columns(ref)
     got = fp.fingerprint_segmentation(ours)
     want = fp.fingerprint_segmentation_python(ref)
-    assert (got.elems, got.text_fps) == (want.elems, want.text_fps)
+    assert (got.elems, got.text_fps, got.path_fps) == (want.elems, want.text_fps, want.path_fps)
     assert sc.score(ours) == sc.score_python(ref, idents.ident_flags_python(ref.classes, ref.ids))
     return ours
 
@@ -478,7 +478,14 @@ def test_every_shared_page_segments_fingerprints_flags_and_scores_alike() -> Non
                 assert flags == idents.ident_flags_python(ours.classes, ours.ids), (name, pages)
                 assert sc.score(ours) == sc.score_python(ref, flags), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
-                assert (got.elems, got.text_fps) == (want.elems, want.text_fps), (name, pages)
+                assert (got.elems, got.text_fps, got.path_fps) == (
+                    want.elems,
+                    want.text_fps,
+                    want.path_fps,
+                ), (
+                    name,
+                    pages,
+                )
                 pages += 1
     assert pages > 1000
 

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from worker.clean.pipeline import clean_page
 from worker.clean.sitememory import (
+    MAX_POSITIONS,
     PRUNE_TO,
     SITE_OVERHEAD,
     MemoryConfig,
@@ -190,13 +191,14 @@ def test_frozen_memory_counts_nothing() -> None:
 
 
 def test_snapshots_of_older_fingerprints_are_rejected() -> None:
-    # Versions 1 to 3 held fingerprints the fingerprinting no longer computes: never reuse them.
+    # Versions 1 to 3 held fingerprints the fingerprinting no longer computes, version 4 no structure
+    # positions: never reuse them.
     mem = SiteMemory(CFG)
     mem.observe("s", "u", {1, 2})
     data = mem.dump("s")
     assert data is not None
-    assert data[0] == 4
-    for old in (1, 2, 3):
+    assert data[0] == 5
+    for old in (1, 2, 3, 4):
         with pytest.raises(ValueError, match="version"):
             SiteState.from_bytes(bytes([old]) + data[1:])
 
@@ -243,9 +245,9 @@ def _sample_snapshot() -> tuple[bytes, list[Page]]:
 
 
 SNAPSHOT, SAMPLE = _sample_snapshot()
-# Header fields (offset, struct format) of a version-3 snapshot: pages_seen, weight, unit, n_fps, n_urls,
-# url_pos, n_paths.
-HEADER_FIELDS = [(1, "<I"), (5, "<d"), (13, "<d"), (21, "<I"), (25, "<H"), (27, "<H"), (29, "<B")]
+# Header fields (offset, struct format) of a version-5 snapshot: pages_seen, weight, unit, n_fps, n_urls,
+# url_pos, n_paths, n_positions.
+HEADER_FIELDS = [(1, "<I"), (5, "<d"), (13, "<d"), (21, "<I"), (25, "<H"), (27, "<H"), (29, "<B"), (30, "<B")]
 ODD_VALUES = [0, 1, 2, 7, 255, 65535, 2**31, -1.0, 0.0, 0.5, 1e300, float("nan"), float("inf"), -float("inf")]
 
 
@@ -260,7 +262,7 @@ def _cleans_without_error(state: SiteState) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.binary(max_size=400))
 def test_random_bytes_load_into_a_usable_state_or_raise_value_error(data: bytes) -> None:
-    for candidate in (data, SNAPSHOT[:1] + data, SNAPSHOT[:31] + data):
+    for candidate in (data, SNAPSHOT[:1] + data, SNAPSHOT[:32] + data):
         try:
             state = SiteState.from_bytes(candidate)
         except ValueError:
@@ -300,6 +302,7 @@ def test_mutated_snapshots_load_into_a_usable_state_or_raise_value_error(
         (13, "<d", float("inf"), "unit"),
         (27, "<H", 60000, "ring position"),
         (29, "<B", 9, "content paths"),  # also makes the length wrong: either complaint will do
+        (30, "<B", MAX_POSITIONS + 1, "structure positions"),
     ],
 )
 def test_each_field_is_checked(offset: int, fmt: str, value: float, complaint: str) -> None:
@@ -309,16 +312,23 @@ def test_each_field_is_checked(offset: int, fmt: str, value: float, complaint: s
         SiteState.from_bytes(bytes(data))
 
 
-def test_nan_and_negative_counts_and_repeated_fingerprints_are_refused() -> None:
+@pytest.mark.parametrize(
+    ("counts", "keys", "complaint"),
+    [("counts", "fps", "fingerprint twice"), ("position_kept", "positions", "position twice")],
+)
+def test_nan_and_negative_counts_and_repeated_keys_are_refused(
+    counts: str, keys: str, complaint: str
+) -> None:
     state = SiteState.from_bytes(SNAPSHOT)
+    assert len(getattr(state, keys)) >= 2  # the sample site's pages fill both (its articles' slots too)
     for poison in (float("nan"), -1.0, float("inf")):
         bad = SiteState.from_bytes(SNAPSHOT)
-        bad.counts[0] = poison
+        getattr(bad, counts)[0] = poison
         with pytest.raises(ValueError, match="count"):
             SiteState.from_bytes(bad.to_bytes())
     twice = SiteState.from_bytes(SNAPSHOT)
-    twice.fps[1] = twice.fps[0]
-    with pytest.raises(ValueError, match="twice"):
+    getattr(twice, keys)[1] = getattr(twice, keys)[0]
+    with pytest.raises(ValueError, match=complaint):
         SiteState.from_bytes(twice.to_bytes())
     assert SiteState.from_bytes(state.to_bytes()).to_bytes() == SNAPSHOT
 
@@ -337,3 +347,57 @@ def test_the_budget_counts_site_names() -> None:
     for site in mem.sites():
         mem.drop(site)
     assert mem.bytes_in_use == 0
+
+
+# --- structure positions: where density keeps blocks on a site's pages ---------------------------
+
+
+def _positions_after(pages: list[tuple[set[int], set[int]]]) -> SiteState:
+    mem = SiteMemory(CFG)
+    for i, (seen, kept) in enumerate(pages):
+        mem.observe("s", f"u{i}", {1})
+        mem.observe_positions("s", seen, kept)
+    state = mem.get("s")
+    assert state is not None
+    return state
+
+
+def test_a_position_kept_on_every_page_holding_it_is_a_slot() -> None:
+    # 10: kept on every page. 20: kept on one page of four. 30: kept once, on the newest page only.
+    both = {10, 20}
+    state = _positions_after([(both, both), (both, {10}), (both, {10}), ({10, 20, 30}, {10, 30})])
+    assert state.kept_positions(1.5, 0.95) == frozenset({10})
+    assert state.kept_positions(0.9, 0.95) == frozenset({10, 30})  # one page's evidence is enough at 0.9
+    assert state.kept_positions(0.5, 0.2) == frozenset({10, 20, 30})  # 20: kept on 1 of 4 (decayed: 0.81)
+
+
+def test_positions_are_counted_only_once_kept_and_stay_bounded() -> None:
+    mem = SiteMemory(CFG)
+    for i in range(40):
+        mem.observe("s", f"u{i}", {1})
+        mem.observe_positions("s", {7, 1000 + i, 2000 + i}, {7, 1000 + i})  # 2000 + i: seen, never kept
+        state = mem.get("s")
+        assert state is not None
+        assert len(state.positions) <= MAX_POSITIONS
+        assert mem.bytes_in_use == state.nbytes() + name_bytes("s")  # the budget counts them
+    assert 7 in state.positions
+    assert not any(p >= 2000 for p in state.positions)
+    assert state.kept_positions(1.5, 0.95) == frozenset({7})
+    restored = SiteState.from_bytes(state.to_bytes())
+    assert restored.kept_positions(1.5, 0.95) == frozenset({7})
+    assert list(restored.positions) == list(state.positions)
+
+
+def test_a_slot_fades_when_density_stops_keeping_it() -> None:
+    state = _positions_after([({5}, {5})] * 3 + [({5}, set())] * 2)
+    assert state.kept_positions(1.5, 0.95) == frozenset()
+
+
+def test_frozen_memory_learns_no_positions() -> None:
+    mem = SiteMemory(CFG)
+    mem.observe("s", "u", {1})
+    mem.learning = False
+    mem.observe_positions("s", {5}, {5})
+    state = mem.get("s")
+    assert state is not None
+    assert len(state.positions) == 0

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.unit.cleankit import seg_of
 from worker.clean import template
 from worker.clean.fingerprint import PageFingerprints
 from worker.clean.pipeline import clean_page
+from worker.clean.segment import Segmentation
 from worker.clean.sitememory import MemoryConfig, SiteMemory
 from worker.models import Document, Page
 
@@ -125,7 +128,7 @@ def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taugh
 
 def test_choose_strips_takes_outermost_and_never_the_root() -> None:
     seg = seg_of("<div><p>a</p></div><div><p>c</p></div><p>e</p>")  # body(0) div(1) p(2) div(3) p(4) p(5)
-    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], paths=[])
+    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], path_fps=[0] * 6, paths=[])
     assert template.choose_strips(seg, fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
     assert template.choose_strips(seg, fps, frozenset({1})) == []
 
@@ -176,3 +179,82 @@ def test_a_broken_site_state_is_dropped_and_the_site_relearns() -> None:
 def _reason(doc: Document) -> str | None:
     assert doc.template is not None
     return doc.template.fallback_reason
+
+
+# --- the site's article slots (structure positions density keeps) ------------------------------------
+
+
+def _article_in_text_box(i: int, tail: str = "") -> str:
+    t = TOPICS[i % len(TOPICS)]
+    paras = "".join(
+        f"<p>On day {i} the {t} was the place where {n} of the people in the town went to see what had "
+        f"happened there, and they talked about the {t} for a long time because it was {t} news {k}.</p>"
+        for k, n in enumerate(("many", "most", "some", "all"))
+    )
+    head = f"<h1>The story of the {t} number {i}</h1>"
+    return f'<div class="post">{head}<div class="text">{paras}{tail}</div></div>'
+
+
+# A link-heavy line at the article's end: density alone drops it (link density), though it sits where the
+# site's article paragraphs always are.
+PHOTO_LINE = '<p>Photos: <a href="/a">Friday market gallery</a> and <a href="/b">more</a></p>'
+# The same line in a box of its own beside the article: no position the site ever kept.
+PHOTO_BOX = '<div class="aside"><ul><li><a href="/a">Friday market gallery</a></li></ul></div>'
+
+
+def _learned_site() -> SiteMemory:
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        clean_page(site_page(i, _article_in_text_box(i)), memory)
+    return memory
+
+
+def test_a_block_at_the_sites_article_slot_is_kept() -> None:
+    page = site_page(5, _article_in_text_box(5, PHOTO_LINE))
+    assert "Friday market gallery" not in clean_page(page).text  # density alone drops it
+    doc = clean_page(page, _learned_site())
+    assert doc.method == "template"
+    assert "Friday market gallery" in doc.text
+    assert "Share this story" not in doc.text
+    assert "About this blog" not in doc.text
+
+
+def test_the_slot_rule_needs_two_earlier_pages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(template, "POSITION_MIN_PAGES", 1e9)  # no position is ever a slot
+    page = site_page(5, _article_in_text_box(5, PHOTO_LINE))
+    assert "Friday market gallery" not in clean_page(page, _learned_site()).text
+    monkeypatch.undo()
+    memory = SiteMemory(CFG)
+    clean_page(site_page(0, _article_in_text_box(0)), memory)  # one earlier page is not evidence enough
+    assert "Friday market gallery" not in clean_page(page, memory).text
+
+
+def test_a_block_at_a_position_never_kept_stays_out() -> None:
+    page = site_page(5, _article_in_text_box(5) + PHOTO_BOX)
+    assert "Friday market gallery" not in clean_page(page, _learned_site()).text
+
+
+def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    segs: list[Segmentation] = []
+    learned: list[list[int]] = []
+    after, learn = template.after_extraction, template.learn_positions
+
+    def see(
+        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int]
+    ) -> list[int]:
+        segs.append(seg)
+        return after(memory, plan, seg, at, kept)
+
+    def spy(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
+        learned.append(kept)
+        learn(memory, site, positions, kept)
+
+    monkeypatch.setattr(template, "after_extraction", see)
+    monkeypatch.setattr(template, "learn_positions", spy)
+    doc = clean_page(site_page(5, _article_in_text_box(5, PHOTO_LINE)), _learned_site())
+    assert "Friday market gallery" in doc.text  # kept by the slot rule...
+    texts = [segs[-1].texts[j] for j in learned[-1]]
+    assert texts
+    assert not any("Friday" in t for t in texts)  # ...and not learned as density's

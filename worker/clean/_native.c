@@ -1178,8 +1178,8 @@ static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t lo, Py_ssize
 }
 
 PyDoc_STRVAR(fingerprint_doc,
-             "fingerprint(texts, tags, classes, ids, parents, firsts, ends) -> (elems, text_fps) | None\n\n"
-             "fingerprint.fingerprint_segmentation's elements and text fingerprints of a segmentation's\n"
+             "fingerprint(texts, tags, classes, ids, parents, firsts, ends) -> (elems, text_fps, path_fps) | None\n\n"
+             "fingerprint.fingerprint_segmentation's elements, text and path fingerprints of a segmentation's\n"
              "columns; None when the columns are not a segmentation's (the Python code then decides).");
 
 static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
@@ -1196,24 +1196,24 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
     if (PyList_GET_SIZE(classes) != n || PyList_GET_SIZE(ids) != n || PyList_GET_SIZE(parents) != n ||
         PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n)
         Py_RETURN_NONE;
-    PyObject *keep = PyList_New(0), *fps = PyList_New(0), *result = NULL;
+    PyObject *keep = PyList_New(0), *fps = PyList_New(0), *paths = PyList_New(0), *result = NULL;
     uint64_t *sums = PyMem_Malloc(((size_t)nb + 1) * sizeof *sums);
     uint64_t *path = PyMem_Malloc(((size_t)n + 1) * sizeof *path);
     Buf norm = {0};
-    if (keep == NULL || fps == NULL || sums == NULL || path == NULL) {
+    if (keep == NULL || fps == NULL || paths == NULL || sums == NULL || path == NULL) {
         if (!PyErr_Occurred())
             PyErr_NoMemory();
         goto done;
     }
     if (n == 0) {
-        result = PyTuple_Pack(2, keep, fps);
+        result = PyTuple_Pack(3, keep, fps, paths);
         goto done;
     }
     Py_ssize_t lo0 = index_at(firsts, 0, 0, nb), hi0 = index_at(ends, 0, 0, nb);
     if (lo0 < 0 || hi0 < 0)
         goto invalid;
     if (hi0 <= lo0) {
-        result = PyTuple_Pack(2, keep, fps);
+        result = PyTuple_Pack(3, keep, fps, paths);
         goto done;
     }
     /* Block hashes summed: an element's text hash is a difference of prefix sums (mod 2^64, as the
@@ -1244,19 +1244,23 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         path[i] = i ? path[parent] * sig.base + known : known;
         PyObject *e = PyLong_FromSsize_t(i);
         PyObject *fp = PyLong_FromUnsignedLongLong(path[i] ^ (sums[hi] - sums[lo]));
-        int failed = e == NULL || fp == NULL || PyList_Append(keep, e) < 0 || PyList_Append(fps, fp) < 0;
+        PyObject *ph = PyLong_FromUnsignedLongLong(path[i]);
+        int failed = e == NULL || fp == NULL || ph == NULL || PyList_Append(keep, e) < 0 ||
+                     PyList_Append(fps, fp) < 0 || PyList_Append(paths, ph) < 0;
         Py_XDECREF(e);
         Py_XDECREF(fp);
+        Py_XDECREF(ph);
         if (failed)
             goto done;
     }
-    result = PyTuple_Pack(2, keep, fps);
+    result = PyTuple_Pack(3, keep, fps, paths);
     goto done;
 invalid:
     result = Py_NewRef(Py_None);
 done:
     Py_XDECREF(keep);
     Py_XDECREF(fps);
+    Py_XDECREF(paths);
     PyMem_Free(sums);
     PyMem_Free(path);
     PyMem_Free(norm.b);

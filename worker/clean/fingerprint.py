@@ -74,6 +74,7 @@ class PageFingerprints:
 
     elems: list[int]  # index into the segmentation's elements
     text_fps: list[int]
+    path_fps: list[int]  # the path part of each text fingerprint: the element's structure position
     paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
 
     def observed(self) -> set[int]:
@@ -129,7 +130,7 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
     if accel is not None and not with_paths:
         got = accel(seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
         if got is not None:
-            return PageFingerprints(got[0], got[1], [])
+            return PageFingerprints(got[0], got[1], got[2], [])
     return fingerprint_segmentation_python(seg, with_paths)
 
 
@@ -143,7 +144,7 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
     """
     firsts, ends = seg.firsts, seg.ends
     if not firsts or ends[0] <= firsts[0]:
-        return PageFingerprints([], [], [])
+        return PageFingerprints([], [], [], [])
     norm = _normalise_text(_SEP.join(seg.texts), len(seg.texts))
     # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
     # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
@@ -157,8 +158,9 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
     path_hs[0] = ph = _signature_hash((tags[0], classes[0], ids[0]))
     keep = [0]
     text_fps = [ph ^ (sums[ends[0]] - sums[firsts[0]]) & mask]
+    path_fps = [ph]
     sig_of = _SIG_HASHES.get
-    add_keep, add_fp = keep.append, text_fps.append
+    add_keep, add_fp, add_path = keep.append, text_fps.append, path_fps.append
     keys = zip(tags[1:], classes[1:], ids[1:], strict=True)
     rows = zip(range(1, n), firsts[1:], ends[1:], parents[1:], keys, strict=True)
     for i, lo, hi, parent, key in rows:
@@ -169,6 +171,7 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
         if known is None:
             known = _signature_entry(key)
         ph = path_hs[i] = (path_hs[parent] * base + known) & mask
+        add_path(ph)
         # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
         # equality is all the memory needs, and a bijective mix collides exactly where this does.
         add_fp(ph ^ (sums[hi] - sums[lo]) & mask)
@@ -179,7 +182,7 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
             sig = _signature_string((tags[i], classes[i], ids[i]))
             by_elem[i] = by_elem[parents[i]] + ">" + sig if i else sig
         paths = [by_elem[i] for i in keep]
-    return PageFingerprints(keep, text_fps, paths)
+    return PageFingerprints(keep, text_fps, path_fps, paths)
 
 
 _MASK = (1 << 64) - 1

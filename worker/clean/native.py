@@ -103,7 +103,7 @@ def segmenter(
 # columns are not a segmentation's.
 NativeFingerprint = Callable[
     [list[str], list[str], list[str], list[str], list[int], list[int], list[int]],
-    tuple[list[int], list[int]] | None,
+    tuple[list[int], list[int], list[int]] | None,
 ]
 
 
@@ -682,6 +682,7 @@ def _check_fingerprint(
         result = _native.fingerprint(
             seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends
         )
-        if result is None or result != (fps.elems, fps.text_fps):
-            return f"fingerprints differ on a canary: {result} against {(fps.elems, fps.text_fps)}"
+        expected = (fps.elems, fps.text_fps, fps.path_fps)
+        if result is None or result != expected:
+            return f"fingerprints differ on a canary: {result} against {expected}"
     return None

@@ -31,7 +31,7 @@ from worker.clean.posts import find_posts
 from worker.clean.region import Steer, choose
 from worker.clean.repeats import Bylines
 from worker.clean.score import Scores, score
-from worker.clean.segment import Segmentation, segment, stable_path
+from worker.clean.segment import Segmentation, segment
 from worker.clean.sitememory import SiteMemory
 from worker.models import (
     Block,
@@ -173,13 +173,14 @@ def clean_page(
                     if reason is not None:
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
-            # 9. Site memory, after extraction: where this site's content was found.
-            if plan.fresh:
-                assert memory is not None
-                try:
-                    memory.observe_content_path(plan.site, stable_path(result.seg, result.located))
-                except Exception as exc:
-                    info = _forget(memory, plan.site, exc)
+            # 9. Site memory, after extraction: the blocks at the site's article slots join the text; the
+            # site learns where this page's content was found and which positions density kept.
+            assert memory is not None
+            try:
+                c = result.classified
+                c.kept = template.after_extraction(memory, plan, result.seg, result.located, c.kept)
+            except Exception as exc:
+                info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
         # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
         # article came from; a defect in either costs the page its posts or comments, not its text.

@@ -5,6 +5,11 @@ Each site keeps, in compact arrays, a decayed count per tracked fingerprint and 
 recent pages holding that fingerprint and a redesigned site re-learns within a few half-lives. The decay is
 applied lazily: rather than multiplying every count by d, each new page weighs 1/d times the one before
 (`unit`), and counts are rescaled only when that weight grows large. Shares are ratios, so they are the same.
+Besides text fingerprints, a site counts the STRUCTURE POSITIONS (tag-path hashes, worker.clean.fingerprint's
+path_fps) of the blocks density kept: per position, the decayed number of pages holding it since it
+was first kept and of those where density kept it (at most MAX_POSITIONS, the least kept pruned first). A
+position kept on most of the site's pages holding it is the site's article slot, whatever its text
+(`kept_positions`; worker.clean.template).
 A site tracks at most `max_fingerprints` fingerprints: past that, the lowest counts are dropped down to
 PRUNE_TO of the cap (hysteresis: the sort is not paid on every page of a big site). Because of the decay, an
 old one-off fingerprint always ranks below one seen on the current page, so a template block that is new
@@ -41,10 +46,11 @@ from worker.clean import native
 from worker.settings import Settings
 
 _DEFAULTS = Settings()
-# Python objects around the arrays of one site (the SiteState, 5 array headers and their over-allocation,
-# the LRU entry and its key): tracemalloc over 470 restored dragnet sites gave 4252 bytes per site against
-# 3374 bytes of snapshot (bench/templates.py), so ~880; the payload itself is counted exactly.
-SITE_OVERHEAD = 900
+# Python objects around the arrays of one site (the SiteState, 8 array headers and their over-allocation,
+# the LRU entry and its key): tracemalloc over 578 restored dragnet + scrapinghub_aeb sites gave 4361 bytes
+# per site against 3171 bytes of snapshot (bench/templates.py's _bytes), so ~1190; the payload itself is
+# counted exactly.
+SITE_OVERHEAD = 1200
 # Share of a site's recent pages on which density must have found one content path for it to be "learned".
 CONTENT_PATH_SHARE = 0.5
 MAX_CONTENT_PATHS = 8
@@ -52,13 +58,18 @@ MAX_CONTENT_PATHS = 8
 # a few times the pages of a site a crawler fetches in one pass over its front pages.
 URL_WINDOW = 128
 
-# version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths
-_HEADER = struct.Struct("<BIddIHHB")
+# Structure positions a site tracks: a page keeps 5-20 distinct ones (dragnet), and a site has a few
+# article layouts.
+MAX_POSITIONS = 64
+
+# version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths, n_positions
+_HEADER = struct.Struct("<BIddIHHBB")
 # 2: text fingerprints lost their splitmix finaliser (worker.clean.fingerprint). 3: block texts hashed with
 # crc32/adler32 and summed; counts scaled by `unit`. 4: block texts without digits, only ASCII case-folded.
+# 5: structure positions of kept blocks (positions, position_seen, position_kept).
 # Older fingerprints would never match again: the changelog restore skips a snapshot it cannot read and
 # the site re-learns.
-_VERSION = 4
+_VERSION = 5
 # When a site passes max_fingerprints, the lowest counts go until this share of the cap is left.
 PRUNE_TO = 0.75
 # Counts are float32 multiples of the newest page's weight: rescale long before they could overflow.
@@ -118,6 +129,9 @@ class SiteState:
         "pages_seen",
         "path_counts",
         "paths",
+        "position_kept",
+        "position_seen",
+        "positions",
         "unit",
         "url_pos",
         "urls",
@@ -134,6 +148,9 @@ class SiteState:
         self.url_pos = 0
         self.paths = array("Q")  # hashes of content paths density chose
         self.path_counts = array("f")
+        self.positions = array("Q")  # structure positions (tag-path hashes) where density kept a block
+        self.position_seen = array("f")  # scaled decayed pages holding positions[i] since it was first kept
+        self.position_kept = array("f")  # of those, the pages where density kept a block there
         self._template: tuple[float, frozenset[int]] | None = None
 
     @property
@@ -169,6 +186,8 @@ class SiteState:
     def _rescale(self, factor: float) -> None:
         self.counts = array("f", map(factor.__mul__, self.counts))
         self.path_counts = array("f", map(factor.__mul__, self.path_counts))
+        self.position_seen = array("f", map(factor.__mul__, self.position_seen))
+        self.position_kept = array("f", map(factor.__mul__, self.position_kept))
         self.weight *= factor
         self.unit *= factor
 
@@ -200,6 +219,37 @@ class SiteState:
             return int(self.paths[best])
         return None
 
+    def observe_positions(self, seen: set[int], kept: set[int]) -> None:
+        """Count the structure positions of the page just observed (`kept`: where density kept a block)."""
+        unit, tracked = self.unit, self.positions
+        index = dict(zip(tracked, range(len(tracked)), strict=True))
+        for p in seen.intersection(index):  # a page holds ~50 positions, a site tracks a few
+            i = index[p]
+            self.position_seen[i] += unit
+            if p in kept:
+                self.position_kept[i] += unit
+        new = sorted(kept.difference(index))  # sorted: the state must not depend on set order
+        if new:
+            tracked.extend(new)
+            self.position_seen.extend(array("f", [unit]) * len(new))
+            self.position_kept.extend(array("f", [unit]) * len(new))
+        if len(tracked) > MAX_POSITIONS:
+            keep = int(PRUNE_TO * MAX_POSITIONS)
+            self.positions, self.position_kept = _prune(tracked, self.position_kept, keep)
+            # _prune keeps the survivors in their order: their seen counts follow the same mask.
+            seen_of = dict(zip(tracked, self.position_seen, strict=True))
+            self.position_seen = array("f", [seen_of[p] for p in self.positions])
+
+    def kept_positions(self, min_pages: float, share: float) -> frozenset[int]:
+        """Positions density kept on at least `min_pages` (decayed) of the site's pages and on at least
+        `share` of the pages holding them since it first kept them."""
+        bar = min_pages * self.unit
+        return frozenset(
+            p
+            for p, k, n in zip(self.positions, self.position_kept, self.position_seen, strict=True)
+            if k >= bar and k >= share * n
+        )
+
     def share(self, fp: int) -> float:
         try:
             i = self.fps.index(fp)
@@ -228,7 +278,8 @@ class SiteState:
 
     def nbytes(self) -> int:
         """Honest size: the array payloads (as serialized) plus the measured per-object overhead."""
-        return _HEADER.size + _payload(len(self.fps), len(self.urls), len(self.paths)) + SITE_OVERHEAD
+        payload = _payload(len(self.fps), len(self.urls), len(self.paths), len(self.positions))
+        return _HEADER.size + payload + SITE_OVERHEAD
 
     def to_bytes(self) -> bytes:
         header = _HEADER.pack(
@@ -240,9 +291,19 @@ class SiteState:
             len(self.urls),
             self.url_pos,
             len(self.paths),
+            len(self.positions),
         )
         chunks = [header]
-        for a in (self.fps, self.counts, self.urls, self.paths, self.path_counts):
+        for a in (
+            self.fps,
+            self.counts,
+            self.urls,
+            self.paths,
+            self.path_counts,
+            self.positions,
+            self.position_seen,
+            self.position_kept,
+        ):
             if not _LITTLE:
                 a = array(a.typecode, a)
                 a.byteswap()
@@ -254,10 +315,11 @@ class SiteState:
         """Read a snapshot back; ValueError, naming the field, unless it is one `to_bytes` could write."""
         if len(data) < _HEADER.size:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes")
-        version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths = _HEADER.unpack_from(data, 0)
+        header = _HEADER.unpack_from(data, 0)
+        version, pages_seen, weight, unit, n_fps, n_urls, url_pos, n_paths, n_pos = header
         if version != _VERSION:
             raise ValueError(f"unknown site snapshot version {version}")
-        expected = _HEADER.size + _payload(n_fps, n_urls, n_paths)
+        expected = _HEADER.size + _payload(n_fps, n_urls, n_paths, n_pos)
         if len(data) != expected:
             raise ValueError(f"truncated site snapshot: {len(data)} bytes, expected {expected}")
         if not (math.isfinite(weight) and weight >= 0.0):
@@ -268,6 +330,8 @@ class SiteState:
             raise ValueError(f"site snapshot ring position {url_pos} is past its {n_urls} page keys")
         if n_paths > MAX_CONTENT_PATHS:
             raise ValueError(f"site snapshot has {n_paths} content paths, at most {MAX_CONTENT_PATHS}")
+        if n_pos > MAX_POSITIONS:
+            raise ValueError(f"site snapshot has {n_pos} structure positions, at most {MAX_POSITIONS}")
         state = cls()
         state.pages_seen, state.weight, state.unit, state.url_pos = pages_seen, weight, unit, url_pos
         offset = _HEADER.size
@@ -277,6 +341,9 @@ class SiteState:
             ("urls", "Q", n_urls),
             ("paths", "Q", n_paths),
             ("path_counts", "f", n_paths),
+            ("positions", "Q", n_pos),
+            ("position_seen", "f", n_pos),
+            ("position_kept", "f", n_pos),
         ):
             a = array(code)
             size = a.itemsize * n
@@ -285,11 +352,18 @@ class SiteState:
                 a.byteswap()
             setattr(state, name, a)
             offset += size
-        for name, counts in (("count", state.counts), ("content path count", state.path_counts)):
+        for name, counts in (
+            ("count", state.counts),
+            ("content path count", state.path_counts),
+            ("position count", state.position_seen),
+            ("position count", state.position_kept),
+        ):
             if counts and not (all(map(math.isfinite, counts)) and min(counts) >= 0.0):
                 raise ValueError(f"site snapshot has a {name} that is not a finite non-negative number")
         if len(set(state.fps)) != n_fps:
             raise ValueError("site snapshot tracks a fingerprint twice")
+        if len(set(state.positions)) != n_pos:
+            raise ValueError("site snapshot tracks a structure position twice")
         return state
 
 
@@ -335,9 +409,10 @@ def _template_python(fps: array[int], counts: array[float], bar: float) -> froze
     return frozenset(compress(fps, map(bar.__le__, counts)))
 
 
-def _payload(n_fps: int, n_urls: int, n_paths: int) -> int:
-    """Serialized bytes of the arrays: a fingerprint or a path is 8 + 4 (count), a page key 8."""
-    return 12 * n_fps + 8 * n_urls + 12 * n_paths
+def _payload(n_fps: int, n_urls: int, n_paths: int, n_positions: int) -> int:
+    """Serialized bytes of the arrays: a fingerprint or a path is 8 + 4 (count), a page key 8, a structure
+    position 8 + 4 + 4 (its two counts)."""
+    return 12 * n_fps + 8 * n_urls + 12 * n_paths + 16 * n_positions
 
 
 class SiteMemory:
@@ -399,6 +474,14 @@ class SiteMemory:
             before = state.nbytes()
             state.observe_content_path(path)
             self._bytes += state.nbytes() - before
+
+    def observe_positions(self, site: str, seen: set[int], kept: set[int]) -> None:
+        state = self._sites.get(site)
+        if state is not None and self.learning:
+            before = state.nbytes()
+            state.observe_positions(seen, kept)
+            self._bytes += state.nbytes() - before
+            self._evict(keep=site)
 
     def set_budget_mb(self, budget_mb: float) -> None:
         """Change the budget (the stream splits one budget over its partitions); evicts at once."""
