@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import functools
 from hashlib import blake2b
+from typing import TYPE_CHECKING
 
-import tldextract
+if TYPE_CHECKING:  # imported on first use: tldextract pulls in requests and filelock (~50 ms at start-up)
+    import tldextract
 
 # Longest site identifier kept as it is: the longest DNS name. A site is a key of the template memory,
 # of output records and of changelog snapshots, and it can come from an unbounded Kafka key or header;
@@ -23,6 +25,8 @@ SITE_HASH_BYTES = 12
 @functools.cache
 def _extractor() -> tldextract.TLDExtract:
     # Built once: loading the snapshot costs a few ms, and the table is read-only afterwards.
+    import tldextract
+
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
 
 

@@ -6,6 +6,7 @@ Each case runs in a fresh interpreter, since this test process may already have 
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +18,9 @@ from worker.sample import sample_dir
 HEAVY = ("aiokafka", "aiohttp", "prometheus_client", "numpy")
 
 PROBE = """
-import sys
+import os, sys
 from worker.__main__ import main
-HEAVY = ("aiokafka", "aiohttp", "prometheus_client", "numpy")
+HEAVY = os.environ["HEAVY_NAMES"].split(",")
 try:
     code = main(sys.argv[1:])
 except SystemExit as exc:  # --help exits
@@ -29,9 +30,15 @@ print("HEAVY=" + ",".join(heavy))
 """
 
 
-def heavy_imports(argv: list[str]) -> list[str]:
+def heavy_imports(argv: list[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    env = {**os.environ, "HEAVY_NAMES": ",".join(names)}
     proc = subprocess.run(
-        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", PROBE, *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("HEAVY=")]
     assert lines, proc.stderr[-2000:]
@@ -48,6 +55,19 @@ def test_clean_imports_no_heavy_library(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     assert heavy_imports(["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]) == []
     assert out.read_bytes().count(b"\n") == 6  # the run really cleaned the sample site
+
+
+def test_pages_that_name_their_site_need_no_suffix_list(tmp_path: Path) -> None:
+    # tldextract (which imports requests and filelock: ~50 ms of start-up) loads only for a URL's site.
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text(
+        '{"id": "1", "url": "https://ex.org/a", "site": "ex.org", "html": "<p>Hello there.</p>"}\n'
+    )
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
+    assert heavy_imports(argv, ("tldextract", "requests")) == []
+    argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]
+    assert heavy_imports(argv, ("tldextract",)) == ["tldextract"]  # saved pages: the site from the URL
 
 
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:

@@ -160,7 +160,11 @@ def _signature_canaries(page_state: tuple[str, ...]) -> list[tuple[str, str, str
         "a" * 40, "a" * 41, "nav\n", "_x", "caf\u00e9", "\u212aelvin",
     )  # fmt: skip
     tags = (*page_state, "div", "section", "my-widget", "d\u00efv")
-    return [(t, c, i) for t in tags for c in classes for i in ids]
+    # every class with some id and every id with some class, under every tag (the whole product cost
+    # 4 ms at import; the tests compare both paths on generated keys and every shared page)
+    pairs = [(c, ids[k % len(ids)]) for k, c in enumerate(classes)]
+    pairs += [(classes[(k * 5 + 1) % len(classes)], d) for k, d in enumerate(ids)]
+    return [(t, c, i) for t in tags for c, i in pairs]
 
 
 def clear_memo() -> None:
@@ -328,8 +332,10 @@ def _ident_canaries(tables: tuple[frozenset[str] | tuple[str, ...], ...]) -> lis
     words = sorted({w for table in tables for w in table})
     shapes = ("{}", "{}x", "x-{}", "x_{}", "{}-x", "{}_x", "X{}", "{}-", "-{}", "a b-{}-c", "{}\x1c{}")
     out = [("", ""), (" ", ""), ("", "Post-12"), ("post-", "post-1a"), ("POST-7 Nav", ""), ("Ünï-nav", "x")]
-    for w in words:
-        for shape in shapes:
+    # Every word in two shapes, every shape with many words: a few hundred pairs (all words in all
+    # shapes cost 20 ms at import); the tests compare both paths on generated and shared pages.
+    for i, w in enumerate(words):
+        for shape in (shapes[i % len(shapes)], shapes[(i * 7 + 3) % len(shapes)]):
             text = shape.format(w, w)
             out += [(text, ""), ("", text), (text.upper(), "row"), ("col " + text, "post-4711")]
             out.append((text.replace("a", "\u00e4"), "menu"))
