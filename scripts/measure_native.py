@@ -8,7 +8,7 @@ go through each stage in a fresh process, once with the accelerator and once ins
 native.python_only(). Stages, each run on its own and measured whole:
     load      read the pages (subtracted from the others)
     guard     the guard's check of each page (before parsing)
-    parse     encode + parse + title
+    parse     encode + parse (with the check for markup that swallows the page)
     segment   + the segmentation walk
     fingerprint  + fingerprints of the segmentation
     density   clean_page without the template memory (the whole pipeline)
@@ -65,8 +65,7 @@ if stage == "guard":
         guard.check(page.html, CleanOptions().max_nodes)
 elif stage in ("parse", "segment", "fingerprint"):
     for page in pages:
-        tree = dom.parse(page.html.encode("utf-8"))
-        dom.title(tree)
+        tree, _ = dom.parse_page(page.html, page.html.encode("utf-8"))
         if stage != "parse" and tree.body is not None:
             seg = segment(tree.body, Budget(float("inf")))
             if stage == "fingerprint":
