@@ -1633,6 +1633,20 @@ static PyObject *native_probe_runs(PyObject *self, PyObject *args) {
 #define SPECIALISED static inline
 #endif
 
+/* result = scan(kind, args...) with the storage kind of `text` as a constant, so each SPECIALISED scan is
+   inlined once per kind with plain loads. */
+#define BY_KIND(result, text, scan, ...)                                                                 \
+    switch (PyUnicode_KIND(text)) {                                                                      \
+    case PyUnicode_1BYTE_KIND:                                                                           \
+        result = scan(PyUnicode_1BYTE_KIND, __VA_ARGS__);                                                \
+        break;                                                                                           \
+    case PyUnicode_2BYTE_KIND:                                                                           \
+        result = scan(PyUnicode_2BYTE_KIND, __VA_ARGS__);                                                \
+        break;                                                                                           \
+    default:                                                                                             \
+        result = scan(PyUnicode_4BYTE_KIND, __VA_ARGS__);                                                \
+    }
+
 /* Per chunk: its `<`, and its `</` (starting in the chunk: markup.count("</", start, stop + 1) counts an
    end tag that straddles the boundary). Counting loops without branches, written once over
    PyUnicode_READ with the storage kind as a parameter and inlined for each kind (plain loads). */
@@ -1737,16 +1751,7 @@ static PyObject *native_count_attributes(PyObject *self, PyObject *args) {
         close = n;
     const void *s = PyUnicode_DATA(markup);
     Py_ssize_t count;
-    switch (PyUnicode_KIND(markup)) {
-    case PyUnicode_1BYTE_KIND:
-        count = attribute_scan(PyUnicode_1BYTE_KIND, s, start, close);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        count = attribute_scan(PyUnicode_2BYTE_KIND, s, start, close);
-        break;
-    default:
-        count = attribute_scan(PyUnicode_4BYTE_KIND, s, start, close);
-    }
+    BY_KIND(count, markup, attribute_scan, s, start, close);
     return PyLong_FromSsize_t(count);
 }
 
@@ -1763,16 +1768,7 @@ static PyObject *native_nesting_counts(PyObject *self, PyObject *args) {
     const void *s = PyUnicode_DATA(markup);
     Py_ssize_t n = PyUnicode_GET_LENGTH(markup), options = 0;
     long long steps;
-    switch (PyUnicode_KIND(markup)) {
-    case PyUnicode_1BYTE_KIND:
-        steps = nesting_scan(PyUnicode_1BYTE_KIND, s, n, chunk);
-        break;
-    case PyUnicode_2BYTE_KIND:
-        steps = nesting_scan(PyUnicode_2BYTE_KIND, s, n, chunk);
-        break;
-    default:
-        steps = nesting_scan(PyUnicode_4BYTE_KIND, s, n, chunk);
-    }
+    BY_KIND(steps, markup, nesting_scan, s, n, chunk);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spellings); k++) {
         Py_ssize_t c = PyUnicode_Count(markup, PyTuple_GET_ITEM(spellings, k), 0, PY_SSIZE_T_MAX);
         if (c < 0)
