@@ -65,7 +65,7 @@ def test_pages_that_name_their_site_need_no_suffix_list(tmp_path: Path) -> None:
     )
     out = tmp_path / "out.jsonl"
     argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
-    assert heavy_imports(argv, ("tldextract", "requests")) == []
+    assert heavy_imports(argv, ("tldextract", "requests", "asyncio")) == []  # asyncio: demo and replay only
     argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]
     assert heavy_imports(argv, ("tldextract",)) == ["tldextract"]  # saved pages: the site from the URL
 
