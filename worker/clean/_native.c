@@ -2123,25 +2123,24 @@ static int word_flags(const char *s, size_t n) {
     return flags;
 }
 
+/* idents.has_part of lower-cased `s` with "_" read as "-": a word part (from the word's start or after a
+   "-") that starts with a word of `w`. */
+static int any_part_starts(const char *s, size_t n, const Words *w) {
+    size_t i = 0, start, end;
+    while (next_word(s, n, &i, 0, &start, &end))
+        if (part_starts(s, start, end, w))
+            return 1;
+    return 0;
+}
+
 /* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part that
    starts with a post prefix. */
 static int post_flag(const char *s, size_t n) {
     size_t i = 0, start, end;
     while (next_word(s, n, &i, 0, &start, &end))
-        if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start) ||
-            part_starts(s, start, end, &idt.post_prefixes))
+        if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start))
             return 1;
-    return 0;
-}
-
-/* idents.is_caption of lower-cased `s` with "_" read as a space: a part that starts with a caption
-   prefix. */
-static int caption_flag(const char *s, size_t n) {
-    size_t i = 0, start, end;
-    while (next_word(s, n, &i, 1, &start, &end))
-        if (part_starts(s, start, end, &idt.caption))
-            return 1;
-    return 0;
+    return any_part_starts(s, n, &idt.post_prefixes);
 }
 
 /* The flags of one element; -1 with an exception. */
@@ -2170,7 +2169,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     buf[nc] = ' ';
     for (Py_ssize_t k = 0; k < ni; k++)
         buf[nc + 1 + k] = (char)(b[k] >= 'A' && b[k] <= 'Z' ? b[k] + 32 : b[k]);
-    int out = caption_flag(buf, n) ? IF_CAPTION : 0;
+    int out = 0;
     int w = word_flags(buf, n);
     if (w & W_MARKER)
         out |= IF_GOOD;
@@ -2181,7 +2180,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     for (size_t k = 0; k < n; k++)
         if (buf[k] == '_')
             buf[k] = '-';
-    return out | (post_flag(buf, n) ? IF_POST : 0);
+    return out | (post_flag(buf, n) ? IF_POST : 0) | (any_part_starts(buf, n, &idt.caption) ? IF_CAPTION : 0);
 }
 
 PyDoc_STRVAR(ident_flags_doc,

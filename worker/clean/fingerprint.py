@@ -27,11 +27,10 @@ from zlib import adler32, crc32
 from selectolax.lexbor import LexborNode
 
 from worker.clean import native
+from worker.clean.heuristics import PAGE_STATE_TAGS
 from worker.clean.options import Budget
 from worker.clean.segment import Segmentation, segment
 
-# Classes on <html>/<body> describe the page (post id, category, logged-in state), not the template.
-PAGE_STATE_TAGS = frozenset({"html", "body"})
 # At most this many stable class tokens per element: WordPress-style class lists append per-page tokens
 # ("category-sports", "tag-foo") after the stable ones.
 MAX_CLASS_TOKENS = 2

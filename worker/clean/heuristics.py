@@ -95,6 +95,11 @@ CONTENT_MARKERS: frozenset[str] = frozenset(
 # Tags that are boilerplate by HTML semantics, whatever their class. Figure captions are not part
 # of the article body in the Zyte benchmark's gold (none of 9k caption characters is).
 BAD_TAGS: frozenset[str] = frozenset({"nav", "footer", "aside", "menu", "figcaption"})
+# A content container by its tag alone.
+ARTICLE_TAG = "article"
+# Classes on <html>/<body> describe the page (post id, category, logged-in state, "has-sidebar",
+# "comments-open"), not a part of it: neither marks nor template signatures read them.
+PAGE_STATE_TAGS: frozenset[str] = frozenset({"html", "body"})
 # A marked element holding more than this share of the page's text is the page, not boilerplate
 # (WordPress puts "has-sidebar" on wrappers of everything).
 MARK_MAX_SHARE = 0.6

@@ -89,19 +89,6 @@ def is_post(ident: str) -> bool:
     )
 
 
-def is_caption(ident: str) -> bool:
-    """A lower-cased "class id" naming a caption or a photo credit (a word, or a part after a "-")."""
-    for word in ident.replace("_", " ").split():
-        start = 0
-        while True:
-            if word.startswith(h.CAPTION_PREFIXES, start):
-                return True
-            start = word.find("-", start) + 1
-            if start == 0:
-                break
-    return False
-
-
 @lru_cache(maxsize=16384)
 def flags_of(cls: str, id_attr: str) -> int:
     """The flags of an element with this class and id attribute (0 without either)."""
@@ -110,7 +97,7 @@ def flags_of(cls: str, id_attr: str) -> int:
     ident = f"{cls} {id_attr}".lower()
     bad, comment, good = classify_ident(ident)
     flags = (BAD if bad else 0) | (COMMENT if comment else 0) | (GOOD if good else 0)
-    return flags | (POST if is_post(ident) else 0) | (CAPTION if is_caption(ident) else 0)
+    return flags | (POST if is_post(ident) else 0) | (CAPTION if has_part(ident, h.CAPTION_PREFIXES) else 0)
 
 
 def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:

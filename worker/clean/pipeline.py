@@ -6,7 +6,8 @@ The stages, top to bottom, each a plain function with typed input and output:
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
            adds blocks]
-           -> site memory (learn location) -> posts, comments -> quality -> assemble the Document
+           -> site memory (article slots join the text; learn location and positions) -> posts, comments
+           -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
 reported `timeout` whichever stage it was in.

@@ -47,7 +47,7 @@ def _marked(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     for tag, flags, first, last, in_comment in rows:
         if first < end or last == first or in_comment:
             continue
-        if tag == "article" or flags & post:
+        if tag == h.ARTICLE_TAG or flags & post:
             out.append((first, last))
             end = last
     return out

@@ -15,11 +15,6 @@ from worker.clean import heuristics as h
 from worker.clean import idents, native
 from worker.clean.segment import Segmentation
 
-# Tags whose class and id describe the page, not a part of it ("has-sidebar", "comments-open").
-PAGE_TAGS = ("body", "html")
-# A content container by its tag alone.
-ARTICLE_TAG = "article"
-
 
 @dataclass(slots=True)
 class Scores:
@@ -65,11 +60,11 @@ def own_marks(
     next(rows)  # the root: page-level classes describe the page
     for i, (tag, f, first, end) in enumerate(rows, 1):
         own = prefix[end] - prefix[first]
-        if own <= 0.0 or tag in PAGE_TAGS:
+        if own <= 0.0 or tag in h.PAGE_STATE_TAGS:
             # Without prose (no text, or only link lists, which are bad anyway) a mark changes nothing;
             # page-level classes ("has-sidebar", "comments-open") describe the page, not a part.
             continue
-        good[i] = bool(f & GOOD) or tag == ARTICLE_TAG
+        good[i] = bool(f & GOOD) or tag == h.ARTICLE_TAG
         if f & COMMENT:
             comment[i] = True
             continue
@@ -136,8 +131,8 @@ _accel: native.NativeScore | None = native.scorer(
     h.MARKS_MAX_REMOVED,
     h.UNSPACED_CHARS_PER_WORD,
     tuple(sorted(h.BAD_TAGS)),
-    PAGE_TAGS,
-    ARTICLE_TAG,
+    tuple(sorted(h.PAGE_STATE_TAGS)),
+    h.ARTICLE_TAG,
     (idents.BAD, idents.COMMENT, idents.GOOD),
     score_python,
 )

@@ -133,6 +133,8 @@ def after_extraction(
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
     site's article slots; the site learns, from a page it counted, where density found the content
     (`located`) and which positions it kept."""
+    if not plan.fresh and not plan.positions:
+        return kept  # nothing to learn from a page counted recently, no slot to fill
     positions = _positions(plan, seg)
     if plan.fresh:
         memory.observe_content_path(plan.site, stable_path(seg, located))
