@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 ENV_PREFIX = "CLEANSTREAM_"
 # A cleaning process takes ~50 MB of address space before its first page (interpreter, selectolax,
-# charset-normalizer, tldextract) and ~140 MB at its peak on a 4 MB page of 48k elements (VmPeak,
+# charset-normalizer, the suffix list) and ~140 MB at its peak on a 4 MB page of 48k elements (VmPeak,
 # measured): below this limit ordinary large pages would fail.
 MIN_PROCESS_MEMORY_MB = 256
 _SECRET = {"sasl_password", "ssl_password"}

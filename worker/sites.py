@@ -1,7 +1,7 @@
 """Which site a page belongs to: the registered domain (eTLD+1) of its URL.
 
-Template memory is kept per site, so this must be stable and offline: tldextract reads only the public
-suffix snapshot bundled with the package (no fetch, no cache directory). Private suffixes count, so
+Template memory is kept per site, so this must be stable and offline: publicsuffixlist reads only the
+public suffix list bundled with its wheel (no fetch, no cache directory). Private suffixes count, so
 alice.blogspot.com and bob.blogspot.com are different sites with different templates.
 """
 
@@ -10,9 +10,10 @@ from __future__ import annotations
 import functools
 from hashlib import blake2b
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-if TYPE_CHECKING:  # imported on first use: tldextract pulls in requests and filelock (~50 ms at start-up)
-    import tldextract
+if TYPE_CHECKING:  # loaded on first use (~30 ms to read the list): records that name their site skip it
+    from publicsuffixlist import PublicSuffixList
 
 # Longest site identifier kept as it is: the longest DNS name. A site is a key of the template memory,
 # of output records and of changelog snapshots, and it can come from an unbounded Kafka key or header;
@@ -23,29 +24,43 @@ SITE_HASH_BYTES = 12
 
 
 @functools.cache
-def _extractor() -> tldextract.TLDExtract:
-    # Built once: loading the snapshot costs a few ms, and the table is read-only afterwards.
-    import tldextract
+def _suffixes() -> PublicSuffixList:
+    # Built once, read-only afterwards. accept_unknown=False: a host under no listed suffix (an intranet
+    # name, .example, .test, an IP) has no registered domain; its whole host is the site (site_of).
+    from publicsuffixlist import PublicSuffixList
 
-    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+    return PublicSuffixList(accept_unknown=False)
+
+
+def _host(url: str) -> str | None:
+    """The URL's host, lower-cased, without brackets or a trailing dot; a URL may lack its scheme."""
+    try:
+        split = urlsplit(url)
+        if not split.netloc:  # "example.com/a": no scheme, so no netloc either
+            split = urlsplit("//" + url)
+        host = split.hostname
+    except ValueError:  # an invalid IPv6 literal or port
+        return None
+    return host.rstrip(".") if host else None
 
 
 def site_of(url: str | None) -> str | None:
-    """Registered domain of `url`, lower-cased; the bare host for IPs and suffix-less hosts; else None.
-    Bounded like every site (`bounded_site`): a URL can be long and its host made up."""
+    """Registered domain of `url`, lower-cased; the bare host for IPs and suffix-less hosts; None for
+    no host or a host that is itself a public suffix. Bounded like every site (`bounded_site`): a URL
+    can be long and its host made up."""
     if not url or not url.strip():
         return None
-    try:
-        ext = _extractor()(url.strip())
-    except Exception:  # a malformed URL must cost the page its site, not the run
+    host = _host(url.strip())
+    if not host or any(c.isspace() for c in host):
         return None
-    if ext.suffix and ext.domain:
-        return bounded_site(f"{ext.domain}.{ext.suffix}".lower())
-    # IPs, intranet names and reserved TLDs (.example, .test, .local) have no public suffix: the
-    # whole host, less a leading "www.", is the site.
-    host = ".".join(p for p in (ext.subdomain, ext.domain) if p).strip("[]").lower()
-    host = host.removeprefix("www.")
-    return bounded_site(host) if host and not any(c.isspace() for c in host) else None
+    suffixes = _suffixes()
+    registered = suffixes.privatesuffix(host)
+    if registered:
+        return bounded_site(registered)
+    if suffixes.is_public(host):
+        return None
+    # IPs, intranet names and reserved TLDs (.example, .test, .local): the whole host, less "www.".
+    return bounded_site(host.removeprefix("www.")) or None
 
 
 def bounded_site(site: str) -> str:

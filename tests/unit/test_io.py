@@ -30,9 +30,17 @@ from worker.sites import site_of
         ("http://127.0.0.1:9000/p", "127.0.0.1"),
         ("http://localhost/p", "localhost"),
         ("https://www.larkfield-courier.example/a", "larkfield-courier.example"),
+        ("https://User:pw@Shop.Example.ORG./x", "example.org"),  # user info, trailing dot
+        ("example.com/path", "example.com"),  # no scheme
+        ("http://a.b.city.kawasaki.jp/", "city.kawasaki.jp"),  # an exception rule of the list
+        ("http://xn--mnchen-3ya.de/", "xn--mnchen-3ya.de"),
+        ("http://[::1]:8080/x", "::1"),
+        ("http://co.uk/", None),  # a public suffix is nobody's site
+        ("http://blogspot.com/", None),  # a private suffix neither
         ("", None),
         (None, None),
         ("not a url", None),
+        ("http://[::1", None),
     ],
 )
 def test_site_of(url: str | None, site: str | None) -> None:
