@@ -67,7 +67,8 @@ def test_pages_that_name_their_site_need_no_suffix_list(tmp_path: Path) -> None:
     argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
     assert heavy_imports(argv, ("publicsuffixlist", "asyncio")) == []  # asyncio: demo and replay only
     argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]
-    assert heavy_imports(argv, ("publicsuffixlist",)) == ["publicsuffixlist"]  # saved pages: the site from the URL
+    # saved pages: each site comes from its URL
+    assert heavy_imports(argv, ("publicsuffixlist",)) == ["publicsuffixlist"]
 
 
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
