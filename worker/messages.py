@@ -380,14 +380,8 @@ def document_message(
     *,
     processed_at: str,
     source: Source | None = None,
-    max_bytes: int | None = None,
 ) -> dict[str, Any]:
-    """The output message (see schemas/document.json) for a document that has text.
-
-    With `max_bytes`, a message that would encode to more is cut to fit: trailing blocks go, then the
-    end of the last one kept, and `truncated` says so. The page's size was already within the input
-    limit; its document must not be refused for being larger (JSON escapes and 3-byte UTF-8 characters
-    decoded from 1-byte code pages can make it up to ~3x the page)."""
+    """The output message (see schemas/document.json) for a document that has text."""
     site = doc.site or page.site or ""
     text, spans = block_spans(doc)
     msg: dict[str, Any] = {
@@ -432,8 +426,6 @@ def document_message(
         else {"topic": source.topic, "partition": source.partition, "offset": source.offset},
         "worker_version": __version__,
     }
-    if max_bytes is not None and len(orjson.dumps(msg)) > max_bytes:
-        _cut_to_fit(msg, max_bytes)
     return msg
 
 
@@ -487,16 +479,22 @@ def encode_document(
     max_bytes: int | None = None,
 ) -> Encoded:
     """(key, value, headers) of the output record: keyed by site so a site's documents stay ordered.
-    With `max_bytes`, the value is cut to at most that many bytes (see `document_message`)."""
-    msg = document_message(
-        doc, page, processed_at=processed_at or now_iso(), source=source, max_bytes=max_bytes
-    )
+
+    With `max_bytes`, a message that would encode to more is cut to fit: trailing blocks go, then the
+    end of the last one kept, and `truncated` says so. The page's size was already within the input
+    limit; its document must not be refused for being larger (JSON escapes and 3-byte UTF-8 characters
+    decoded from 1-byte code pages can make it up to ~3x the page)."""
+    msg = document_message(doc, page, processed_at=processed_at or now_iso(), source=source)
+    value = orjson.dumps(msg)
+    if max_bytes is not None and len(value) > max_bytes:  # encoded once in the common case
+        _cut_to_fit(msg, max_bytes)
+        value = orjson.dumps(msg)
     headers: Headers = [
         ("id", doc.id.encode("utf-8")),
         ("content-type", b"application/json"),
         ("schema", f"cleanstream.document.v{SCHEMA_VERSION}".encode()),
     ]
-    return msg["site"].encode("utf-8"), orjson.dumps(msg), headers
+    return msg["site"].encode("utf-8"), value, headers
 
 
 def rejection_of(doc: Document) -> Rejection | None:

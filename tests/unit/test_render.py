@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import orjson
 import yaml
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from worker.clean import render
 from worker.models import Block, Comment, DocStats, Document, FoundDate, PageMetadata, Post, TemplateInfo
@@ -158,3 +162,16 @@ def test_json_dict_carries_metadata_comments_and_posts() -> None:
     assert d["metadata"]["description"] is None
     assert d["comments"] == [{"author": None, "published": None, "text": "Nice."}]
     assert d["posts"] == []
+
+
+@given(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-40_000, 40_000).map(lambda k: k / 2000))
+@example(1.0005)  # stored just below the half, scaled by 1000 exactly onto it
+@example(-1e-12)  # rounds to a negative zero
+@example(0.0005)
+def test_quality_rounding_equals_round(value: float) -> None:
+    fast, exact = render._rounded(value), round(value, render.QUALITY_DIGITS)
+    if math.isnan(exact):
+        assert math.isnan(fast)
+    else:
+        assert fast == exact
+        assert math.copysign(1, fast) == math.copysign(1, exact)
