@@ -9,10 +9,14 @@ processes of its own. Each repeat runs it once per process count, each time on a
    = pages / (last output - worker ready). Producing first keeps the producer's CPU out of it.
 2. latency: a subset is produced again (new ids) at half the measured throughput; per-page latency is
    output record timestamp minus produce timestamp (both CreateTime, same clock).
-Offline: the same pages through clean_page in this process with a fresh template memory and the
-worker's GC settings, measured before the first repeat and after every repeat, so each repeat is
-compared with the offline runs right around it (the machine's load drifts). offline_default_gc is
-one offline run with Python's default GC settings, for reference.
+Offline: the offline command's work on the same records in this process (`clean` reading them as
+JSONL, a fresh template memory, documents written as JSONL to /dev/null) with the worker's GC settings,
+measured before the first repeat and after every repeat, so each repeat is compared with the offline
+runs right around it (the machine's load drifts). Both sides read JSON records and write JSON
+documents, so the ratio is what streaming adds: the broker, the member, the pipe. `ratio_to_clean_page`
+is the stricter ratio to clean_page alone on pages already in memory (no codec on that side: reading a
+record and writing its document cost ~0.2 ms of a page's ~2). offline_default_gc is one offline run
+with Python's default GC settings, for reference.
 
 Goals (issue 9): ratio = e2e pages/s with one cleaning process / offline pages/s >= 0.85, and
 scaling = e2e pages/s with two processes / with one >= 1.6 on a 2-core machine. Here the broker shares
@@ -23,7 +27,7 @@ Wall-clock numbers move with the machine's load (the worker shares the cores wit
 anything else), so CPU is reported too, per page: the member's (Kafka clients, IPC, producing:
 `member_cpu_ms_per_page`), the cleaning processes' (`cleaner_cpu_ms_per_page`, against
 `offline_cpu_ms_per_page` for the same pages: the difference is what a cleaning process spends on the
-pipe and the message codec), the broker's, and worker_cpu_util = all worker CPU / drain wall time /
+pipe and on sharing the cores), the broker's, and worker_cpu_util = all worker CPU / drain wall time /
 processes. "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after each phase,
 not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs" has each.
 bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
@@ -49,6 +53,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from worker.gc_policy import tune_gc  # noqa: E402
+from worker.messages import page_to_record  # noqa: E402
 from worker.models import Page  # noqa: E402
 from worker.settings import Settings  # noqa: E402
 from worker.stream.broker import create_topics, free_port, start_broker  # noqa: E402
@@ -79,6 +84,31 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def _offline(pages: list[Page], settings: Settings) -> dict[str, float]:
+    """The offline command's work on the same records: what `python -m worker clean records.jsonl`
+    does per page (read a JSON line, clean the page, write its document as a JSON line), without its
+    start-up. The records are the very values the worker is sent; the file is written before the
+    clock starts and the documents go to /dev/null. Like the worker, offline reads and writes JSON:
+    both sides pay the same codec, so the ratio measures what streaming adds."""
+    from worker.cli.clean_cmd import CleanStats, build_memory, clean_all
+    from worker.io.readers import ReadStats, read_pages
+    from worker.io.writers import DocumentWriter
+
+    with tempfile.TemporaryDirectory(prefix="cleanstream-offline-") as tmp:
+        records = Path(tmp) / "records.jsonl"
+        records.write_bytes(b"".join(page_to_record(page)[1] + b"\n" for page in pages))
+        memory = build_memory(settings)
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        with DocumentWriter(os.devnull) as writer:
+            read = read_pages([records], ReadStats())
+            for _, doc in clean_all(read, memory, settings.clean_options(), CleanStats()):
+                writer.write(doc)
+        wall, cpu = time.perf_counter() - wall0, time.process_time() - cpu0
+    return {"pages_per_s": len(pages) / wall, "wall_s": wall, "cpu_s": cpu}
+
+
+def _clean_pages(pages: list[Page], settings: Settings) -> dict[str, float]:
+    """clean_page alone over the pages, already in memory: no codec on this side (a stricter reference
+    than `_offline`, reported beside it)."""
     from worker.clean.pipeline import clean_page
     from worker.cli.clean_cmd import build_memory
 
@@ -123,7 +153,6 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     from aiokafka.structs import ConsumerRecord
     from prometheus_client import CollectorRegistry
 
-    from worker.messages import page_to_record
     from worker.metrics import create_metrics
     from worker.stream.local import child_pids
     from worker.stream.pool import CleaningPool
@@ -351,6 +380,9 @@ SUMMARY_KEYS = (
     "cleaner_cpu_ratio",
     "e2e_pages_per_s",
     "offline_pages_per_s",
+    "ratio_to_clean_page",
+    "clean_page_pages_per_s",
+    "clean_page_cpu_ms_per_page",
     "member_cpu_s",
     "cleaner_cpu_s",
     "offline_cpu_s",
@@ -402,23 +434,32 @@ def run_e2e(
     # The worker tunes the garbage collector (worker.gc_policy.tune_gc); offline gets the same
     # settings so the ratio measures the streaming overhead, not a GC difference.
     tune_gc()
-    before = _offline(pages, offline_settings)
+
+    def references() -> tuple[dict[str, float], dict[str, float]]:
+        return _offline(pages, offline_settings), _clean_pages(pages, offline_settings)
+
+    before = references()
     runs: list[dict[str, Any]] = []
     for index in range(max(1, repeats)):
         batch = [
             _one_run(pages, {**overrides, "processes": n}, timeout_s, latency_rate, keep_logs)
             for n in processes
         ]
-        after = _offline(pages, offline_settings)
+        after = references()
         # the offline runs right before and after this repeat, so load drift hits both sides alike
-        offline_rate = statistics.fmean([before["pages_per_s"], after["pages_per_s"]])
-        offline_cpu = statistics.fmean([before["cpu_s"], after["cpu_s"]])
+        offline_rate = statistics.fmean([before[0]["pages_per_s"], after[0]["pages_per_s"]])
+        offline_cpu = statistics.fmean([before[0]["cpu_s"], after[0]["cpu_s"]])
+        clean_rate = statistics.fmean([before[1]["pages_per_s"], after[1]["pages_per_s"]])
+        clean_cpu = statistics.fmean([before[1]["cpu_s"], after[1]["cpu_s"]])
         for run in batch:
             run["repeat"] = index + 1
             run["offline_pages_per_s"] = round(offline_rate, 1)
             run["offline_cpu_s"] = round(offline_cpu, 2)
             run["offline_cpu_ms_per_page"] = _per_page(offline_cpu, len(pages))
             run["ratio"] = round(run["e2e_pages_per_s"] / offline_rate, 3)
+            run["clean_page_pages_per_s"] = round(clean_rate, 1)
+            run["clean_page_cpu_ms_per_page"] = _per_page(clean_cpu, len(pages))
+            run["ratio_to_clean_page"] = round(run["e2e_pages_per_s"] / clean_rate, 3)
             # CPU per page is what the worker's overhead really costs; wall-clock ratios move with
             # the machine's load (the broker, the watcher and anything else share the cores).
             if run.get("member_cpu_s") is not None and run.get("cleaner_cpu_s"):
@@ -428,9 +469,10 @@ def run_e2e(
                 run["cleaner_cpu_ratio"] = round(offline_cpu / run["cleaner_cpu_s"], 3)
             run["load_avg_1m"] = round(os.getloadavg()[0], 2)
             log.info(
-                "repeat %d/%d, %d process(es): e2e %.1f pages/s, offline %.1f pages/s, ratio %.3f",
+                "repeat %d/%d, %d process(es): e2e %.1f pages/s, offline %.1f pages/s, ratio %.3f "
+                "(%.3f of clean_page alone)",
                 index + 1, max(1, repeats), run["processes"], run["e2e_pages_per_s"], offline_rate,
-                run["ratio"],
+                run["ratio"], run["ratio_to_clean_page"],
             )  # fmt: skip
         runs += batch
         before = after
@@ -443,6 +485,7 @@ def run_e2e(
     }
     first = by_count[processes[0]]
     result["ratio"] = _median([r["ratio"] for r in first])
+    result["ratio_to_clean_page"] = _median([r["ratio_to_clean_page"] for r in first])
     result["cleaner_cpu_ratio"] = _median([r.get("cleaner_cpu_ratio") for r in first])
     if 1 in by_count and 2 in by_count:
         # per repeat, so both counts saw the same load
