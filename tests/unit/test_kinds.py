@@ -4,10 +4,13 @@ rule on the blocks the block model adds."""
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
+from worker.clean import heuristics as h
 from worker.clean.classify import classify_region
-from worker.clean.kinds import captions, find_headline, text_blocks
+from worker.clean.kinds import captions, find_headline, text_blocks, words
 from worker.clean.model import decide
 from worker.clean.model.trees import Trees
 from worker.clean.options import CleanOptions
@@ -37,6 +40,57 @@ def test_no_headline_when_no_block_holds_the_title() -> None:
     assert find_headline(seg, None) is None
     assert find_headline(seg, "!!") is None
     assert find_headline(seg_of(f"<p>{PROSE}</p>"), "delays") is None  # a run too short to be the headline
+
+
+def _headline_by_every_block(texts: list[str], chars: list[int], title: str) -> int | None:
+    """find_headline's rule applied to every block in turn, without its pre-filter."""
+    wanted = words(title)
+    if not wanted:
+        return None
+    count = wanted.count(" ") + 1
+    lo, hi = min(len(title), h.HEADLINE_MIN_CHARS), len(title) + h.HEADLINE_EXTRA_CHARS
+    for i, text in enumerate(texts):
+        got = words(text)
+        if not lo <= chars[i] <= hi or not got:
+            continue
+        n = got.count(" ") + 1
+        if got == wanted or (
+            n >= max(h.HEADLINE_MIN_WORDS, count / 2) and f" {got} " in f" {wanted} "
+            if n < count
+            else n <= count + h.HEADLINE_EXTRA_WORDS and f" {wanted} " in f" {got} "
+        ):
+            return i
+    return None
+
+
+def test_a_block_holding_either_half_of_the_headline_matches() -> None:
+    # the two halves of a six-word title share no word: the pre-filter must look for both middle words
+    title = "Bridge opens after two years delays"
+    assert find_headline(seg_of(f"<p>{PROSE}</p><h1>two years delays</h1>"), title) == 1
+    assert find_headline(seg_of(f"<p>{PROSE}</p><h1>Bridge opens after</h1>"), title) == 1
+
+
+_VOCABULARY = ["Bridge", "opens", "AFTER", "two", "years", "of", "delays", "ß", "x1", "the"]
+
+
+@given(st.lists(st.sampled_from(_VOCABULARY), min_size=1, max_size=10), st.data())
+def test_the_headline_search_skips_only_blocks_that_cannot_match(
+    title_words: list[str], data: st.DataObject
+) -> None:
+    # Blocks are runs of the title's words, the title with words around it, and other words: the
+    # pre-filter (one of the title's two middle words) must never pass over a block the rule takes.
+    n = len(title_words)
+    blocks = []
+    for _ in range(data.draw(st.integers(1, 6))):
+        start = data.draw(st.integers(0, n - 1))
+        run = title_words[start : data.draw(st.integers(start + 1, n))]
+        extra = data.draw(st.lists(st.sampled_from(_VOCABULARY), max_size=3))
+        words_of_block = data.draw(st.sampled_from([run, extra + title_words, title_words + extra, extra]))
+        sep = data.draw(st.sampled_from([" ", " — ", ", "]))
+        blocks.append(f"<p>{sep.join(words_of_block) or 'x'}!</p>")
+    seg = seg_of("".join(blocks))
+    title = " ".join(title_words)
+    assert find_headline(seg, title) == _headline_by_every_block(seg.texts, seg.chars, title)
 
 
 def test_captions_by_class_name() -> None:

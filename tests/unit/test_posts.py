@@ -3,8 +3,14 @@ pages, a phpBB-like forum thread and a news live blog."""
 
 from __future__ import annotations
 
-from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, html_trees, seg_of
+from worker.clean import idents, posts
 from worker.clean.pipeline import clean_page
+from worker.clean.score import Scores, score
+from worker.clean.segment import Segmentation
 from worker.models import Document, Page
 
 P4 = (
@@ -154,3 +160,32 @@ def test_sections_of_one_article_are_not_posts() -> None:
         + "</article>"
     )
     assert _clean(body).posts == ()
+
+
+def _marked_by_every_element(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
+    """posts._marked's rule applied element by element, without its C scans for candidates."""
+    out: list[tuple[int, int]] = []
+    end = -1
+    for e in range(1, len(seg.tags)):
+        first, last = seg.firsts[e], seg.ends[e]
+        if first < end or last == first or scores.comment[e]:
+            continue
+        if seg.tags[e] == "article" or scores.idents[e] & idents.POST:
+            out.append((first, last))
+            end = last
+    return out
+
+
+_POST_ATTRS = st.sampled_from(["", ' class="post"', ' id="post-1"', ' class="comments"', ' class="nav"'])
+_POST_TREES = html_trees(
+    st.sampled_from(["<p>Some words here.</p>", "text", "<br>"]),
+    st.sampled_from(["div", "article", "section", "ul", "li"]),
+    _POST_ATTRS,
+)
+
+
+@given(st.lists(_POST_TREES, min_size=1, max_size=4), _POST_ATTRS)
+def test_post_candidates_are_those_the_element_walk_finds(parts: list[str], body_attr: str) -> None:
+    seg = seg_of(f"<html><body{body_attr}>{''.join(parts)}</body></html>")
+    scores = score(seg)
+    assert posts._marked(seg, scores) == _marked_by_every_element(seg, scores)

@@ -45,14 +45,22 @@ def find_headline(seg: Segmentation, title: str | None) -> int | None:
     wanted = words(title)
     if not wanted:
         return None
-    count = wanted.count(" ") + 1
+    tokens = wanted.split(" ")
+    count = len(tokens)
+    # Every match holds one of these two middle words (its tokens are substrings of its case-folded
+    # text): all of them when it holds the headline, and a run of at least half of them holds one of
+    # the two. Blocks without either are passed over before the dearer tokenising.
+    middle = tokens[(count - 1) // 2], tokens[count // 2]
     lo = min(len(title), h.HEADLINE_MIN_CHARS)
     hi = len(title) + h.HEADLINE_EXTRA_CHARS
     texts = seg.texts
     for i, chars in enumerate(seg.chars):
         if chars < lo or chars > hi:
             continue
-        got = words(texts[i])
+        folded = texts[i].casefold()
+        if middle[0] not in folded and middle[1] not in folded:
+            continue
+        got = " ".join(_WORD.findall(folded))
         if not got:
             continue
         if got == wanted:

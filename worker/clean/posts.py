@@ -15,6 +15,7 @@ and text, from the segmentation.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import date
 
 from worker.clean import heuristics as h
@@ -38,19 +39,42 @@ def find_posts(seg: Segmentation, scores: Scores, today: date, bylines: Bylines)
 
 def _marked(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     """Block ranges of the outermost post-marked elements (outside comment sections)."""
-    firsts, ends, tags, comment = seg.firsts, seg.ends, seg.tags, scores.comment
+    firsts, ends, comment = seg.firsts, seg.ends, scores.comment
     out: list[tuple[int, int]] = []
     end = -1
-    post = idents.POST
-    rows = zip(tags, scores.idents, firsts, ends, comment, strict=True)
-    next(rows)  # <body>: a page-level class ("single-post") describes the page
-    for tag, flags, first, last, in_comment in rows:
-        if first < end or last == first or in_comment:
+    # Only <article>s and post-marked elements can start a post: found with C scans, not one Python
+    # step per element. <body> (0) is never one: a page-level class ("single-post") describes the page.
+    candidates = set(_positions(scores.idents.translate(_POST_MARKED), 1))
+    candidates.update(_indexes(seg.tags, h.ARTICLE_TAG))
+    candidates.discard(0)
+    for e in sorted(candidates):
+        first, last = firsts[e], ends[e]
+        if first < end or last == first or comment[e]:
             continue
-        if tag == h.ARTICLE_TAG or flags & post:
-            out.append((first, last))
-            end = last
+        out.append((first, last))
+        end = last
     return out
+
+
+# idents' flags -> 1 where the POST flag is set, else 0 (bytes.translate's table).
+_POST_MARKED = bytes(1 if flags & idents.POST else 0 for flags in range(256))
+
+
+def _positions(data: bytes, value: int) -> Iterator[int]:
+    at = data.find(value)
+    while at >= 0:
+        yield at
+        at = data.find(value, at + 1)
+
+
+def _indexes(items: list[str], value: str) -> Iterator[int]:
+    at = -1
+    try:
+        while True:
+            at = items.index(value, at + 1)
+            yield at
+    except ValueError:
+        return
 
 
 def _repeated(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
