@@ -119,7 +119,9 @@ def language(blocks: Candidates) -> str | None:
     n, ld, max_ld = len(lang_mod.LANGS), blocks.link_density, h.MAX_LINK_DENSITY
     prose = [k for k, i in enumerate(long_blocks) if ld[i] <= max_ld]
     total = sum(tokens[k] for k in prose)
-    per_lang = [sum(hits[k * n + j] for k in prose) for j in range(n)]
+    # per language, the hits of the prose blocks: the columns of their rows of `hits`, summed in C
+    rows = [hits[k * n : k * n + n] for k in prose]
+    per_lang = [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * n
     lang = lang_mod.detect(per_lang, total)
     if lang is None and total < lang_mod.MIN_WORDS:
         short_tokens, short_hits = lang_mod.stop_hits(
