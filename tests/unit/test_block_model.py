@@ -15,13 +15,16 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
 from tests.unit.test_properties_extract import TREES
+from worker.clean import native
 from worker.clean.classify import Classified, classify_region
 from worker.clean.kinds import captions
 from worker.clean.model import decide
+from worker.clean.model import trees as trees_mod
 from worker.clean.model.features import FEATURES, block_features
 from worker.clean.model.trees import Trees
 from worker.clean.options import Budget, CleanOptions
@@ -228,6 +231,26 @@ def test_the_export_reproduces_lightgbm() -> None:
     booster = lgb.train(params, lgb.Dataset(x, y), 20)
     trees = Trees.from_json(flatten(booster.dump_model()), 6)
     assert trees.raw(np.ascontiguousarray(x.T)) == pytest.approx(booster.predict(x, raw_score=True), abs=1e-9)
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(0, 60), st.integers(1, 8))
+def test_tree_scores_in_c_equal_numpys(seed: int, n_trees: int, blocks: int, n_features: int) -> None:
+    if trees_mod._accel is None:
+        pytest.skip(f"native tree scores off: {native.status().get('tree_scores')}")
+    rng = np.random.default_rng(seed)
+    trees = trees_mod._canary_trees(rng, n_features, n_trees)
+    values = [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, np.nan, np.inf, -np.inf, *rng.normal(size=4)]
+    xt = np.ascontiguousarray(rng.choice(values, size=(n_features, blocks)))
+    assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
+
+
+def test_python_only_scores_trees_with_numpy() -> None:
+    trees = decide.shipped().trees
+    with native.python_only():
+        assert trees_mod._accel is None
+        xt = np.zeros((len(FEATURES), 3))
+        assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
+    assert (trees_mod._accel is None) == (native.status().get("tree_scores") != "native")
 
 
 @settings(max_examples=60, deadline=None)

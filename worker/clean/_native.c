@@ -2949,6 +2949,79 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The block model's trees (worker/clean/model/trees.py, Trees.raw_python)                            */
+
+PyDoc_STRVAR(tree_scores_doc,
+             "tree_scores(xt, feature, threshold, leaves, bias) -> bytes\n\n"
+             "Trees.raw_python in C: the raw score of every block (a column of `xt`, a C-contiguous float64\n"
+             "matrix, features x blocks) under complete depth-3 trees in heap order: `feature` (int32) and\n"
+             "`threshold` (float64) hold 7 comparisons per tree (a value > threshold goes right; NaN goes\n"
+             "left), `leaves` (float64) 8 values per tree. Per block the leaves are summed tree by tree, the\n"
+             "first tree's value first, then `bias` is added: raw_python's order, so the results are equal.\n"
+             "Returns the scores as the bytes of float64s.");
+
+#define TREE_NODES 7
+#define TREE_LEAVES 8
+
+static PyObject *native_tree_scores(PyObject *self, PyObject *args) {
+    PyObject *xt_obj;
+    Py_buffer feature, threshold, leaves, xt;
+    double bias;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*d", &xt_obj, &feature, &threshold, &leaves, &bias))
+        return NULL;
+    PyObject *result = NULL;
+    int have_xt = 0;
+    Py_ssize_t trees = leaves.len / (Py_ssize_t)(TREE_LEAVES * sizeof(double));
+    if (leaves.len != trees * (Py_ssize_t)(TREE_LEAVES * sizeof(double)) ||
+        feature.len != trees * (Py_ssize_t)(TREE_NODES * sizeof(int32_t)) ||
+        threshold.len != trees * (Py_ssize_t)(TREE_NODES * sizeof(double))) {
+        PyErr_SetString(PyExc_ValueError, "feature, threshold and leaves disagree on the number of trees");
+        goto done;
+    }
+    if (PyObject_GetBuffer(xt_obj, &xt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) < 0)
+        goto done;
+    have_xt = 1;
+    if (xt.ndim != 2 || xt.itemsize != sizeof(double) || xt.format == NULL || strcmp(xt.format, "d") != 0) {
+        PyErr_SetString(PyExc_TypeError, "xt must be a C-contiguous float64 matrix");
+        goto done;
+    }
+    Py_ssize_t nfeatures = xt.shape[0], n = xt.shape[1];
+    const int32_t *f = (const int32_t *)feature.buf;
+    for (Py_ssize_t j = 0; j < trees * TREE_NODES; j++)
+        if (f[j] < 0 || f[j] >= nfeatures) {
+            PyErr_SetString(PyExc_ValueError, "a comparison reads a feature outside xt");
+            goto done;
+        }
+    result = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
+    if (result == NULL)
+        goto done;
+    double *out = (double *)PyBytes_AS_STRING(result);
+    const double *x = (const double *)xt.buf, *thr = (const double *)threshold.buf;
+    const double *leaf = (const double *)leaves.buf;
+    /* Tree by tree over all blocks: a tree's comparisons read few feature rows, each in block order, and
+       the blocks' paths through one tree do not wait on each other. */
+    for (Py_ssize_t t = 0; t < trees; t++) {
+        const int32_t *tf = f + t * TREE_NODES;
+        const double *tt = thr + t * TREE_NODES, *tl = leaf + t * TREE_LEAVES - TREE_NODES;
+        for (Py_ssize_t b = 0; b < n; b++) {
+            int k = 0;
+            for (int level = 0; level < 3; level++)
+                k = 2 * k + 1 + (x[(Py_ssize_t)tf[k] * n + b] > tt[k]);
+            out[b] = t == 0 ? tl[k] : out[b] + tl[k];
+        }
+    }
+    for (Py_ssize_t b = 0; b < n; b++)
+        out[b] = (trees ? out[b] : 0.0) + bias;
+done:
+    if (have_xt)
+        PyBuffer_Release(&xt);
+    PyBuffer_Release(&feature);
+    PyBuffer_Release(&threshold);
+    PyBuffer_Release(&leaves);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -2974,6 +3047,7 @@ static PyMethodDef methods[] = {
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
+    {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from array import array
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -486,6 +487,22 @@ def scorer(
     return _chosen("score", off, None, check, lambda ext: cast(NativeScore, ext.score))
 
 
+TreeScores = Callable[[Any, bytes, bytes, bytes, float], bytes]
+
+
+def tree_scorer(check: Callable[[TreeScores], str | None]) -> TreeScores | None:
+    """The block model's tree scores in C if `check` (the model's own comparison with its numpy code on
+    canary trees: this module does not import numpy) passes; else None (numpy runs)."""
+    off = "native tree scores off, numpy runs"
+    return _chosen(
+        "tree_scores",
+        off,
+        None,
+        lambda ext: check(ext.tree_scores),
+        lambda ext: cast(TreeScores, ext.tree_scores),
+    )
+
+
 def _character_class(pattern: str) -> str | None:
     """The characters of a regex like "[.!?]" (no escapes, ranges or negation), None for other patterns."""
     inner = pattern[1:-1]
@@ -521,9 +538,15 @@ def python_only() -> Iterator[None]:
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
+    trees: Any = sys.modules.get("worker.clean.model.trees")  # loaded with the block model (numpy) only
+    saved_trees = trees._accel if trees is not None else None
+    if trees is not None:
+        trees._accel = None
     try:
         yield
     finally:
+        if trees is not None:
+            trees._accel = saved_trees
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]

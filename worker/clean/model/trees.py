@@ -17,6 +17,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from worker.clean import native
+
 Matrix = npt.NDArray[np.float64]
 DEPTH = 3
 NODES = 2**DEPTH - 1  # comparisons per tree
@@ -45,6 +47,8 @@ class Trees:
     table: npt.NDArray[np.float64]  # (trees * 2**NODES,) leaf value per tree and answer byte
     offsets: npt.NDArray[np.intp]  # (trees, 1): where each tree's table starts
     bias: float
+    # What the C scores read: int32 features, float64 thresholds (+inf for padding), float64 leaves.
+    packed: tuple[bytes, bytes, bytes]
 
     @classmethod
     def from_json(cls, data: dict[str, Any], n_features: int) -> Trees:
@@ -67,17 +71,61 @@ class Trees:
         threshold = np.where(np.isnan(threshold), np.inf, threshold)
         table = leaves.reshape(trees, LEAVES)[:, _LEAF_OF].ravel()
         offsets = (np.arange(trees, dtype=np.intp) * 2**NODES)[:, None]
-        return cls(feature, threshold[:, None], table, offsets, float(data["bias"]))
+        packed = (feature.astype(np.int32).tobytes(), threshold.tobytes(), leaves.tobytes())
+        return cls(feature, threshold[:, None], table, offsets, float(data["bias"]), packed)
 
     @property
     def count(self) -> int:
         return len(self.offsets)
 
     def raw(self, xt: Matrix) -> Matrix:
-        """The ensemble's raw score (log-odds) per block; `xt` is feature-major (features x blocks)."""
+        """The ensemble's raw score (log-odds) per block; `xt` is feature-major (features x blocks). In C
+        when the accelerator passed its check (equal to raw_python to the bit), else raw_python."""
+        if _accel is None:
+            return self.raw_python(xt)
+        scores = _accel(np.ascontiguousarray(xt, dtype=np.float64), *self.packed, self.bias)
+        return np.frombuffer(scores, dtype=np.float64)
+
+    def raw_python(self, xt: Matrix) -> Matrix:
+        """raw() with numpy: every comparison of every tree for all blocks at once."""
         right = xt.take(self.feature, axis=0) > self.threshold  # (trees * NODES, blocks)
         # Each tree's 7 answers as one byte: a contraction with the powers of two (numpy's packbits is
         # several times slower along a middle axis). At most 127: uint8 cannot overflow.
         codes = np.einsum("tkn,k->tn", right.view(np.uint8).reshape(self.count, NODES, -1), _POWERS)
-        out: Matrix = self.table.take(codes + self.offsets).sum(axis=0) + self.bias
+        # Summed tree by tree in order (cumsum), for every block count alike: sum(axis=0) switches to
+        # pairwise summation for a single block, which the C code would then differ from in the last bit.
+        out: Matrix = self.table.take(codes + self.offsets).cumsum(axis=0)[-1] + self.bias
         return out
+
+
+def _canary_trees(rng: np.random.Generator, n_features: int, trees: int) -> Trees:
+    """Random trees with padding comparisons, thresholds on the canary's values, and signed zero leaves."""
+    threshold = rng.choice([-1.0, 0.0, 0.5, 1.0, 2.5, np.nan], size=trees * NODES).tolist()
+    leaves = rng.normal(size=trees * LEAVES)
+    leaves[::5] = -0.0
+    data = {
+        "depth": DEPTH,
+        "feature": rng.integers(0, n_features, size=trees * NODES).tolist(),
+        "threshold": [None if t != t else t for t in threshold],
+        "leaves": leaves.tolist(),
+        "bias": float(rng.normal()),
+    }
+    return Trees.from_json(data, n_features)
+
+
+def _check(scores: native.TreeScores) -> str | None:
+    """The C scores against raw_python, to the bit, on canary matrices: ties at the thresholds, NaN,
+    infinities, signed zeros, one tree and many, no block (the model always has trees)."""
+    rng = np.random.default_rng(12)
+    for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (3, 2, 7), (5, 9, 0)):
+        trees = _canary_trees(rng, n_features, n_trees)
+        xt = rng.choice(
+            [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, 3.0, np.nan, np.inf, -np.inf], size=(n_features, blocks)
+        )
+        got = scores(np.ascontiguousarray(xt), *trees.packed, trees.bias)
+        if got != trees.raw_python(xt).tobytes():
+            return f"tree scores differ on a canary of {n_trees} trees and {blocks} blocks"
+    return None
+
+
+_accel = native.tree_scorer(_check)
