@@ -24,6 +24,7 @@ from worker.clean import native
 from worker.clean.classify import Classified, classify_region
 from worker.clean.kinds import captions
 from worker.clean.model import decide
+from worker.clean.model import features as features_mod
 from worker.clean.model import trees as trees_mod
 from worker.clean.model.features import FEATURES, block_features
 from worker.clean.model.trees import Trees
@@ -244,10 +245,28 @@ def test_tree_scores_in_c_equal_numpys(seed: int, n_trees: int, blocks: int, n_f
     assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
 
 
+@settings(max_examples=80, deadline=None)
+@given(TREES, st.sampled_from(["none", "heuristics", "all"]))
+def test_features_in_c_equal_numpys_on_generated_pages(body: str, which: str) -> None:
+    if features_mod._accel is None:
+        pytest.skip(f"native block features off: {native.status().get('block_features')}")
+    seg, scores, region, heur = _stages(f"<body>{body}</body>")
+    if not seg.texts:
+        return
+    kept = {"none": [], "heuristics": heur.kept, "all": list(range(len(seg.texts)))}[which]
+    site = SiteFacts(3, dict.fromkeys(range(len(seg.tags)), 0.5), 12345)
+    for facts in (None, site):
+        got = block_features(seg, scores, region, kept, facts)
+        with native.python_only():
+            want = block_features(seg, scores, region, kept, facts)
+        assert got.tobytes() == want.tobytes()
+
+
 def test_python_only_scores_trees_with_numpy() -> None:
     trees = decide.shipped().trees
     with native.python_only():
         assert trees_mod._accel is None
+        assert features_mod._accel is None
         xt = np.zeros((len(FEATURES), 3))
         assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
     assert (trees_mod._accel is None) == (native.status().get("tree_scores") != "native")

@@ -3021,6 +3021,237 @@ done:
     return result;
 }
 
+/* The block model's features (worker/clean/model/features.py, _page_features_python)                */
+
+PyDoc_STRVAR(block_features_doc,
+             "block_features(out, rows, chars, words, owners, weights, link_density, kinds, tags, parents,\n"
+             "               firsts, ends, texts, marked, comment, good, target, ranges, kept) -> None\n\n"
+             "features._page_features_python in C, but for numpy's log1p: fills the page's shallow and\n"
+             "container rows of `out` (a zeroed, C-contiguous float64 matrix, features x blocks), writing\n"
+             "log_chars, log_words and owner_blocks as the counts whose log1p they are (numpy's log1p, which\n"
+             "is not libm's to the bit, is applied by the caller). `rows`: the row of each of\n"
+             "features.SHALLOW then features.CONTAINER. kinds (per block), tags, marked, comment and good\n"
+             "(per element) are bytes of codes and flags; the other columns are the segmentation's and the\n"
+             "scores' lists. Sums run in the order of the numpy reference; the page-wide log1p are\n"
+             "math.log1p's (libm's), as there.");
+
+enum { F_LOG_CHARS, F_LOG_WORDS, F_LINK_DENSITY, F_WEIGHT_PER_CHAR, F_KIND, F_TAG, F_DEPTH, F_POSITION,
+       F_PERIODS, F_COMMAS, F_MARKED, F_COMMENT, F_GOOD, F_IN_TARGET, F_IN_REGION, F_HEUR_KEPT,
+       F_REGION_DISTANCE, F_OWNER_SHARE, F_PARENT_SHARE, F_OWNER_BLOCKS, F_TARGET_SHARE, F_PAGE_BLOCKS,
+       F_PAGE_LOG_CHARS, F_REGION_LOG_CHARS, F_NAMED };
+#define FEATURE_FAR 50.0
+
+static int double_at(PyObject *list, Py_ssize_t i, double *v) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyFloat_CheckExact(x) && !PyLong_CheckExact(x)) {
+        PyErr_SetString(PyExc_TypeError, "expected float columns");
+        return -1;
+    }
+    *v = PyFloat_AsDouble(x);
+    return *v == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+static Py_ssize_t char_count(PyObject *text, Py_UCS4 c) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text), count = 0;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t j = 0; j < len; j++)
+        count += PyUnicode_READ(kind, data, j) == c;
+    return count;
+}
+
+static PyObject *native_block_features(PyObject *self, PyObject *args) {
+    PyObject *out_obj, *rows, *chars, *words, *owners, *weights, *ld, *parents, *firsts, *ends, *texts, *ranges,
+        *kept;
+    Py_buffer kinds, tags, marked, comment, good, out;
+    Py_ssize_t target;
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!y*y*O!O!O!O!y*y*y*nO!O!", &out_obj, &PyTuple_Type, &rows,
+                          &PyList_Type, &chars, &PyList_Type, &words, &PyList_Type, &owners, &PyList_Type,
+                          &weights, &PyList_Type, &ld, &kinds, &tags, &PyList_Type, &parents, &PyList_Type,
+                          &firsts, &PyList_Type, &ends, &PyList_Type, &texts, &marked, &comment, &good, &target,
+                          &PyList_Type, &ranges, &PyList_Type, &kept))
+        return NULL;
+    PyObject *result = NULL;
+    int have_out = 0;
+    long *lchars = NULL, *lwords = NULL, *lowners = NULL, *lparents = NULL, *lfirsts = NULL, *lends = NULL;
+    double *prefix = NULL, *subtree = NULL;
+    long *depth = NULL;
+    unsigned char *in_region = NULL, *is_kept = NULL;
+    Py_ssize_t n = PyList_GET_SIZE(chars), m = PyList_GET_SIZE(parents);
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND | PyBUF_WRITABLE) < 0)
+        goto done;
+    have_out = 1;
+    if (out.ndim != 2 || out.itemsize != sizeof(double) || out.format == NULL || strcmp(out.format, "d") != 0 ||
+        out.shape[1] != n) {
+        PyErr_SetString(PyExc_TypeError, "out must be a C-contiguous float64 matrix, a column per block");
+        goto done;
+    }
+    Py_ssize_t nrows = out.shape[0];
+    if (PyTuple_GET_SIZE(rows) != F_NAMED || PyList_GET_SIZE(words) != n ||
+        PyList_GET_SIZE(owners) != n || PyList_GET_SIZE(weights) != n || PyList_GET_SIZE(ld) != n ||
+        PyList_GET_SIZE(texts) != n || kinds.len != n || tags.len != m || marked.len != m ||
+        comment.len != m || good.len != m || PyList_GET_SIZE(firsts) != m || PyList_GET_SIZE(ends) != m ||
+        n == 0 || m == 0 || target < 0 || target >= m || PyList_GET_SIZE(ranges) == 0) {
+        PyErr_SetString(PyExc_ValueError, "block_features: columns of different lengths");
+        goto done;
+    }
+    Py_ssize_t row[F_NAMED];
+    for (int k = 0; k < F_NAMED; k++) {
+        row[k] = PyLong_AsSsize_t(PyTuple_GET_ITEM(rows, k));
+        if (row[k] < 0 || row[k] >= nrows) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "block_features: a row outside out");
+            goto done;
+        }
+    }
+    lchars = PyMem_Malloc(n * sizeof(long));
+    lwords = PyMem_Malloc(n * sizeof(long));
+    lowners = PyMem_Malloc(n * sizeof(long));
+    lparents = PyMem_Malloc(m * sizeof(long));
+    lfirsts = PyMem_Malloc(m * sizeof(long));
+    lends = PyMem_Malloc(m * sizeof(long));
+    depth = PyMem_Calloc(m, sizeof(long));
+    prefix = PyMem_Malloc((n + 1) * sizeof(double));
+    subtree = PyMem_Malloc(m * sizeof(double));
+    in_region = PyMem_Calloc(n, 1);
+    is_kept = PyMem_Calloc(n, 1);
+    if (!lchars || !lwords || !lowners || !lparents || !lfirsts || !lends || !depth || !prefix || !subtree ||
+        !in_region || !is_kept) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t b = 0; b < n; b++) {
+        if (long_at(chars, b, &lchars[b]) < 0 || long_at(words, b, &lwords[b]) < 0 ||
+            long_at(owners, b, &lowners[b]) < 0)
+            goto done;
+        if (lowners[b] < 0 || lowners[b] >= m) {
+            PyErr_SetString(PyExc_ValueError, "block_features: an owner outside the elements");
+            goto done;
+        }
+    }
+    for (Py_ssize_t e = 0; e < m; e++) {
+        if (long_at(parents, e, &lparents[e]) < 0 || long_at(firsts, e, &lfirsts[e]) < 0 ||
+            long_at(ends, e, &lends[e]) < 0)
+            goto done;
+        if (lparents[e] >= e || lparents[e] < -1 || lfirsts[e] < 0 || lends[e] < lfirsts[e] || lends[e] > n) {
+            PyErr_SetString(PyExc_ValueError, "block_features: an element outside the page");
+            goto done;
+        }
+    }
+    /* depths: depths() of the reference (a parent of -1 past the root reads the last element's depth, as
+       Python's out[-1] does: 0 until it is set) */
+    depth[0] = 0;
+    for (Py_ssize_t e = 1; e < m; e++)
+        depth[e] = (lparents[e] >= 0 ? depth[lparents[e]] : depth[m - 1]) + 1;
+    /* prefix sums of the weights: np.concatenate(([0.0], np.cumsum(weights))) */
+    prefix[0] = 0.0;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        double w;
+        if (double_at(weights, b, &w) < 0)
+            goto done;
+        prefix[b + 1] = b == 0 ? w : prefix[b] + w;
+    }
+    double total = prefix[n] != 0.0 ? prefix[n] : 1.0;
+    for (Py_ssize_t e = 0; e < m; e++)
+        subtree[e] = (prefix[lends[e]] - prefix[lfirsts[e]]) / total;
+    Py_ssize_t nranges = PyList_GET_SIZE(ranges), first_lo = 0, last_hi = 0;
+    for (Py_ssize_t r = 0; r < nranges; r++) {
+        PyObject *pair = PyList_GET_ITEM(ranges, r);
+        Py_ssize_t lo, hi;
+        if (!PyTuple_Check(pair) || !PyArg_ParseTuple(pair, "nn", &lo, &hi))
+            goto done;
+        if (r == 0)
+            first_lo = lo;
+        if (r == nranges - 1)
+            last_hi = hi;
+        for (Py_ssize_t b = lo < 0 ? 0 : lo; b < hi && b < n; b++)
+            in_region[b] = 1;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(kept); i++) {
+        long b;
+        if (long_at(kept, i, &b) < 0)
+            goto done;
+        if (b < 0 || b >= n) {
+            PyErr_SetString(PyExc_ValueError, "block_features: a kept block outside the page");
+            goto done;
+        }
+        is_kept[b] = 1;
+    }
+    double *x = (double *)out.buf;
+#define AT(r, b) x[(r) * n + (b)]
+    const unsigned char *kind = kinds.buf, *tag = tags.buf, *mk = marked.buf, *cm = comment.buf,
+                        *gd = good.buf;
+    long page_chars = 0, region_chars = 0;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        long o = lowners[b];
+        double l;
+        if (double_at(ld, b, &l) < 0)
+            goto done;
+        PyObject *text = PyList_GET_ITEM(texts, b);
+        if (!PyUnicode_CheckExact(text)) {
+            PyErr_SetString(PyExc_TypeError, "texts must be str");
+            goto done;
+        }
+        double c = (double)lchars[b], w = (double)lwords[b];
+        page_chars += lchars[b];
+        region_chars += in_region[b] ? lchars[b] : 0;
+        AT(row[F_LOG_CHARS], b) = c; /* the caller takes log1p of these three rows */
+        AT(row[F_LOG_WORDS], b) = w;
+        AT(row[F_LINK_DENSITY], b) = l;
+        double weight;
+        if (double_at(weights, b, &weight) < 0)
+            goto done;
+        AT(row[F_WEIGHT_PER_CHAR], b) = weight / c;
+        AT(row[F_KIND], b) = kind[b];
+        AT(row[F_TAG], b) = tag[o];
+        AT(row[F_DEPTH], b) = (double)depth[o];
+        AT(row[F_POSITION], b) = (double)b / (double)n;
+        AT(row[F_PERIODS], b) = (double)char_count(text, '.') / w;
+        AT(row[F_COMMAS], b) = (double)char_count(text, ',') / w;
+        AT(row[F_MARKED], b) = mk[o];
+        AT(row[F_COMMENT], b) = cm[o];
+        AT(row[F_GOOD], b) = gd[o];
+        AT(row[F_IN_TARGET], b) = b >= lfirsts[target] && b < lends[target];
+        AT(row[F_IN_REGION], b) = in_region[b];
+        AT(row[F_HEUR_KEPT], b) = is_kept[b];
+        double d = b < first_lo ? (double)(b - first_lo) : b >= last_hi ? (double)(b - last_hi + 1) : 0.0;
+        AT(row[F_REGION_DISTANCE], b) = d < -FEATURE_FAR ? -FEATURE_FAR : d > FEATURE_FAR ? FEATURE_FAR : d;
+        AT(row[F_OWNER_SHARE], b) = subtree[o];
+        AT(row[F_PARENT_SHARE], b) = subtree[lparents[o] > 0 ? lparents[o] : 0];
+        AT(row[F_OWNER_BLOCKS], b) = (double)(lends[o] - lfirsts[o]);
+        AT(row[F_TARGET_SHARE], b) = subtree[target];
+    }
+    double page_blocks = log1p((double)n), page_log = log1p((double)page_chars),
+           region_log = log1p((double)region_chars);
+    for (Py_ssize_t b = 0; b < n; b++) {
+        AT(row[F_PAGE_BLOCKS], b) = page_blocks;
+        AT(row[F_PAGE_LOG_CHARS], b) = page_log;
+        AT(row[F_REGION_LOG_CHARS], b) = region_log;
+    }
+#undef AT
+    result = Py_NewRef(Py_None);
+done:
+    if (have_out)
+        PyBuffer_Release(&out);
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&tags);
+    PyBuffer_Release(&marked);
+    PyBuffer_Release(&comment);
+    PyBuffer_Release(&good);
+    PyMem_Free(lchars);
+    PyMem_Free(lwords);
+    PyMem_Free(lowners);
+    PyMem_Free(lparents);
+    PyMem_Free(lfirsts);
+    PyMem_Free(lends);
+    PyMem_Free(depth);
+    PyMem_Free(prefix);
+    PyMem_Free(subtree);
+    PyMem_Free(in_region);
+    PyMem_Free(is_kept);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
@@ -3048,6 +3279,7 @@ static PyMethodDef methods[] = {
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
+    {"block_features", native_block_features, METH_VARARGS, block_features_doc},
     {NULL, NULL, 0, NULL},
 };
 

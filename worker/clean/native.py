@@ -487,20 +487,11 @@ def scorer(
     return _chosen("score", off, None, check, lambda ext: cast(NativeScore, ext.score))
 
 
-TreeScores = Callable[[Any, bytes, bytes, bytes, float], bytes]
-
-
-def tree_scorer(check: Callable[[TreeScores], str | None]) -> TreeScores | None:
-    """The block model's tree scores in C if `check` (the model's own comparison with its numpy code on
-    canary trees: this module does not import numpy) passes; else None (numpy runs)."""
-    off = "native tree scores off, numpy runs"
-    return _chosen(
-        "tree_scores",
-        off,
-        None,
-        lambda ext: check(ext.tree_scores),
-        lambda ext: cast(TreeScores, ext.tree_scores),
-    )
+def model_stage(name: str, check: Callable[[Any], str | None]) -> Any:
+    """The block model's C function `name` if `check` passes (the model's own comparison of it with its
+    numpy code on canaries: this module does not import numpy); else None (numpy runs)."""
+    off = f"native {name} off, numpy runs"
+    return _chosen(name, off, None, lambda ext: check(getattr(ext, name)), lambda ext: getattr(ext, name))
 
 
 def _character_class(pattern: str) -> str | None:
@@ -538,15 +529,17 @@ def python_only() -> Iterator[None]:
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
-    trees: Any = sys.modules.get("worker.clean.model.trees")  # loaded with the block model (numpy) only
-    saved_trees = trees._accel if trees is not None else None
-    if trees is not None:
-        trees._accel = None
+    # the block model's modules, loaded with it only (they need numpy)
+    names = ("worker.clean.model.trees", "worker.clean.model.features")
+    model: list[Any] = [m for m in map(sys.modules.get, names) if m is not None]
+    saved_model = [m._accel for m in model]
+    for m in model:
+        m._accel = None
     try:
         yield
     finally:
-        if trees is not None:
-            trees._accel = saved_trees
+        for m, accel in zip(model, saved_model, strict=True):
+            m._accel = accel
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]

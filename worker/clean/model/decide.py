@@ -25,6 +25,7 @@ from worker.clean.segment import Segmentation
 from worker.clean.template import SiteFacts
 
 MODEL_FILE = "block_model.json"
+_COMMENT_ROW = FEATURES.index("comment")
 # Model files this code reads; a file written for another layout is refused with ValueError.
 FORMAT = 1
 
@@ -71,7 +72,7 @@ class BlockModel:
         if not scores.comment[region.target]:
             # rule: comment sections are not the article (worker.clean.comments reads them apart), whatever
             # the model says; nor is the region's flat comment tail
-            keep &= np.frombuffer(bytes(scores.comment), dtype=np.bool_)[seg.owners] == 0
+            keep &= xt[_COMMENT_ROW] == 0  # the feature is the block's owner's comment mark
         keep[heur.tail] = False
         keep[heur.kept] = False
         texts, chars, ld = seg.texts, seg.chars, scores.link_density

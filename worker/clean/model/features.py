@@ -17,12 +17,13 @@ vectorised numpy arithmetic: no per-block Python beyond two str.count maps.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import repeat
 
 import numpy as np
 import numpy.typing as npt
 
+from worker.clean import native
 from worker.clean.region import Region
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation, stable_path
@@ -100,6 +101,41 @@ def block_features(
     out = np.zeros((len(FEATURES), n))
     if not n:
         return out
+    if _accel is None:
+        _page_features_python(out, seg, scores, region, kept)
+    else:
+        _page_features_native(_accel, out, seg, scores, region, kept)
+
+    if site is not None:
+        idx = np.arange(n)
+        owners = np.array(seg.owners, dtype=np.intp)
+        out[_ROW["has_memory"]] = 1.0
+        out[_ROW["site_log_pages"]] = math.log1p(site.pages_seen)
+        if site.elem_share:
+            share = np.zeros(len(seg.tags))
+            for e, s in site.elem_share.items():
+                share[e] = s
+            out[_ROW["elem_share"]] = share[owners]
+        if site.learned_path is not None:
+            learned = learned_element(seg, region.target, site.learned_path)
+            if learned >= 0:
+                out[_ROW["in_learned"]] = (idx >= seg.firsts[learned]) & (idx < seg.ends[learned])
+    return out
+
+
+def _kind_codes(kinds: list[str]) -> bytes:
+    return bytes(map(KIND_CODES.get, kinds, repeat(len(KIND_CODES))))
+
+
+def _tag_codes(tags: list[str]) -> bytes:
+    return bytes(map(TAG_CODES.get, tags, repeat(_OTHER_TAG)))
+
+
+def _page_features_python(
+    out: Matrix, seg: Segmentation, scores: Scores, region: Region, kept: list[int]
+) -> None:
+    """The rows of SHALLOW, CONTAINER and NEIGHBOURS (the reference of the C code)."""
+    n = len(seg.texts)
     col = dict(zip(FEATURES, out, strict=True))
     chars = np.array(seg.chars, dtype=np.float64)
     words = np.array(seg.words, dtype=np.float64)
@@ -109,8 +145,8 @@ def block_features(
     col["log_words"][:] = np.log1p(words)
     col["link_density"][:] = scores.link_density
     col["weight_per_char"][:] = weights / chars
-    col["kind"][:] = _small(map(KIND_CODES.get, seg.kinds, repeat(len(KIND_CODES))))
-    col["tag"][:] = _small(map(TAG_CODES.get, seg.tags, repeat(_OTHER_TAG)))[owners]
+    col["kind"][:] = np.frombuffer(_kind_codes(seg.kinds), dtype=np.uint8)
+    col["tag"][:] = np.frombuffer(_tag_codes(seg.tags), dtype=np.uint8)[owners]
     col["depth"][:] = np.array(depths(seg.parents), dtype=np.float64)[owners]
     col["position"][:] = np.arange(n) / n
     texts = seg.texts
@@ -147,6 +183,30 @@ def block_features(
     col["page_log_chars"][:] = math.log1p(float(chars.sum()))
     col["region_log_chars"][:] = math.log1p(float(chars[in_region].sum()))
 
+    _neighbours(out)
+
+
+def _page_features_native(
+    build: Callable[..., None],
+    out: Matrix,
+    seg: Segmentation,
+    scores: Scores,
+    region: Region,
+    kept: list[int],
+) -> None:
+    """_page_features_python with the C code: it leaves the counts in the log1p rows (numpy's log1p is
+    not libm's to the bit, and the model was trained on numpy's)."""
+    build(
+        out, _NAMED_ROWS, seg.chars, seg.words, seg.owners, scores.weights, scores.link_density,
+        _kind_codes(seg.kinds), _tag_codes(seg.tags), seg.parents, seg.firsts, seg.ends, seg.texts,
+        bytes(scores.marked), bytes(scores.comment), bytes(scores.good), region.target, region.ranges, kept,
+    )  # fmt: skip
+    out[_LOG_ROWS] = np.log1p(out[_LOG_ROWS])
+    _neighbours(out)
+
+
+def _neighbours(out: Matrix) -> None:
+    """The rows of NEIGHBOURS from those of _CORE."""
     core = out[_CORE_ROWS]
     for off, rows in zip(OFFSETS, _NEIGHBOUR_ROWS, strict=True):
         dst = out[rows]  # a view: the rows are consecutive
@@ -157,16 +217,50 @@ def block_features(
             dst[:, :-off] = core[:, off:]
             dst[:, -off:] = -1.0
 
-    if site is not None:
-        col["has_memory"][:] = 1.0
-        col["site_log_pages"][:] = math.log1p(site.pages_seen)
-        if site.elem_share:
-            share = np.zeros(len(seg.tags))
-            for e, s in site.elem_share.items():
-                share[e] = s
-            col["elem_share"][:] = share[owners]
-        if site.learned_path is not None:
-            learned = learned_element(seg, target, site.learned_path)
-            if learned >= 0:
-                col["in_learned"][:] = (idx >= seg.firsts[learned]) & (idx < seg.ends[learned])
-    return out
+
+_ROW = {name: i for i, name in enumerate(FEATURES)}
+# What the C features write: the rows of SHALLOW then CONTAINER; of these, the counts whose log1p numpy takes.
+_NAMED_ROWS = tuple(_ROW[name] for name in SHALLOW + CONTAINER)
+_LOG_ROWS = [_ROW["log_chars"], _ROW["log_words"], _ROW["owner_blocks"]]
+# A page of every kind of block, mark, region and neighbour the features read (the C code's canaries).
+_CANARIES = (
+    '<div class="nav"><a href="/">Home</a> <a href="/a">About us</a></div><article><h1>Title, here.</h1>'
+    "<p>Long prose, with commas. And sentences!</p><blockquote>Quoted: yes.</blockquote>"
+    "<ul><li>one, two</li><li>three</li></ul><pre>code</pre><table><tr><td>cell, one.</td></tr></table>"
+    '</article><div id="comments"><p>A reader wrote this, politely.</p></div><footer>(c) 2024 Site</footer>',
+    '<div class="sidebar"><p>Most of the page is here, marked, which is wrong. It goes on and on.</p></div>'
+    '<div class="post-body entry-content"><section><p>Short text.</p><p>More; and more.</p></section></div>'
+    "<aside>Aside text</aside><form><p>Sign up</p></form><font><center>old markup.</center></font>",
+    "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>",
+    "<p>One block only.</p>",
+    "<div><div><div><p>deep, deeper. deepest</p></div></div><p>" + "x " * 300 + "</p></div><p>-</p>",
+)
+
+
+def _check(build: Callable[..., None]) -> str | None:
+    """The C features against _page_features_python, to the bit, on the canary pages (every kept set:
+    none, the heuristics', all blocks)."""
+    from worker.clean import dom
+    from worker.clean.classify import classify_region
+    from worker.clean.options import Budget
+    from worker.clean.region import choose
+    from worker.clean.score import score
+    from worker.clean.segment import segment
+
+    for html in _CANARIES:
+        body = dom.parse(f"<html><body>{html}</body></html>").body
+        assert body is not None
+        seg = segment(body, Budget(float("inf")))
+        scores = score(seg)
+        region = choose(seg, scores.weights, scores.link_density, None)
+        for kept in ([], classify_region(seg, scores, region).kept, list(range(len(seg.texts)))):
+            want, got = np.zeros((len(FEATURES), len(seg.texts))), np.zeros((len(FEATURES), len(seg.texts)))
+            _page_features_python(want, seg, scores, region, kept)
+            _page_features_native(build, got, seg, scores, region, kept)
+            if got.tobytes() != want.tobytes():
+                rows = sorted({FEATURES[r] for r in np.flatnonzero((got != want).any(axis=1))})
+                return f"features differ on {html[:40]!r}: {', '.join(rows)}"
+    return None
+
+
+_accel: Callable[..., None] | None = native.model_stage("block_features", _check)

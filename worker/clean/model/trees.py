@@ -11,6 +11,7 @@ a value <= threshold goes left.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,7 +114,10 @@ def _canary_trees(rng: np.random.Generator, n_features: int, trees: int) -> Tree
     return Trees.from_json(data, n_features)
 
 
-def _check(scores: native.TreeScores) -> str | None:
+TreeScores = Callable[[Matrix, bytes, bytes, bytes, float], bytes]
+
+
+def _check(scores: TreeScores) -> str | None:
     """The C scores against raw_python, to the bit, on canary matrices: ties at the thresholds, NaN,
     infinities, signed zeros, one tree and many, no block (the model always has trees)."""
     rng = np.random.default_rng(12)
@@ -128,4 +132,4 @@ def _check(scores: native.TreeScores) -> str | None:
     return None
 
 
-_accel = native.tree_scorer(_check)
+_accel: TreeScores | None = native.model_stage("tree_scores", _check)
