@@ -19,7 +19,8 @@ template_memory (bench/templates.py: the memory's cost against density-only), cl
 (bench/process.py: the whole `clean` command against trafilatura's own loop, and one page's start-up),
 stages (bench/stages.py: metadata, posts, comments, quality signals and filter per page, and the
 publication dates' accuracy on htmldate's pages).
-"targets" sums up the cleaning core's speed targets, each with its goal and whether this run met it.
+"targets" sums up the speed targets (the cleaning core's, the end-to-end ones, the block model's cost), each
+with its goal and whether this run met it.
 """
 
 from __future__ import annotations
@@ -385,7 +386,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def targets(results: dict[str, Any]) -> dict[str, Any]:
-    """The speed targets of the cleaning core (issue 8), each as {value, goal, met} where measured."""
+    """The speed targets (issue 8's, and issue 9's and 12's that `make bench` measures), each as
+    {value, goal, met} where measured."""
     tools = results.get("overall", {}).get("tools", {})
     sections = results.get("sections", {})
 
@@ -410,6 +412,8 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
     start = sections.get("startup", {})
     dates = sections.get("stages", {}).get("dates", {})
     filter_ms = sections.get("stages", {}).get("quality_filter", {})
+    e2e = results.get("end_to_end", {})
+    model = sections.get("block_model", {})
     return {
         "default_vs_trafilatura": entry(ours / traf if ours and traf else None, 10.0),
         "no_templates_vs_trafilatura": entry(bare / traf if bare and traf else None, 12.0),
@@ -422,6 +426,11 @@ def targets(results: dict[str, Any]) -> dict[str, Any]:
         "quality_filter_ms_per_page": entry(filter_ms.get("ms_per_page_mean"), 0.2, higher_is_better=False),
         "date_accuracy": entry(dates.get("accuracy"), 0.93),
         "date_wrong_share": entry(dates.get("wrong_share"), 0.03, higher_is_better=False),
+        # issue 9: through the broker against the offline command's work on the same records
+        "end_to_end_one_child_vs_offline": entry(e2e.get("ratio"), 0.85),
+        "end_to_end_two_children_vs_one": entry(e2e.get("scaling"), 1.6),
+        # issue 12: what the block model adds to clean_page
+        "block_model_ms_per_page": entry(model.get("clean_page_ms_per_page"), 0.3, higher_is_better=False),
     }
 
 
