@@ -398,6 +398,18 @@ TEXTS = st.lists(st.lists(WORD_PIECES, max_size=12).map(" ".join).map(str.strip)
 
 
 @needs_native
+def test_stop_hits_read_each_stoplist_table_they_are_given() -> None:
+    # the C code keeps one table of the last lists_of: another dict (or the same one grown) is read anew
+    ext = native._native
+    assert ext.stop_hits(["a b a", "c"], {"a": (0,)}, 1) == ([3, 1], [2, 0])
+    table = {"b": (0, 1), "a": ()}
+    assert ext.stop_hits(["a b a", "c"], table, 2) == ([3, 1], [1, 1, 0, 0])
+    table["c"] = (1,)
+    assert ext.stop_hits(["a b a", "c"], table, 2) == ([3, 1], [1, 1, 0, 1])
+    assert lang.stop_hits(["the cat", "der Hund"]) == lang.stop_hits_python(["the cat", "der Hund"])
+
+
+@needs_native
 @settings(max_examples=300)
 @given(TEXTS)
 def test_word_counts_equal_pythons(texts: list[str]) -> None:

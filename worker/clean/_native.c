@@ -2576,7 +2576,124 @@ PyDoc_STRVAR(stop_hits_doc,
              "stop_hits(texts, lists_of, nlangs) -> (tokens, hits)\n\n"
              "lang.stop_hits_python: per text, its lower-cased whitespace-separated tokens' count, and for\n"
              "each of the nlangs stoplists how many of them it holds (hits[i * nlangs + lang]); lists_of maps\n"
-             "a stopword to the indices of the lists that hold it.");
+             "a stopword to the indices of the lists that hold it (read once into a table of code points:\n"
+             "a token is looked up where it stands in the lower-cased text).");
+
+/* The stoplists as one open-addressing table of code-point strings, built once per lists_of dict: a token
+   is looked up straight from the lower-cased text, without a str object per token. The table is rebuilt
+   when another dict, or the same one at another size, is given; lang's dict is a constant (a dict changed
+   in place at the same size would go unnoticed). */
+typedef struct {
+    uint64_t hash;
+    Py_ssize_t len;     /* code points; 0 marks an empty slot (an empty token never occurs) */
+    Py_UCS4 *chars;
+    Py_ssize_t nlangs;  /* how many lists hold it, their indices at langs */
+    Py_ssize_t *langs;
+} StopEntry;
+
+static struct {
+    PyObject *dict;     /* the lists_of the table was built from (a strong reference) */
+    Py_ssize_t size;    /* its size then */
+    Py_ssize_t nlangs;
+    size_t mask;
+    StopEntry *slots;
+} stops;
+
+static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c) * 1099511628211ULL; }
+#define FNV_START 14695981039346656037ULL
+
+static void stops_clear(void) {
+    if (stops.slots != NULL)
+        for (size_t i = 0; i <= stops.mask; i++) {
+            PyMem_Free(stops.slots[i].chars);
+            PyMem_Free(stops.slots[i].langs);
+        }
+    PyMem_Free(stops.slots);
+    Py_CLEAR(stops.dict);
+    stops.slots = NULL;
+    stops.mask = 0;
+    stops.size = 0;
+}
+
+/* Build the table of `lists_of` (str -> tuple of list indices below nlangs), unless it is built already. */
+static int stops_build(PyObject *lists_of, Py_ssize_t nlangs) {
+    if (stops.dict == lists_of && stops.size == PyDict_GET_SIZE(lists_of) && stops.nlangs == nlangs)
+        return 0;
+    stops_clear();
+    size_t cap = 16;
+    while (cap < (size_t)PyDict_GET_SIZE(lists_of) * 2 + 1)
+        cap *= 2;
+    stops.slots = PyMem_Calloc(cap, sizeof(StopEntry));
+    if (stops.slots == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    stops.mask = cap - 1;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(lists_of, &pos, &key, &value)) {
+        if (!PyUnicode_CheckExact(key) || !PyTuple_Check(value)) {
+            PyErr_SetString(PyExc_TypeError, "lists_of maps str to tuples");
+            goto fail;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(key);
+        if (len == 0)
+            continue; /* whitespace-separated tokens are never empty */
+        int kind = PyUnicode_KIND(key);
+        const void *data = PyUnicode_DATA(key);
+        uint64_t h = FNV_START;
+        for (Py_ssize_t j = 0; j < len; j++)
+            h = fnv_step(h, PyUnicode_READ(kind, data, j));
+        size_t i = (size_t)h & stops.mask;
+        while (stops.slots[i].len != 0)
+            i = (i + 1) & stops.mask;
+        StopEntry *e = &stops.slots[i];
+        Py_ssize_t nl = PyTuple_GET_SIZE(value);
+        e->chars = PyMem_Malloc((size_t)len * sizeof(Py_UCS4));
+        e->langs = PyMem_Malloc((size_t)(nl + 1) * sizeof(Py_ssize_t));
+        if (e->chars == NULL || e->langs == NULL) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        for (Py_ssize_t j = 0; j < len; j++)
+            e->chars[j] = PyUnicode_READ(kind, data, j);
+        for (Py_ssize_t k = 0; k < nl; k++) {
+            Py_ssize_t li = PyLong_AsSsize_t(PyTuple_GET_ITEM(value, k));
+            if (li < 0 || li >= nlangs) {
+                if (!PyErr_Occurred())
+                    PyErr_Format(PyExc_ValueError, "list index %zd", li);
+                goto fail;
+            }
+            e->langs[k] = li;
+        }
+        e->hash = h;
+        e->len = len;
+        e->nlangs = nl;
+    }
+    stops.dict = Py_NewRef(lists_of);
+    stops.size = PyDict_GET_SIZE(lists_of);
+    stops.nlangs = nlangs;
+    return 0;
+fail:
+    stops_clear();
+    return -1;
+}
+
+/* The entry for the token low[start:end] with hash h, or NULL. */
+static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, uint64_t h) {
+    Py_ssize_t len = end - start;
+    for (size_t i = (size_t)h & stops.mask; stops.slots[i].len != 0; i = (i + 1) & stops.mask) {
+        const StopEntry *e = &stops.slots[i];
+        if (e->hash != h || e->len != len)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < len && e->chars[j] == PyUnicode_READ(kind, data, start + j))
+            j++;
+        if (j == len)
+            return e;
+    }
+    return NULL;
+}
 
 static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
     PyObject *texts, *lists_of;
@@ -2586,6 +2703,8 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
     if (nlangs <= 0 || nlangs > 1024)
         return PyErr_Format(PyExc_ValueError, "nlangs %zd", nlangs);
     if (tok.lower == NULL && (tok.lower = PyUnicode_InternFromString("lower")) == NULL)
+        return NULL;
+    if (stops_build(lists_of, nlangs) < 0)
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
     long *hits = PyMem_Calloc((size_t)(n * nlangs) + 1, sizeof(long));
@@ -2608,45 +2727,25 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
         int kind = PyUnicode_KIND(low);
         const void *data = PyUnicode_DATA(low);
         long count = 0;
+        uint64_t h = FNV_START;
         for (Py_ssize_t j = 0; j <= len; j++) {
-            if (j < len && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, j))) {
-                if (start < 0)
+            Py_UCS4 c = j < len ? PyUnicode_READ(kind, data, j) : ' ';
+            if (j < len && !Py_UNICODE_ISSPACE(c)) {
+                if (start < 0) {
                     start = j;
+                    h = FNV_START;
+                }
+                h = fnv_step(h, c);
                 continue;
             }
             if (start < 0)
                 continue;
             count++;
-            PyObject *t = PyUnicode_Substring(low, start, j);
+            const StopEntry *e = stops_find(kind, data, start, j, h);
             start = -1;
-            if (t == NULL) {
-                Py_DECREF(low);
-                goto done;
-            }
-            PyObject *langs = PyDict_GetItemWithError(lists_of, t);
-            Py_DECREF(t);
-            if (langs == NULL) {
-                if (PyErr_Occurred()) {
-                    Py_DECREF(low);
-                    goto done;
-                }
-                continue;
-            }
-            if (!PyTuple_Check(langs)) {
-                Py_DECREF(low);
-                PyErr_SetString(PyExc_TypeError, "lists_of values must be tuples");
-                goto done;
-            }
-            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(langs); k++) {
-                Py_ssize_t li = PyLong_AsSsize_t(PyTuple_GET_ITEM(langs, k));
-                if (li < 0 || li >= nlangs) {
-                    Py_DECREF(low);
-                    if (!PyErr_Occurred())
-                        PyErr_Format(PyExc_ValueError, "list index %zd", li);
-                    goto done;
-                }
-                hits[i * nlangs + li]++;
-            }
+            if (e != NULL)
+                for (Py_ssize_t k = 0; k < e->nlangs; k++)
+                    hits[i * nlangs + e->langs[k]]++;
         }
         Py_DECREF(low);
         if (list_set_long(tokens, i, count) < 0)
