@@ -1977,6 +1977,187 @@ static PyObject *native_attributes(PyObject *self, PyObject *arg) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Elements marked by tag or by a word in their class or id (worker/clean/meta/marked.py)          */
+
+/* What lexbor's CSS scan `node.css("script, style")` or `node.css("[class*='date' i], [id*='date' i]")`
+   finds, without a Python object per element: lexbor's find visits the node itself, then its
+   descendants in document order (children, not a <template>'s content), and matches tag selectors by
+   tag id in any namespace and `*= ... i` by an ASCII-case-insensitive substring of the attribute's bytes
+   (the first attribute of the name; the HTML parser keeps no second one), and lists an element once
+   per alternative of the selector list that matches it. Each match is given as its
+   class and id (the last of the name, as selectolax's `attributes` dict gives them) and its text as
+   selectolax's text(deep=True) makes it: the UTF-8 of the text nodes below it, decoded as a whole with
+   "replace". */
+
+static int value_of(Node *el, const char *name, size_t m, int last, const unsigned char **v, size_t *vn) {
+    int found = 0;
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_name(at, &n);
+        if (an == NULL || n != m || memcmp(an, name, m) != 0)
+            continue;
+        size_t len = 0;
+        *v = attr_value(at, &len);
+        *vn = *v != NULL ? len : 0;
+        found = 1;
+        if (!last)
+            break;
+    }
+    return found;
+}
+
+/* How many of `words` the first attribute `name` of `el` holds. */
+static Py_ssize_t words_in(Node *el, const char *name, size_t m, PyObject *words) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (PyTuple_GET_SIZE(words) == 0 || !value_of(el, name, m, 0, &v, &vn) || v == NULL)
+        return 0;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        k += PyBytes_GET_SIZE(w) > 0 && contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w));
+    }
+    return k;
+}
+
+static PyObject *attr_or_none(Node *el, const char *name, size_t m) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (!value_of(el, name, m, 1, &v, &vn) || v == NULL)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
+}
+
+/* selectolax's text(deep=True) of `root`, or None when it is longer than `max_chars` characters: then
+   its UTF-8 is not read past 4 * max_chars bytes (no character takes more, nor does a "replace" of
+   invalid bytes) and only a text within that is decoded and measured. */
+static PyObject *deep_text(Node *root, Buf *buf, Py_ssize_t max_chars) {
+    size_t max_bytes = max_chars < PY_SSIZE_T_MAX / 4 ? (size_t)max_chars * 4 : (size_t)PY_SSIZE_T_MAX;
+    buf->n = 0;
+    Node *node = root->first_child;
+    while (node != NULL) {
+        if (node->tag_id == cfg.text_id) {
+            const LexStr *t = &((const CharData *)node)->data;
+            if (t->data != NULL && t->length > 0) {
+                if (buf_reserve(buf, t->length) < 0)
+                    return NULL;
+                memcpy(buf->b + buf->n, t->data, t->length);
+                buf->n += t->length;
+                if (buf->n > max_bytes)
+                    Py_RETURN_NONE;
+            }
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        if (node == root)
+            break;
+        node = node->next;
+    }
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)buf->b, (Py_ssize_t)buf->n, "replace");
+    if (text != NULL && PyUnicode_GET_LENGTH(text) > max_chars)
+        Py_SETREF(text, Py_NewRef(Py_None));
+    return text;
+}
+
+enum { MARKED_TAGS_MAX = 16 };
+
+/* How many alternatives of the selector list name `el`: lexbor's find reports an element once per
+   alternative that matches it ("[class*='date' i], [class*='meta' i]" lists a "date-meta" twice). */
+static Py_ssize_t marked(Node *el, const uintptr_t *tags, Py_ssize_t ntags, PyObject *in_class, PyObject *in_id) {
+    if (el->type != NODE_ELEMENT)
+        return 0;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < ntags; i++)
+        k += tags[i] == el->tag_id;
+    return k + words_in(el, "class", 5, in_class) + words_in(el, "id", 2, in_id);
+}
+
+PyDoc_STRVAR(marked_doc,
+             "marked(address, tag_ids, in_class, in_id, limit, max_chars)\n"
+             "    -> list[tuple[str | None, str | None, str | None]]\n\n"
+             "The node at `address` and its descendants, in document order, that are elements with a tag id\n"
+             "in `tag_ids`, a class holding one of `in_class` or an id holding one of `in_id` (words in lower-\n"
+             "case ASCII, found in any ASCII case), once per tag or word that names it, as lexbor's CSS find\n"
+             "lists them; at most `limit`: each one's class, id and text, as selectolax's attributes and\n"
+             "text() give them (None for a text longer than `max_chars`).");
+
+static PyObject *native_marked(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *tag_ids, *in_class, *in_id;
+    Py_ssize_t limit, max_chars;
+    if (!PyArg_ParseTuple(args, "KO!O!O!nn", &address, &PyTuple_Type, &tag_ids, &PyTuple_Type, &in_class,
+                          &PyTuple_Type, &in_id, &limit, &max_chars))
+        return NULL;
+    if (max_chars < 0)
+        return PyErr_Format(PyExc_ValueError, "max_chars must not be negative");
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    uintptr_t tags[MARKED_TAGS_MAX];
+    Py_ssize_t ntags = PyTuple_GET_SIZE(tag_ids);
+    if (ntags > MARKED_TAGS_MAX)
+        return PyErr_Format(PyExc_ValueError, "at most %d tag ids", MARKED_TAGS_MAX);
+    for (Py_ssize_t i = 0; i < ntags; i++) {
+        tags[i] = (uintptr_t)PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tag_ids, i));
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    PyObject *lists[] = {in_class, in_id};
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lists[k]); i++) {
+            PyObject *w = PyTuple_GET_ITEM(lists[k], i);
+            if (!PyBytes_Check(w))
+                return PyErr_Format(PyExc_TypeError, "words must be bytes");
+            for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(w); j++)
+                if (PyBytes_AS_STRING(w)[j] >= 'A' && PyBytes_AS_STRING(w)[j] <= 'Z')
+                    return PyErr_Format(PyExc_ValueError, "words must be lower case: %R", w);
+        }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Buf buf = {0};
+    Node *root = (Node *)(uintptr_t)address;
+    Node *node = root;
+    while (node != NULL && PyList_GET_SIZE(out) < limit) {
+        Py_ssize_t times = marked(node, tags, ntags, in_class, in_id);
+        if (times > 0) {
+            PyObject *item = NULL, *cls = attr_or_none(node, "class", 5);
+            PyObject *id = cls != NULL ? attr_or_none(node, "id", 2) : NULL;
+            PyObject *text = id != NULL ? deep_text(node, &buf, max_chars) : NULL;
+            if (text != NULL)
+                item = PyTuple_Pack(3, cls, id, text);
+            Py_XDECREF(cls);
+            Py_XDECREF(id);
+            Py_XDECREF(text);
+            for (Py_ssize_t i = 0; item != NULL && i < times && PyList_GET_SIZE(out) < limit; i++)
+                if (PyList_Append(out, item) < 0) {
+                    Py_CLEAR(item);
+                }
+            if (item == NULL) {
+                Py_DECREF(out);
+                PyMem_Free(buf.b);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        node = node == root ? NULL : node->next;
+    }
+    PyMem_Free(buf.b);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
 
 /* The result bits per element, as idents.py numbers them (configure_idents checks them). */
@@ -2956,6 +3137,7 @@ static PyMethodDef methods[] = {
     {"node", native_node, METH_O, node_doc},
     {"text", native_text, METH_VARARGS, text_doc},
     {"attributes", native_attributes, METH_O, attributes_doc},
+    {"marked", native_marked, METH_VARARGS, marked_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

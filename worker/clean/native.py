@@ -269,6 +269,69 @@ ATTRIBUTE_CANARIES = (
 )
 
 
+# _native.marked(root address, tag ids, class words, id words, limit, max_chars): (class, id, text) per
+# element.
+Marker = Callable[[LexborNode, Any, int, int], list[tuple[str | None, str | None, str | None]]]
+# Pages whose elements are marked, or nearly, in every way the scan reads: the root itself, words in any
+# case and across words ("upDATEd"), non-ASCII around them, an empty or valueless class, a <template>'s
+# content (not in the tree), <script> in SVG, elements inside matches, text split over nodes and comments.
+MARK_CANARIES = (
+    '<div class="Date x">a<span id="xdatex">b</span></div><script>s()</script><template><p class=date>t'
+    "</p></template><svg><script>q</script><style>z</style></svg><noscript><style>n</style></noscript>"
+    '<div class="dÄte date">c</div><p class="DATE"><!-- c -->d<b>e</b> f</p><p class>g</p><p class=""'
+    ' id="">h</p><p id="\u212aDATE">i</p><div class="date" class="x" id="a" id="b">j</div>',
+    '<article class="post-meta published"><time datetime="2020-01-02">2 Jan</time><span class="byline'
+    ' author">By <a rel="author">Jo</a></span></article><div class="TIMEline"><h1>Title</h1></div>'
+    "<style>p{}</style><p>über 漢字 😀</p><script>var x = '<p class=date>';</script>",
+)
+
+
+# (limit, max_chars) pairs of the check: none, one, a few elements; texts cut at every length up to one
+# character of four bytes, and not at all.
+_MARK_LIMITS = ((0, 9), (1, 0), (3, 1), (3, 2), (1 << 30, 3), (1 << 30, 4), (1 << 30, 1 << 62))
+
+
+def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
+    """The C scan of marked elements if it equals `reference` on the canaries, for each of `marks` (things
+    with `native_args()`: tag ids, class words, id words); else `reference`."""
+
+    def native(ext: Any) -> Marker:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(
+            root: LexborNode, wanted: Any, limit: int, max_chars: int
+        ) -> list[tuple[str | None, str | None, str | None]]:
+            told = args.get(wanted)
+            if told is None:
+                told = args[wanted] = wanted.native_args()
+            return ext.marked(root.mem_id, *told, limit, max_chars)  # type: ignore[no-any-return]
+
+        return scan
+
+    def check(ext: Any) -> str | None:
+        # The scan reads nodes and attributes as the segmentation walk does, whose check covers that.
+        from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
+
+        if _STATUS.get("segment") != "native":
+            return f"the C reading of trees is off: {_STATUS.get('segment')}"
+        scan = native(ext)
+        pages = [f"<html><head></head><body class='date'>{p}</body></html>" for p in MARK_CANARIES]
+        for html in (*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)):
+            tree = LexborHTMLParser(html)
+            for root in (tree.body, tree.root):
+                assert root is not None
+                for wanted in marks:
+                    for limit, max_chars in _MARK_LIMITS:
+                        got = scan(root, wanted, limit, max_chars)
+                        want = reference(root, wanted, limit, max_chars)
+                        if got != want:
+                            return f"marked elements differ on a canary: {got} != {want}"
+        return None
+
+    off = "native scan of marked elements off, lexbor's CSS scan runs"
+    return _chosen("marked", off, reference, check, native)
+
+
 def guard_scans(
     probe_runs: ProbeRuns,
     nesting_counts: NestingCounts,
@@ -497,6 +560,7 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
+    from worker.clean.meta import marked
 
     saved = (
         idents.ident_flags,
@@ -511,6 +575,7 @@ def python_only() -> Iterator[None]:
         guard._probe_runs,
         guard._nesting_counts,
         guard._count_attributes,
+        marked.marked,
     )
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
@@ -521,13 +586,15 @@ def python_only() -> Iterator[None]:
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
+    marked.marked = marked.marked_python
     try:
         yield
     finally:
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:]
+        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
+        marked.marked = saved[12]
 
 
 def _configure(t: SegmentTables) -> None:

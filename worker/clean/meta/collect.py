@@ -2,8 +2,8 @@
 
 lexbor runs a CSS selector list as one walk of the tree whatever the number of alternatives in it, so
 the element kinds read are named in one selector per scan (HEAD_SELECTOR, BODY_SELECTOR) and the
-matches are dispatched by tag in Python, in document order. DATE_SELECTOR's scan runs only when no
-markup dated the page (date_nodes).
+matches are dispatched by tag in Python, in document order. The date-like elements (DATE_MARKS) are read
+only when no markup dated the page, by a scan that gives their strings, not nodes (marked.py).
 """
 
 from __future__ import annotations
@@ -15,8 +15,10 @@ from datetime import date
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from worker.clean.meta import jsonld
+from worker.clean.meta import marked as mk
 from worker.clean.meta import tables as t
 from worker.clean.meta.dates import Stamp, parse_value
+from worker.clean.meta.marked import Marks
 from worker.clean.meta.text import text_dates
 
 # <head> is small: its scan costs ~15 µs. Everything a head holds that the extractor reads.
@@ -29,13 +31,11 @@ BODY_SELECTOR = (
     " a[rel~='author'], .author"
 )
 # What the text fallback cuts out of the body's text.
-SKIPPED_SELECTOR = "script, style, noscript, template"
-# Elements whose class or id names a date or byline, read only when markup gave no date: substring
-# matches cost lexbor ~20 µs each per scan, so this runs on a quarter of the pages only.
-DATE_SELECTOR = (
-    "[class*='date' i], [id*='date' i], [class*='publish' i], [class*='byline' i], [class*='posted' i],"
-    " [class*='datum' i], [class*='meta' i], [class*='time' i]"
-)
+SKIPPED_MARKS = Marks(tags=("script", "style", "noscript", "template"))
+# Elements whose class or id names a date or byline, read only when markup gave no date (a quarter of
+# the pages). An element is read once per word it holds ("post-meta published" twice), as lexbor's CSS
+# scan listed it before the C scan replaced it: DATE_ELEMENTS_MAX counts those readings.
+DATE_MARKS = Marks(in_class=("date", "publish", "byline", "posted", "datum", "meta", "time"), in_id=("date",))
 
 _SPACE = re.compile(r"\s+")
 # Text longer than this in a date-like element is a container of the whole article, not a date line.
@@ -178,13 +178,13 @@ def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
     markup gave no date: one candidate per element, skipping comments' dates and dates whose cue
     says they are no publication date ("bis", "zuletzt geändert")."""
     found: list[Candidate] = []
-    for node in date_nodes(tree):
-        attrs = node.attributes
-        names = f"{attrs.get('class') or ''} {attrs.get('id') or ''}".lower()
+    body = tree.body
+    elements = mk.marked(body, DATE_MARKS, DATE_ELEMENTS_MAX, DATE_TEXT_MAX * 4) if body is not None else []
+    for cls, ident, text in elements:
+        names = f"{cls or ''} {ident or ''}".lower()
         if any(marker in names for marker in COMMENT_MARKERS):
             continue
-        text = node.text(deep=True)
-        if len(text) > DATE_TEXT_MAX * 4:
+        if text is None:  # longer than DATE_TEXT_MAX * 4: not read past that
             continue
         text = fold(text)
         if not 6 <= len(text) <= DATE_TEXT_MAX:
@@ -196,7 +196,8 @@ def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
 
 
 def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
-    """Everything the head and body say in markup (the date-like elements are left to date_nodes)."""
+    """Everything the head and body say in markup (the date-like elements are left to
+    date_element_dates)."""
     h = Harvest()
     scripts: list[str] = []
     head, body = tree.head, tree.body
@@ -209,11 +210,6 @@ def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
         _add_date(h, value, f"json-ld:{prop}", 1 if prop == "datePublished" else 2, latest, False)
     _add_date(h, h.linked.modified, "json-ld:dateModified", 1, latest, modified=True)
     return h
-
-
-def date_nodes(tree: LexborHTMLParser) -> list[LexborNode]:
-    body = tree.body
-    return [] if body is None else body.css(DATE_SELECTOR)[:DATE_ELEMENTS_MAX]
 
 
 def _dispatch(node: LexborNode, h: Harvest, latest: date, scripts: list[str]) -> None:
