@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import date
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from worker.clean.meta import collect, dates, fields, jsonld, text
 
@@ -112,3 +114,19 @@ def test_the_ratio_test_catches_a_quadratic_regex() -> None:
     # an unbounded run before a part that never comes: each start position rescans the run
     ratio, _ = _worst_ratio(_all_matches(re.compile(r"[0-9]*x")))
     assert ratio > MAX_RATIO
+
+
+# The year scans test "no digit before" after the year's first digit (a pattern that starts with a
+# character is searched faster): they find what the plain lookbehind form finds.
+PLAIN_YEAR = re.compile(r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])")
+PLAIN_YEAR_OR_SHORT_DATE = re.compile(
+    r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])|(?<![0-9.])[0-3][0-9]([./])[01][0-9]\1[0-9]{2}(?![0-9])"
+)
+
+
+@given(st.text(alphabet="0123456789./ x\u0661", max_size=40))
+def test_year_scans_find_what_the_plain_lookbehind_finds(s: str) -> None:
+    for ours, plain in ((text._YEAR, PLAIN_YEAR), (text._YEAR_OR_SHORT_DATE, PLAIN_YEAR_OR_SHORT_DATE)):
+        assert [(m.span(), m.groups()) for m in ours.finditer(s)] == [
+            (m.span(), m.groups()) for m in plain.finditer(s)
+        ]

@@ -15,13 +15,15 @@ from datetime import date
 from worker.clean.meta.dates import TEXT_DATE, match_day
 
 # A plausible year of publication, not part of a longer number (the window around it is then parsed).
-_YEAR = re.compile(r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])")
+# The "no digit before" test follows the year's first digit ("1(?<![0-9]1)" is "(?<![0-9])1"): a pattern
+# that starts with a character, not a lookbehind, lets re skip to the next "1" or "2" in C, which made
+# this scan of a page's whole text 3x cheaper (it was half the metadata's CPU on pages without markup).
+_YEAR_FIRST = r"(?:1(?<![0-9]1)99[5-9]|2(?<![0-9]2)0[0-9]{2})(?![0-9])"
+_YEAR = re.compile(_YEAR_FIRST)
 # ... or a numeric date with a two-digit year ("31.10.23", "26/10/13"), read only in short texts that
 # are about the page's date (its header): in running text such triples are scores and versions as
 # often as dates. On htmldate's pages: +3 check, nothing lost.
-_YEAR_OR_SHORT_DATE = re.compile(
-    r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])|(?<![0-9.])[0-3][0-9]([./])[01][0-9]\1[0-9]{2}(?![0-9])"
-)
+_YEAR_OR_SHORT_DATE = re.compile(_YEAR_FIRST + r"|(?<![0-9.])[0-3][0-9]([./])[01][0-9]\1[0-9]{2}(?![0-9])")
 # How far before a year a date may start ("14. September 2019": 13 characters; "Mittwoch, 14. de
 # septiembre de 2019" is longer) and after it end ("2019. március 14.").
 WINDOW_BEFORE = 40
