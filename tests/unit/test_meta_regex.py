@@ -48,7 +48,6 @@ REGEXES: dict[str, re.Pattern[str]] = {
     "jsonld._LOOSE": jsonld._LOOSE,
     "fields._BYLINE_PREFIX": fields._BYLINE_PREFIX,
     "fields._AUTHOR_SPLIT": fields._AUTHOR_SPLIT,
-    "collect._SPACE": collect._SPACE,
 }
 
 # The functions that run the regexes over page content, as the extractor calls them.
@@ -130,3 +129,11 @@ def test_year_scans_find_what_the_plain_lookbehind_finds(s: str) -> None:
         assert [(m.span(), m.groups()) for m in ours.finditer(s)] == [
             (m.span(), m.groups()) for m in plain.finditer(s)
         ]
+
+
+WHITESPACE = "".join(chr(c) for c in range(0x3100) if chr(c).isspace())
+
+
+@given(st.text(alphabet=st.sampled_from(WHITESPACE + "ab\u00e4\u200b\x00"), max_size=30))
+def test_fold_is_the_whitespace_substitution(s: str) -> None:
+    assert collect.fold(s) == re.sub(r"\s+", " ", s).strip()
