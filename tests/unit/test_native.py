@@ -28,6 +28,7 @@ from worker.clean import score as sc
 from worker.clean import segment as sg
 from worker.clean import sitememory as sm
 from worker.clean.meta import collect
+from worker.clean.meta import header as hd
 from worker.clean.meta import marked as mk
 from worker.clean.meta.marked import Marks
 from worker.clean.options import Budget, OverBudget, TooManyNodes
@@ -204,7 +205,9 @@ def test_python_only_runs_the_reference() -> None:
         assert sc._accel is None
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
+        assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
     assert mk.marked is not mk.marked_python
+    assert hd._after is not hd._after_python
     assert sc._accel is not None
     assert guard._count_attributes is not guard._count_attributes_python
     assert idents.ident_flags is not idents.ident_flags_python
@@ -584,3 +587,28 @@ def test_an_element_is_marked_once_per_word_it_holds() -> None:
     assert mk.marked(body, collect.DATE_MARKS, 12, 800) == [("post-meta published", "date", "x")] * 3
     assert mk.marked(body, collect.DATE_MARKS, 2, 800) == [("post-meta published", "date", "x")] * 2
     assert mk.marked(body, collect.DATE_MARKS, 12, 0) == [("post-meta published", "date", None)] * 3
+
+
+# The walks from the headline (worker/clean/meta/header.py), from every element of generated pages.
+HEADER_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<h1>Title <small>02.02.2022</small></h1>", "<nav><a>Home</a> 1.1.2020</nav>", "<br>",
+         "<script>x()</script>", "<!-- c -->", "<svg><text>no</text></svg>", "<template>t</template>",
+         "By Jane | 3 May 2020"]
+    ),
+)  # fmt: skip
+HEADER_TREES = html_trees(
+    HEADER_LEAF, st.sampled_from(["div", "p", "span", "nav", "h1", "style"]), st.just("")
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(HEADER_TREES, min_size=1, max_size=4), st.sampled_from([0, 1, 9, 40, 150, 500]))
+def test_header_walks_equal_pythons(parts: list[str], limit: int) -> None:
+    body = LexborHTMLParser(f"<html><body>{''.join(parts)}</body></html>").body
+    assert body is not None
+    for node in native._nodes(body):
+        assert hd._after(node, limit) == hd._after_python(node, limit)
+        assert hd._before(node, limit) == hd._before_python(node, limit)

@@ -2158,6 +2158,186 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The text around the headline (worker/clean/meta/header.py's _after_python and _before_python)    */
+
+enum { WALK_TAGS_MAX = 16 };
+
+typedef struct {
+    uintptr_t skip[WALK_TAGS_MAX], stop[WALK_TAGS_MAX];
+    Py_ssize_t nskip, nstop;
+} WalkTags;
+
+static int id_in_set(const uintptr_t *set, Py_ssize_t n, uintptr_t tag) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (set[i] == tag)
+            return 1;
+    return 0;
+}
+
+static int read_tag_ids(PyObject *tuple, uintptr_t *out, Py_ssize_t *n) {
+    *n = PyTuple_GET_SIZE(tuple);
+    if (*n > WALK_TAGS_MAX) {
+        PyErr_Format(PyExc_ValueError, "at most %d tag ids", WALK_TAGS_MAX);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        out[i] = (uintptr_t)PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tuple, i));
+        if (PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* " ".join((node.text_content or "").split()) of a node tagged as text (text_content is None for a
+   node of another type and for one without data). */
+static PyObject *folded_text(Node *node, PyObject *space) {
+    const LexStr *t = &((const CharData *)node)->data;
+    if (node->type != NODE_TEXT || t->data == NULL)
+        return PyUnicode_FromStringAndSize("", 0);
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)t->data, (Py_ssize_t)t->length, "replace");
+    if (s == NULL)
+        return NULL;
+    PyObject *words = PyUnicode_Split(s, NULL, -1);
+    Py_DECREF(s);
+    if (words == NULL)
+        return NULL;
+    PyObject *folded = PyUnicode_Join(space, words);
+    Py_DECREF(words);
+    return folded;
+}
+
+/* Appends a non-empty folded text to `parts`; 1 when `limit` characters are reached, 0 when not, -1. */
+static int add_part(PyObject *parts, PyObject *text, Py_ssize_t *size, Py_ssize_t limit) {
+    if (PyList_Append(parts, text) < 0)
+        return -1;
+    *size += PyUnicode_GET_LENGTH(text) + 1;
+    return *size >= limit;
+}
+
+static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
+                            PyObject *parts, PyObject *space) {
+    Py_ssize_t size = 0;
+    Node *cur = node;
+    int descend = 1, title_words = 1, cut = 1;
+    for (Py_ssize_t i = 0; i < max_nodes; i++) {
+        Node *nxt = descend && cur != NULL ? cur->first_child : NULL;
+        while (nxt == NULL && cur != NULL) {
+            nxt = cur->next;
+            if (nxt == NULL) {
+                cur = cur->parent;
+                if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id)) {
+                    cut = 0; /* the walk left the page's body: its text is returned whole */
+                    goto done;
+                }
+            }
+        }
+        if (nxt == NULL)
+            break;
+        cur = nxt;
+        uintptr_t tag = cur->tag_id;
+        descend = !id_in_set(wt->skip, wt->nskip, tag) && tag != cfg.text_id;
+        if (tag != cfg.text_id)
+            continue;
+        PyObject *text = folded_text(cur, space);
+        if (text == NULL)
+            return NULL;
+        int r = 0;
+        if (PyUnicode_GET_LENGTH(text) > 0) {
+            if (title_words)
+                title_words = 0;
+            else
+                r = add_part(parts, text, &size, limit);
+        }
+        Py_DECREF(text);
+        if (r < 0)
+            return NULL;
+        if (r)
+            break;
+    }
+done:;
+    PyObject *joined = PyUnicode_Join(space, parts);
+    if (joined == NULL || !cut || PyUnicode_GET_LENGTH(joined) <= limit)
+        return joined;
+    Py_SETREF(joined, PyUnicode_Substring(joined, 0, limit));
+    return joined;
+}
+
+static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
+                             PyObject *parts, PyObject *space) {
+    Py_ssize_t size = 0;
+    Node *cur = node;
+    for (Py_ssize_t i = 0; i < max_nodes; i++) {
+        if (cur == NULL)
+            break;
+        Node *prev = cur->prev;
+        if (prev == NULL) {
+            cur = cur->parent; /* an ancestor has no text of its own: go on before it */
+            if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id))
+                break;
+            continue;
+        }
+        cur = prev;
+        while (!id_in_set(wt->skip, wt->nskip, cur->tag_id) && cur->last_child != NULL)
+            cur = cur->last_child;
+        if (cur->tag_id != cfg.text_id)
+            continue;
+        PyObject *text = folded_text(cur, space);
+        if (text == NULL)
+            return NULL;
+        int r = PyUnicode_GET_LENGTH(text) > 0 ? add_part(parts, text, &size, limit) : 0;
+        Py_DECREF(text);
+        if (r < 0)
+            return NULL;
+        if (r)
+            break;
+    }
+    if (PyList_Reverse(parts) < 0)
+        return NULL;
+    PyObject *joined = PyUnicode_Join(space, parts);
+    Py_ssize_t n = joined != NULL ? PyUnicode_GET_LENGTH(joined) : 0;
+    if (joined == NULL || n <= limit || limit == 0) /* text[-0:] is the whole text */
+        return joined;
+    Py_SETREF(joined, PyUnicode_Substring(joined, n - limit, n));
+    return joined;
+}
+
+PyDoc_STRVAR(header_text_doc,
+             "header_text(address, after, limit, max_nodes, skipped_ids, stop_ids) -> str\n\n"
+             "header.py's walk from the node at `address` through the text nodes after it in document order\n"
+             "(`after`) or before it, about `limit` characters, at most `max_nodes` steps; into no element of\n"
+             "`skipped_ids`, never out of one of `stop_ids`.");
+
+static PyObject *native_header_text(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    int after;
+    Py_ssize_t limit, max_nodes;
+    PyObject *skipped, *stops;
+    if (!PyArg_ParseTuple(args, "KpnnO!O!", &address, &after, &limit, &max_nodes, &PyTuple_Type, &skipped,
+                          &PyTuple_Type, &stops))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    if (limit < 0)
+        return PyErr_Format(PyExc_ValueError, "limit must not be negative");
+    WalkTags wt;
+    if (read_tag_ids(skipped, wt.skip, &wt.nskip) < 0 || read_tag_ids(stops, wt.stop, &wt.nstop) < 0)
+        return NULL;
+    PyObject *space = PyUnicode_FromStringAndSize(" ", 1);
+    PyObject *parts = space != NULL ? PyList_New(0) : NULL;
+    PyObject *out = NULL;
+    if (parts != NULL) {
+        Node *node = (Node *)(uintptr_t)address;
+        out = after ? text_after(node, limit, max_nodes, &wt, parts, space)
+                    : text_before(node, limit, max_nodes, &wt, parts, space);
+    }
+    Py_XDECREF(parts);
+    Py_XDECREF(space);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
 
 /* The result bits per element, as idents.py numbers them (configure_idents checks them). */
@@ -3138,6 +3318,7 @@ static PyMethodDef methods[] = {
     {"text", native_text, METH_VARARGS, text_doc},
     {"attributes", native_attributes, METH_O, attributes_doc},
     {"marked", native_marked, METH_VARARGS, marked_doc},
+    {"header_text", native_header_text, METH_VARARGS, header_text_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

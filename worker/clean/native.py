@@ -332,6 +332,63 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
     return _chosen("marked", off, reference, check, native)
 
 
+# A walk from the headline (header.py): (node, limit) -> the text after or before it.
+HeaderWalk = Callable[[LexborNode, int], str]
+# Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
+# depth, whitespace of every kind, a title with a dateline of its own, and more nodes than the walks
+# visit (the empty items of a menu).
+HEADER_CANARIES = (
+    '<nav><a>Home</a></nav><p>Jan 18, 2019 | <b>Politics</b></p><h1 class="title">The  title<small>'
+    " 02.02.2022</small></h1><div><p>By <a>Jane</a>\u00a0Doe<!-- c --> | March\n3, 2020</p><script>x"
+    "</script><style>p{}</style><svg><text>no</text></svg><noscript>ns</noscript><template>t</template>"
+    "<p>\u3000 </p><p>über 漢字 😀 text that goes on and on</p></div>",
+    "<ul>" + "<li></li>" * 410 + "</ul><h1>Menu title</h1>" + "<p></p>" * 410 + "<p>far 1.2.2020</p>",
+    "<h1>alone</h1>",
+    "<div><div><h1></h1></div></div>x<h1>a<b>b</b></h1><p>  </p>tail",
+)
+# Limits of the check: none, one character, a word, the shipped limits.
+_HEADER_LIMITS = (0, 1, 7, 150, 500)
+
+
+def header_walks(
+    after: HeaderWalk, before: HeaderWalk, max_nodes: int, skipped: tuple[int, ...], stops: tuple[int, ...]
+) -> tuple[HeaderWalk, HeaderWalk]:
+    """The C walks from the headline if they equal `after` and `before` from every element of the canaries
+    (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`); else those."""
+
+    def native(ext: Any) -> tuple[HeaderWalk, HeaderWalk]:
+        def walk_after(node: LexborNode, limit: int) -> str:
+            return ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+
+        def walk_before(node: LexborNode, limit: int) -> str:
+            return ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+
+        return walk_after, walk_before
+
+    def check(ext: Any) -> str | None:
+        from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
+
+        if _STATUS.get("segment") != "native":
+            return f"the C reading of trees is off: {_STATUS.get('segment')}"
+        walks = native(ext)
+        pages = [f"<html><head></head><body>{p}</body></html>" for p in HEADER_CANARIES]
+        for html in (*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)):
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            nodes = list(_nodes(body))
+            # From every node of a small page; from its headline on the page longer than the walks.
+            for node in nodes if len(nodes) < 100 else body.css("h1"):
+                for ours, reference in zip(walks, (after, before), strict=True):
+                    for limit in _HEADER_LIMITS:
+                        got, want = ours(node, limit), reference(node, limit)
+                        if got != want:
+                            return f"header text differs on a canary: {got!r} != {want!r}"
+        return None
+
+    off = "native walks from the headline off, the Python walks run"
+    return _chosen("header", off, (after, before), check, native)
+
+
 def guard_scans(
     probe_runs: ProbeRuns,
     nesting_counts: NestingCounts,
@@ -560,7 +617,7 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
-    from worker.clean.meta import marked
+    from worker.clean.meta import header, marked
 
     saved = (
         idents.ident_flags,
@@ -576,6 +633,8 @@ def python_only() -> Iterator[None]:
         guard._nesting_counts,
         guard._count_attributes,
         marked.marked,
+        header._after,
+        header._before,
     )
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
@@ -587,6 +646,7 @@ def python_only() -> Iterator[None]:
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
     marked.marked = marked.marked_python
+    header._after, header._before = header._after_python, header._before_python
     try:
         yield
     finally:
@@ -594,7 +654,7 @@ def python_only() -> Iterator[None]:
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
-        marked.marked = saved[12]
+        marked.marked, header._after, header._before = saved[12:]
 
 
 def _configure(t: SegmentTables) -> None:
