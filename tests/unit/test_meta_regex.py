@@ -17,7 +17,7 @@ from collections.abc import Callable
 from datetime import date
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from worker.clean.meta import collect, dates, fields, jsonld, text
@@ -138,3 +138,28 @@ WHITESPACE = "".join(chr(c) for c in range(0x3100) if chr(c).isspace())
 @given(st.text(alphabet=st.sampled_from(WHITESPACE + "ab\u00e4\u200b\x00"), max_size=30))
 def test_fold_is_the_whitespace_substitution(s: str) -> None:
     assert collect.fold(s) == re.sub(r"\s+", " ", s).strip()
+
+
+# Pieces of every date form around a year, and what stands next to years in running text.
+DATEISH = st.lists(
+    st.sampled_from(
+        ["14 ", "14. ", "14.03.", "3/14/", "14-3-", "March ", "März ", "Mar. ", "2019", "1999", "-03-14",
+         "/3/1", "年3月14日", " 年 3 月", ". március 14", " Mar 3", ", ", " ", "x", "©", "12:30 CET ",
+         "de ", "1er ", "th, ", "\u0663"]
+    ),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500)
+@given(DATEISH)
+def test_a_year_without_another_digit_in_its_window_starts_no_date_around_it(s: str) -> None:
+    # text_dates skips such a year: no search the loop could make from the window's start finds a date
+    # that spans it.
+    for year in text.years(s):
+        start, end = max(0, year.start() - text.WINDOW_BEFORE), min(len(s), year.end() + text.WINDOW_AFTER)
+        if text._DIGIT.search(s, start, year.start()) or text._DIGIT.search(s, year.end(), end):
+            continue
+        for p in range(start, year.start() + 1):
+            m = dates.TEXT_DATE.match(s, p, end)
+            assert m is None or m.end() < year.end()
