@@ -2092,8 +2092,8 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "KO!O!O!nn", &address, &PyTuple_Type, &tag_ids, &PyTuple_Type, &in_class,
                           &PyTuple_Type, &in_id, &limit, &max_chars))
         return NULL;
-    if (max_chars < 0)
-        return PyErr_Format(PyExc_ValueError, "max_chars must not be negative");
+    if (max_chars < 0 || limit < 0)
+        return PyErr_Format(PyExc_ValueError, "limit and max_chars must not be negative");
     if (!cfg.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
         return NULL;
