@@ -269,6 +269,21 @@ ATTRIBUTE_CANARIES = (
 )
 
 
+def _tree_reading_off() -> str | None:
+    """Why the C code may not read trees (None: it may). Stages that read nodes and attributes as the
+    segmentation walk does rely on its layout check (segment.py configures the walk and runs it)."""
+    from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
+
+    status = _STATUS.get("segment")
+    return None if status == "native" else f"the C reading of trees is off: {status}"
+
+
+def _tree_canaries(bodies: tuple[str, ...], body_attrs: str = "") -> list[str]:
+    """Pages of `bodies` (a body with `body_attrs`), then the segmentation's canaries."""
+    pages = [f"<html><head></head><body{body_attrs}>{b}</body></html>" for b in bodies]
+    return [*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)]
+
+
 # _native.marked(root address, tag ids, class words, id words, limit, max_chars): (class, id, text) per
 # element.
 Marker = Callable[[LexborNode, Any, int, int], list[tuple[str | None, str | None, str | None]]]
@@ -309,14 +324,10 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
         return scan
 
     def check(ext: Any) -> str | None:
-        # The scan reads nodes and attributes as the segmentation walk does, whose check covers that.
-        from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
-
-        if _STATUS.get("segment") != "native":
-            return f"the C reading of trees is off: {_STATUS.get('segment')}"
+        if problem := _tree_reading_off():
+            return problem
         scan = native(ext)
-        pages = [f"<html><head></head><body class='date'>{p}</body></html>" for p in MARK_CANARIES]
-        for html in (*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)):
+        for html in _tree_canaries(MARK_CANARIES, " class='date'"):
             tree = LexborHTMLParser(html)
             for root in (tree.body, tree.root):
                 assert root is not None
@@ -366,13 +377,10 @@ def header_walks(
         return walk_after, walk_before
 
     def check(ext: Any) -> str | None:
-        from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
-
-        if _STATUS.get("segment") != "native":
-            return f"the C reading of trees is off: {_STATUS.get('segment')}"
+        if problem := _tree_reading_off():
+            return problem
         walks = native(ext)
-        pages = [f"<html><head></head><body>{p}</body></html>" for p in HEADER_CANARIES]
-        for html in (*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)):
+        for html in _tree_canaries(HEADER_CANARIES):
             body = LexborHTMLParser(html).body
             assert body is not None
             nodes = list(_nodes(body))
