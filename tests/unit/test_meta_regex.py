@@ -17,6 +17,8 @@ from collections.abc import Callable
 from datetime import date
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from worker.clean.meta import collect, dates, fields, jsonld, text
 
@@ -39,14 +41,14 @@ REGEXES: dict[str, re.Pattern[str]] = {
     "dates._URL_DAY": dates._URL_DAY,
     "dates._URL_MONTH": dates._URL_MONTH,
     "dates._URL_DMY": dates._URL_DMY,
-    "text._YEAR": text._YEAR,
+    "text._YEAR_1990S": text._YEAR_1990S,
+    "text._YEAR_2000S": text._YEAR_2000S,
     "text._YEAR_OR_SHORT_DATE": text._YEAR_OR_SHORT_DATE,
     "text.PUBLISHED_CUE": text.PUBLISHED_CUE,
     "text.OTHER_CUE": text.OTHER_CUE,
     "jsonld._LOOSE": jsonld._LOOSE,
     "fields._BYLINE_PREFIX": fields._BYLINE_PREFIX,
     "fields._AUTHOR_SPLIT": fields._AUTHOR_SPLIT,
-    "collect._SPACE": collect._SPACE,
 }
 
 # The functions that run the regexes over page content, as the extractor calls them.
@@ -112,3 +114,52 @@ def test_the_ratio_test_catches_a_quadratic_regex() -> None:
     # an unbounded run before a part that never comes: each start position rescans the run
     ratio, _ = _worst_ratio(_all_matches(re.compile(r"[0-9]*x")))
     assert ratio > MAX_RATIO
+
+
+# The year scans test "no digit before" after the year's first digits (a pattern that starts with a
+# literal or a character is searched faster): they find what the plain lookbehind form finds.
+PLAIN_YEAR = re.compile(r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])")
+PLAIN_YEAR_OR_SHORT_DATE = re.compile(
+    r"(?<![0-9])(?:199[5-9]|20[0-9]{2})(?![0-9])|(?<![0-9.])[0-3][0-9]([./])[01][0-9]\1[0-9]{2}(?![0-9])"
+)
+
+
+@given(st.text(alphabet="0123456789./ x\u0661", max_size=40))
+def test_year_scans_find_what_the_plain_lookbehind_finds(s: str) -> None:
+    assert [m.span() for m in text.years(s)] == [m.span() for m in PLAIN_YEAR.finditer(s)]
+    assert [(m.span(), m.groups()) for m in text._YEAR_OR_SHORT_DATE.finditer(s)] == [
+        (m.span(), m.groups()) for m in PLAIN_YEAR_OR_SHORT_DATE.finditer(s)
+    ]
+
+
+WHITESPACE = "".join(chr(c) for c in range(0x3100) if chr(c).isspace())
+
+
+@given(st.text(alphabet=st.sampled_from(WHITESPACE + "ab\u00e4\u200b\x00"), max_size=30))
+def test_fold_is_the_whitespace_substitution(s: str) -> None:
+    assert collect.fold(s) == re.sub(r"\s+", " ", s).strip()
+
+
+# Pieces of every date form around a year, and what stands next to years in running text.
+DATEISH = st.lists(
+    st.sampled_from(
+        ["14 ", "14. ", "14.03.", "3/14/", "14-3-", "March ", "März ", "Mar. ", "2019", "1999", "-03-14",
+         "/3/1", "年3月14日", " 年 3 月", ". március 14", " Mar 3", ", ", " ", "x", "©", "12:30 CET ",
+         "de ", "1er ", "th, ", "\u0663"]
+    ),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=500)
+@given(DATEISH)
+def test_a_year_without_another_digit_in_its_window_starts_no_date_around_it(s: str) -> None:
+    # text_dates skips such a year: no search the loop could make from the window's start finds a date
+    # that spans it.
+    for year in text.years(s):
+        start, end = max(0, year.start() - text.WINDOW_BEFORE), min(len(s), year.end() + text.WINDOW_AFTER)
+        if text._DIGIT.search(s, start, year.start()) or text._DIGIT.search(s, year.end(), end):
+            continue
+        for p in range(start, year.start() + 1):
+            m = dates.TEXT_DATE.match(s, p, end)
+            assert m is None or m.end() < year.end()

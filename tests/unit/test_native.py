@@ -27,6 +27,10 @@ from worker.clean import heuristics as h
 from worker.clean import score as sc
 from worker.clean import segment as sg
 from worker.clean import sitememory as sm
+from worker.clean.meta import collect
+from worker.clean.meta import header as hd
+from worker.clean.meta import marked as mk
+from worker.clean.meta.marked import Marks
 from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import Segmentation, segment, segment_python
@@ -200,6 +204,10 @@ def test_python_only_runs_the_reference() -> None:
         assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
         assert sc._accel is None
         assert guard._count_attributes is guard._count_attributes_python
+        assert mk.marked is mk.marked_python
+        assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
+    assert mk.marked is not mk.marked_python
+    assert hd._after is not hd._after_python
     assert sc._accel is not None
     assert guard._count_attributes is not guard._count_attributes_python
     assert idents.ident_flags is not idents.ident_flags_python
@@ -541,3 +549,78 @@ def test_a_stage_whose_check_fails_or_raises_is_off_with_the_reason(caplog: pyte
     finally:
         native._STATUS.clear()
         native._STATUS.update(before)
+
+
+# Marked elements (worker/clean/meta/marked.py): the metadata's scans that need strings, not nodes.
+MARK_WORDS = ["date", "DATE", "upDated", "meta", "post-meta published", "Zeit time", "bylineX", "dÄte", "x"]
+MARK_ATTRS = st.lists(
+    st.tuples(st.sampled_from(["class", "id", "title"]), st.one_of(st.none(), st.sampled_from(MARK_WORDS))),
+    max_size=3,
+    unique_by=lambda kv: kv[0],
+).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+MARK_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<script>s()</script>", "<style>p{}</style>", "<noscript>n</noscript>", "<!-- c -->",
+         "<template><p class=date>t</p></template>", "<svg><script>q</script><style>z</style></svg>",
+         "<time>3 May</time>"]
+    ),
+)  # fmt: skip
+MARK_TREES = html_trees(MARK_LEAF, st.sampled_from(["div", "p", "span", "noscript", "time", "a"]), MARK_ATTRS)
+MARKS = [
+    collect.DATE_MARKS,
+    collect.SKIPPED_MARKS,
+    Marks(("time", "script"), ("meta", "meta"), ("date", "x")),
+]
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(MARK_TREES, min_size=1, max_size=4),
+    MARK_ATTRS,
+    st.sampled_from(MARKS),
+    st.integers(0, 14),
+    st.integers(0, 40),
+)
+def test_marked_elements_equal_lexbors_css_scan(
+    parts: list[str], body_attrs: str, marks: Marks, limit: int, max_chars: int
+) -> None:
+    body = LexborHTMLParser(f"<html><body{body_attrs}>{''.join(parts)}</body></html>").body
+    assert body is not None
+    assert mk.marked(body, marks, limit, max_chars) == mk.marked_python(body, marks, limit, max_chars)
+    assert mk.marked(body, marks, 1 << 62, 1 << 62) == mk.marked_python(body, marks, 1 << 62, 1 << 62)
+
+
+@needs_native
+def test_an_element_is_marked_once_per_word_it_holds() -> None:
+    body = LexborHTMLParser('<body><p class="post-meta published" id="date">x</p></body>').body
+    assert body is not None
+    assert mk.marked(body, collect.DATE_MARKS, 12, 800) == [("post-meta published", "date", "x")] * 3
+    assert mk.marked(body, collect.DATE_MARKS, 2, 800) == [("post-meta published", "date", "x")] * 2
+    assert mk.marked(body, collect.DATE_MARKS, 12, 0) == [("post-meta published", "date", None)] * 3
+
+
+# The walks from the headline (worker/clean/meta/header.py), from every element of generated pages.
+HEADER_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<h1>Title <small>02.02.2022</small></h1>", "<nav><a>Home</a> 1.1.2020</nav>", "<br>",
+         "<script>x()</script>", "<!-- c -->", "<svg><text>no</text></svg>", "<template>t</template>",
+         "By Jane | 3 May 2020"]
+    ),
+)  # fmt: skip
+HEADER_TREES = html_trees(
+    HEADER_LEAF, st.sampled_from(["div", "p", "span", "nav", "h1", "style"]), st.just("")
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(HEADER_TREES, min_size=1, max_size=4), st.sampled_from([0, 1, 9, 40, 150, 500]))
+def test_header_walks_equal_pythons(parts: list[str], limit: int) -> None:
+    body = LexborHTMLParser(f"<html><body>{''.join(parts)}</body></html>").body
+    assert body is not None
+    for node in native._nodes(body):
+        assert hd._after(node, limit) == hd._after_python(node, limit)
+        assert hd._before(node, limit) == hd._before_python(node, limit)

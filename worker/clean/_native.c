@@ -1977,6 +1977,367 @@ static PyObject *native_attributes(PyObject *self, PyObject *arg) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Elements marked by tag or by a word in their class or id (worker/clean/meta/marked.py)          */
+
+/* What lexbor's CSS scan `node.css("script, style")` or `node.css("[class*='date' i], [id*='date' i]")`
+   finds, without a Python object per element: lexbor's find visits the node itself, then its
+   descendants in document order (children, not a <template>'s content), and matches tag selectors by
+   tag id in any namespace and `*= ... i` by an ASCII-case-insensitive substring of the attribute's bytes
+   (the first attribute of the name; the HTML parser keeps no second one), and lists an element once
+   per alternative of the selector list that matches it. Each match is given as its
+   class and id (the last of the name, as selectolax's `attributes` dict gives them) and its text as
+   selectolax's text(deep=True) makes it: the UTF-8 of the text nodes below it, decoded as a whole with
+   "replace". */
+
+static int value_of(Node *el, const char *name, size_t m, int last, const unsigned char **v, size_t *vn) {
+    int found = 0;
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_name(at, &n);
+        if (an == NULL || n != m || memcmp(an, name, m) != 0)
+            continue;
+        size_t len = 0;
+        *v = attr_value(at, &len);
+        *vn = *v != NULL ? len : 0;
+        found = 1;
+        if (!last)
+            break;
+    }
+    return found;
+}
+
+/* How many of `words` the first attribute `name` of `el` holds. */
+static Py_ssize_t words_in(Node *el, const char *name, size_t m, PyObject *words) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (PyTuple_GET_SIZE(words) == 0 || !value_of(el, name, m, 0, &v, &vn) || v == NULL)
+        return 0;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        k += PyBytes_GET_SIZE(w) > 0 && contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w));
+    }
+    return k;
+}
+
+static PyObject *attr_or_none(Node *el, const char *name, size_t m) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (!value_of(el, name, m, 1, &v, &vn) || v == NULL)
+        Py_RETURN_NONE;
+    return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
+}
+
+/* selectolax's text(deep=True) of `root`, or None when it is longer than `max_chars` characters: then
+   its UTF-8 is not read past 4 * max_chars bytes (no character takes more, nor does a "replace" of
+   invalid bytes) and only a text within that is decoded and measured. */
+static PyObject *deep_text(Node *root, Buf *buf, Py_ssize_t max_chars) {
+    size_t max_bytes = max_chars < PY_SSIZE_T_MAX / 4 ? (size_t)max_chars * 4 : (size_t)PY_SSIZE_T_MAX;
+    buf->n = 0;
+    Node *node = root->first_child;
+    while (node != NULL) {
+        if (node->tag_id == cfg.text_id) {
+            const LexStr *t = &((const CharData *)node)->data;
+            if (t->data != NULL && t->length > 0) {
+                if (buf_reserve(buf, t->length) < 0)
+                    return NULL;
+                memcpy(buf->b + buf->n, t->data, t->length);
+                buf->n += t->length;
+                if (buf->n > max_bytes)
+                    Py_RETURN_NONE;
+            }
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        if (node == root)
+            break;
+        node = node->next;
+    }
+    PyObject *text = PyUnicode_DecodeUTF8((const char *)buf->b, (Py_ssize_t)buf->n, "replace");
+    if (text != NULL && PyUnicode_GET_LENGTH(text) > max_chars)
+        Py_SETREF(text, Py_NewRef(Py_None));
+    return text;
+}
+
+enum { MARKED_TAGS_MAX = 16 };
+
+/* How many alternatives of the selector list name `el`: lexbor's find reports an element once per
+   alternative that matches it ("[class*='date' i], [class*='meta' i]" lists a "date-meta" twice). */
+static Py_ssize_t marked(Node *el, const uintptr_t *tags, Py_ssize_t ntags, PyObject *in_class, PyObject *in_id) {
+    if (el->type != NODE_ELEMENT)
+        return 0;
+    Py_ssize_t k = 0;
+    for (Py_ssize_t i = 0; i < ntags; i++)
+        k += tags[i] == el->tag_id;
+    return k + words_in(el, "class", 5, in_class) + words_in(el, "id", 2, in_id);
+}
+
+PyDoc_STRVAR(marked_doc,
+             "marked(address, tag_ids, in_class, in_id, limit, max_chars)\n"
+             "    -> list[tuple[str | None, str | None, str | None]]\n\n"
+             "The node at `address` and its descendants, in document order, that are elements with a tag id\n"
+             "in `tag_ids`, a class holding one of `in_class` or an id holding one of `in_id` (words in lower-\n"
+             "case ASCII, found in any ASCII case), once per tag or word that names it, as lexbor's CSS find\n"
+             "lists them; at most `limit`: each one's class, id and text, as selectolax's attributes and\n"
+             "text() give them (None for a text longer than `max_chars`).");
+
+static PyObject *native_marked(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *tag_ids, *in_class, *in_id;
+    Py_ssize_t limit, max_chars;
+    if (!PyArg_ParseTuple(args, "KO!O!O!nn", &address, &PyTuple_Type, &tag_ids, &PyTuple_Type, &in_class,
+                          &PyTuple_Type, &in_id, &limit, &max_chars))
+        return NULL;
+    if (max_chars < 0 || limit < 0)
+        return PyErr_Format(PyExc_ValueError, "limit and max_chars must not be negative");
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    uintptr_t tags[MARKED_TAGS_MAX];
+    Py_ssize_t ntags = PyTuple_GET_SIZE(tag_ids);
+    if (ntags > MARKED_TAGS_MAX)
+        return PyErr_Format(PyExc_ValueError, "at most %d tag ids", MARKED_TAGS_MAX);
+    for (Py_ssize_t i = 0; i < ntags; i++) {
+        tags[i] = (uintptr_t)PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tag_ids, i));
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    PyObject *lists[] = {in_class, in_id};
+    for (int k = 0; k < 2; k++)
+        for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(lists[k]); i++) {
+            PyObject *w = PyTuple_GET_ITEM(lists[k], i);
+            if (!PyBytes_Check(w))
+                return PyErr_Format(PyExc_TypeError, "words must be bytes");
+            for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(w); j++)
+                if (PyBytes_AS_STRING(w)[j] >= 'A' && PyBytes_AS_STRING(w)[j] <= 'Z')
+                    return PyErr_Format(PyExc_ValueError, "words must be lower case: %R", w);
+        }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    Buf buf = {0};
+    Node *root = (Node *)(uintptr_t)address;
+    Node *node = root;
+    while (node != NULL && PyList_GET_SIZE(out) < limit) {
+        Py_ssize_t times = marked(node, tags, ntags, in_class, in_id);
+        if (times > 0) {
+            PyObject *item = NULL, *cls = attr_or_none(node, "class", 5);
+            PyObject *id = cls != NULL ? attr_or_none(node, "id", 2) : NULL;
+            PyObject *text = id != NULL ? deep_text(node, &buf, max_chars) : NULL;
+            if (text != NULL)
+                item = PyTuple_Pack(3, cls, id, text);
+            Py_XDECREF(cls);
+            Py_XDECREF(id);
+            Py_XDECREF(text);
+            for (Py_ssize_t i = 0; item != NULL && i < times && PyList_GET_SIZE(out) < limit; i++)
+                if (PyList_Append(out, item) < 0) {
+                    Py_CLEAR(item);
+                }
+            if (item == NULL) {
+                Py_DECREF(out);
+                PyMem_Free(buf.b);
+                return NULL;
+            }
+            Py_DECREF(item);
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        node = node == root ? NULL : node->next;
+    }
+    PyMem_Free(buf.b);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* The text around the headline (worker/clean/meta/header.py's _after_python and _before_python)    */
+
+enum { WALK_TAGS_MAX = 16 };
+
+typedef struct {
+    uintptr_t skip[WALK_TAGS_MAX], stop[WALK_TAGS_MAX];
+    Py_ssize_t nskip, nstop;
+} WalkTags;
+
+static int id_in_set(const uintptr_t *set, Py_ssize_t n, uintptr_t tag) {
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (set[i] == tag)
+            return 1;
+    return 0;
+}
+
+static int read_tag_ids(PyObject *tuple, uintptr_t *out, Py_ssize_t *n) {
+    *n = PyTuple_GET_SIZE(tuple);
+    if (*n > WALK_TAGS_MAX) {
+        PyErr_Format(PyExc_ValueError, "at most %d tag ids", WALK_TAGS_MAX);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++) {
+        out[i] = (uintptr_t)PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(tuple, i));
+        if (PyErr_Occurred())
+            return -1;
+    }
+    return 0;
+}
+
+/* " ".join((node.text_content or "").split()) of a node tagged as text (text_content is None for a
+   node of another type and for one without data). */
+static PyObject *folded_text(Node *node, PyObject *space) {
+    const LexStr *t = &((const CharData *)node)->data;
+    if (node->type != NODE_TEXT || t->data == NULL)
+        return PyUnicode_FromStringAndSize("", 0);
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)t->data, (Py_ssize_t)t->length, "replace");
+    if (s == NULL)
+        return NULL;
+    PyObject *words = PyUnicode_Split(s, NULL, -1);
+    Py_DECREF(s);
+    if (words == NULL)
+        return NULL;
+    PyObject *folded = PyUnicode_Join(space, words);
+    Py_DECREF(words);
+    return folded;
+}
+
+/* Appends a non-empty folded text to `parts`; 1 when `limit` characters are reached, 0 when not, -1. */
+static int add_part(PyObject *parts, PyObject *text, Py_ssize_t *size, Py_ssize_t limit) {
+    if (PyList_Append(parts, text) < 0)
+        return -1;
+    *size += PyUnicode_GET_LENGTH(text) + 1;
+    return *size >= limit;
+}
+
+static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
+                            PyObject *parts, PyObject *space) {
+    Py_ssize_t size = 0;
+    Node *cur = node;
+    int descend = 1, title_words = 1, cut = 1;
+    for (Py_ssize_t i = 0; i < max_nodes; i++) {
+        Node *nxt = descend && cur != NULL ? cur->first_child : NULL;
+        while (nxt == NULL && cur != NULL) {
+            nxt = cur->next;
+            if (nxt == NULL) {
+                cur = cur->parent;
+                if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id)) {
+                    cut = 0; /* the walk left the page's body: its text is returned whole */
+                    goto done;
+                }
+            }
+        }
+        if (nxt == NULL)
+            break;
+        cur = nxt;
+        uintptr_t tag = cur->tag_id;
+        descend = !id_in_set(wt->skip, wt->nskip, tag) && tag != cfg.text_id;
+        if (tag != cfg.text_id)
+            continue;
+        PyObject *text = folded_text(cur, space);
+        if (text == NULL)
+            return NULL;
+        int r = 0;
+        if (PyUnicode_GET_LENGTH(text) > 0) {
+            if (title_words)
+                title_words = 0;
+            else
+                r = add_part(parts, text, &size, limit);
+        }
+        Py_DECREF(text);
+        if (r < 0)
+            return NULL;
+        if (r)
+            break;
+    }
+done:;
+    PyObject *joined = PyUnicode_Join(space, parts);
+    if (joined == NULL || !cut || PyUnicode_GET_LENGTH(joined) <= limit)
+        return joined;
+    Py_SETREF(joined, PyUnicode_Substring(joined, 0, limit));
+    return joined;
+}
+
+static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
+                             PyObject *parts, PyObject *space) {
+    Py_ssize_t size = 0;
+    Node *cur = node;
+    for (Py_ssize_t i = 0; i < max_nodes; i++) {
+        if (cur == NULL)
+            break;
+        Node *prev = cur->prev;
+        if (prev == NULL) {
+            cur = cur->parent; /* an ancestor has no text of its own: go on before it */
+            if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id))
+                break;
+            continue;
+        }
+        cur = prev;
+        while (!id_in_set(wt->skip, wt->nskip, cur->tag_id) && cur->last_child != NULL)
+            cur = cur->last_child;
+        if (cur->tag_id != cfg.text_id)
+            continue;
+        PyObject *text = folded_text(cur, space);
+        if (text == NULL)
+            return NULL;
+        int r = PyUnicode_GET_LENGTH(text) > 0 ? add_part(parts, text, &size, limit) : 0;
+        Py_DECREF(text);
+        if (r < 0)
+            return NULL;
+        if (r)
+            break;
+    }
+    if (PyList_Reverse(parts) < 0)
+        return NULL;
+    PyObject *joined = PyUnicode_Join(space, parts);
+    Py_ssize_t n = joined != NULL ? PyUnicode_GET_LENGTH(joined) : 0;
+    if (joined == NULL || n <= limit || limit == 0) /* text[-0:] is the whole text */
+        return joined;
+    Py_SETREF(joined, PyUnicode_Substring(joined, n - limit, n));
+    return joined;
+}
+
+PyDoc_STRVAR(header_text_doc,
+             "header_text(address, after, limit, max_nodes, skipped_ids, stop_ids) -> str\n\n"
+             "header.py's walk from the node at `address` through the text nodes after it in document order\n"
+             "(`after`) or before it, about `limit` characters, at most `max_nodes` steps; into no element of\n"
+             "`skipped_ids`, never out of one of `stop_ids`.");
+
+static PyObject *native_header_text(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    int after;
+    Py_ssize_t limit, max_nodes;
+    PyObject *skipped, *stops;
+    if (!PyArg_ParseTuple(args, "KpnnO!O!", &address, &after, &limit, &max_nodes, &PyTuple_Type, &skipped,
+                          &PyTuple_Type, &stops))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    if (limit < 0)
+        return PyErr_Format(PyExc_ValueError, "limit must not be negative");
+    WalkTags wt;
+    if (read_tag_ids(skipped, wt.skip, &wt.nskip) < 0 || read_tag_ids(stops, wt.stop, &wt.nstop) < 0)
+        return NULL;
+    PyObject *space = PyUnicode_FromStringAndSize(" ", 1);
+    PyObject *parts = space != NULL ? PyList_New(0) : NULL;
+    PyObject *out = NULL;
+    if (parts != NULL) {
+        Node *node = (Node *)(uintptr_t)address;
+        out = after ? text_after(node, limit, max_nodes, &wt, parts, space)
+                    : text_before(node, limit, max_nodes, &wt, parts, space);
+    }
+    Py_XDECREF(parts);
+    Py_XDECREF(space);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 /* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
 
 /* The result bits per element, as idents.py numbers them (configure_idents checks them). */
@@ -3359,6 +3720,8 @@ static PyMethodDef methods[] = {
     {"node", native_node, METH_O, node_doc},
     {"text", native_text, METH_VARARGS, text_doc},
     {"attributes", native_attributes, METH_O, attributes_doc},
+    {"marked", native_marked, METH_VARARGS, marked_doc},
+    {"header_text", native_header_text, METH_VARARGS, header_text_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

@@ -30,6 +30,15 @@ def segment(
 def node(address: int, /) -> tuple[int, int, int, int, int, int, int]: ...
 def text(address: int, expected_length: int, /) -> bytes | None: ...
 def attributes(address: int, /) -> list[tuple[bytes, bytes | None]]: ...
+def marked(
+    address: int,
+    tag_ids: tuple[int, ...],
+    in_class: tuple[bytes, ...],
+    in_id: tuple[bytes, ...],
+    limit: int,
+    max_chars: int,
+    /,
+) -> list[tuple[str | None, str | None, str | None]]: ...
 def configure_fingerprint(
     signature_hash: Callable[[tuple[str, str, str]], int],
     base: int,

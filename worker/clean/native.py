@@ -270,6 +270,134 @@ ATTRIBUTE_CANARIES = (
 )
 
 
+def _tree_reading_off() -> str | None:
+    """Why the C code may not read trees (None: it may). Stages that read nodes and attributes as the
+    segmentation walk does rely on its layout check (segment.py configures the walk and runs it)."""
+    from worker.clean import segment  # noqa: F401  (configures and checks the C walk's reading of trees)
+
+    status = _STATUS.get("segment")
+    return None if status == "native" else f"the C reading of trees is off: {status}"
+
+
+def _tree_canaries(bodies: tuple[str, ...], body_attrs: str = "") -> list[str]:
+    """Pages of `bodies` (a body with `body_attrs`), then the segmentation's canaries."""
+    pages = [f"<html><head></head><body{body_attrs}>{b}</body></html>" for b in bodies]
+    return [*pages, *_canaries(hm.MAX_DEPTH, deep_too=False)]
+
+
+# _native.marked(root address, tag ids, class words, id words, limit, max_chars): (class, id, text) per
+# element.
+Marker = Callable[[LexborNode, Any, int, int], list[tuple[str | None, str | None, str | None]]]
+# Pages whose elements are marked, or nearly, in every way the scan reads: the root itself, words in any
+# case and across words ("upDATEd"), non-ASCII around them, an empty or valueless class, a <template>'s
+# content (not in the tree), <script> in SVG, elements inside matches, text split over nodes and comments.
+MARK_CANARIES = (
+    '<div class="Date x">a<span id="xdatex">b</span></div><script>s()</script><template><p class=date>t'
+    "</p></template><svg><script>q</script><style>z</style></svg><noscript><style>n</style></noscript>"
+    '<div class="dÄte date">c</div><p class="DATE"><!-- c -->d<b>e</b> f</p><p class>g</p><p class=""'
+    ' id="">h</p><p id="\u212aDATE">i</p><div class="date" class="x" id="a" id="b">j</div>',
+    '<article class="post-meta published"><time datetime="2020-01-02">2 Jan</time><span class="byline'
+    ' author">By <a rel="author">Jo</a></span></article><div class="TIMEline"><h1>Title</h1></div>'
+    "<style>p{}</style><p>über 漢字 😀</p><script>var x = '<p class=date>';</script>",
+)
+
+
+# (limit, max_chars) pairs of the check: none, one, a few elements; texts cut at every length up to one
+# character of four bytes, and not at all.
+_MARK_LIMITS = ((0, 9), (1, 0), (3, 1), (3, 2), (1 << 30, 3), (1 << 30, 4), (1 << 30, 1 << 62))
+
+
+def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
+    """The C scan of marked elements if it equals `reference` on the canaries, for each of `marks` (things
+    with `native_args()`: tag ids, class words, id words); else `reference`."""
+
+    def native(ext: Any) -> Marker:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(
+            root: LexborNode, wanted: Any, limit: int, max_chars: int
+        ) -> list[tuple[str | None, str | None, str | None]]:
+            told = args.get(wanted)
+            if told is None:
+                told = args[wanted] = wanted.native_args()
+            return ext.marked(root.mem_id, *told, limit, max_chars)  # type: ignore[no-any-return]
+
+        return scan
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        scan = native(ext)
+        for html in _tree_canaries(MARK_CANARIES, " class='date'"):
+            tree = LexborHTMLParser(html)
+            for root in (tree.body, tree.root):
+                assert root is not None
+                for wanted in marks:
+                    for limit, max_chars in _MARK_LIMITS:
+                        got = scan(root, wanted, limit, max_chars)
+                        want = reference(root, wanted, limit, max_chars)
+                        if got != want:
+                            return f"marked elements differ on a canary: {got} != {want}"
+        return None
+
+    off = "native scan of marked elements off, lexbor's CSS scan runs"
+    return _chosen("marked", off, reference, check, native)
+
+
+# A walk from the headline (header.py): (node, limit) -> the text after or before it.
+HeaderWalk = Callable[[LexborNode, int], str]
+# Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
+# depth, whitespace of every kind, a title with a dateline of its own, and more nodes than the walks
+# visit (the empty items of a menu).
+HEADER_CANARIES = (
+    '<nav><a>Home</a></nav><p>Jan 18, 2019 | <b>Politics</b></p><h1 class="title">The  title<small>'
+    " 02.02.2022</small></h1><div><p>By <a>Jane</a>\u00a0Doe<!-- c --> | March\n3, 2020</p><script>x"
+    "</script><style>p{}</style><svg><text>no</text></svg><noscript>ns</noscript><template>t</template>"
+    "<p>\u3000 </p><p>über 漢字 😀 text that goes on and on</p></div>",
+    "<ul>" + "<li></li>" * 410 + "</ul><h1>Menu title</h1>" + "<p></p>" * 410 + "<p>far 1.2.2020</p>",
+    "<h1>alone</h1>",
+    "<div><div><h1></h1></div></div>x<h1>a<b>b</b></h1><p>  </p>tail",
+)
+# Limits of the check: none, one character, a word, the shipped limits.
+_HEADER_LIMITS = (0, 1, 7, 150, 500)
+
+
+def header_walks(
+    after: HeaderWalk, before: HeaderWalk, max_nodes: int, skipped: tuple[int, ...], stops: tuple[int, ...]
+) -> tuple[HeaderWalk, HeaderWalk]:
+    """The C walks from the headline if they equal `after` and `before` from every element of the canaries
+    (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`); else those."""
+
+    def native(ext: Any) -> tuple[HeaderWalk, HeaderWalk]:
+        def walk_after(node: LexborNode, limit: int) -> str:
+            return ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+
+        def walk_before(node: LexborNode, limit: int) -> str:
+            return ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+
+        return walk_after, walk_before
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        walks = native(ext)
+        for html in _tree_canaries(HEADER_CANARIES):
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            nodes = list(_nodes(body))
+            # From every node of a small page; from its headline on the page longer than the walks.
+            for node in nodes if len(nodes) < 100 else body.css("h1"):
+                for ours, reference in zip(walks, (after, before), strict=True):
+                    for limit in _HEADER_LIMITS:
+                        got, want = ours(node, limit), reference(node, limit)
+                        if got != want:
+                            return f"header text differs on a canary: {got!r} != {want!r}"
+        return None
+
+    off = "native walks from the headline off, the Python walks run"
+    return _chosen("header", off, (after, before), check, native)
+
+
 def guard_scans(
     probe_runs: ProbeRuns,
     nesting_counts: NestingCounts,
@@ -505,6 +633,7 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
+    from worker.clean.meta import header, marked
 
     saved = (
         idents.ident_flags,
@@ -519,6 +648,9 @@ def python_only() -> Iterator[None]:
         guard._probe_runs,
         guard._nesting_counts,
         guard._count_attributes,
+        marked.marked,
+        header._after,
+        header._before,
     )
     segment._accel = fingerprint._accel = None
     idents.ident_flags = idents.ident_flags_python
@@ -529,6 +661,8 @@ def python_only() -> Iterator[None]:
     sitememory._prune = sitememory._prune_python
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
+    marked.marked = marked.marked_python
+    header._after, header._before = header._after_python, header._before_python
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
     model: list[Any] = [m for m in map(sys.modules.get, names) if m is not None]
@@ -543,7 +677,8 @@ def python_only() -> Iterator[None]:
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:]
+        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
+        marked.marked, header._after, header._before = saved[12:]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -14,6 +14,7 @@ from datetime import date
 
 from selectolax.lexbor import LexborNode, create_tag
 
+from worker.clean import native
 from worker.clean.meta.text import TextDate, text_dates
 
 # Characters read after the headline: the byline and dateline of news and blog templates are within
@@ -40,7 +41,7 @@ _TEXT_TAG = 2  # lexbor's tag id of a text node (LXB_TAG__TEXT)
 _STOP_TAGS: frozenset[int] = frozenset(create_tag(name).tag_id for name in ("body", "html"))
 
 
-def _after(node: LexborNode, limit: int) -> str:
+def _after_python(node: LexborNode, limit: int) -> str:
     """The visible text of `node` and what follows it in document order, about `limit` characters
     (a headline may hold its dateline: "<h1>Title <small>02.02.2022</small></h1>")."""
     parts: list[str] = []
@@ -76,7 +77,7 @@ def _after(node: LexborNode, limit: int) -> str:
     return " ".join(parts)[:limit]
 
 
-def _before(node: LexborNode, limit: int) -> str:
+def _before_python(node: LexborNode, limit: int) -> str:
     """The visible text that precedes `node` in document order, its last `limit` characters."""
     parts: list[str] = []
     size = 0
@@ -103,6 +104,13 @@ def _before(node: LexborNode, limit: int) -> str:
                     break
     text = " ".join(reversed(parts))
     return text[-limit:] if len(text) > limit else text
+
+
+# The walks in C (worker/clean/_native.c: the same steps without a Python node per step), once native.py
+# has checked them against these on canary pages; else these.
+_after, _before = native.header_walks(
+    _after_python, _before_python, HEADER_NODES_MAX, tuple(sorted(_SKIPPED_TAGS)), tuple(sorted(_STOP_TAGS))
+)
 
 
 def _is_logo(node: LexborNode) -> bool:
