@@ -881,6 +881,24 @@ static uint32_t adler32_of(const unsigned char *p, size_t n) {
     while (n) {
         size_t k = n < 5552 ? n : 5552; /* the most bytes before b can overflow 32 bits */
         n -= k;
+        for (; k >= 8; k -= 8, p += 8) { /* unrolled: a loop step per byte cost as much as the sums */
+            a += p[0];
+            b += a;
+            a += p[1];
+            b += a;
+            a += p[2];
+            b += a;
+            a += p[3];
+            b += a;
+            a += p[4];
+            b += a;
+            a += p[5];
+            b += a;
+            a += p[6];
+            b += a;
+            a += p[7];
+            b += a;
+        }
         while (k--) {
             a += *p++;
             b += a;
@@ -908,7 +926,30 @@ static int normalise(PyObject *text, Buf *out) {
     const void *data = PyUnicode_DATA(text);
     if (PyUnicode_IS_ASCII(text)) {
         const unsigned char *s = data;
-        for (Py_ssize_t i = 0; i < n; i++) {
+        Py_ssize_t i = 0;
+        /* Eight bytes a step where they hold no digit (most of a text), capitals lower-cased in the word:
+           every byte is below 0x80, so adding to it never carries into the next, and its high bit says
+           whether it reached the bound. */
+        const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x80 - '9' - 1)) & high;
+            if (digit) {
+                for (Py_ssize_t j = i; j < i + 8; j++) {
+                    unsigned char c = s[j];
+                    if (c >= '0' && c <= '9')
+                        continue;
+                    *o++ = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+                }
+                continue;
+            }
+            uint64_t upper = (w + ones * (0x80 - 'A')) & ~(w + ones * (0x80 - 'Z' - 1)) & high;
+            w |= upper >> 2; /* 0x20 in each capital's byte */
+            memcpy(o, &w, 8);
+            o += 8;
+        }
+        for (; i < n; i++) {
             unsigned char c = s[i];
             if (c >= '0' && c <= '9')
                 continue;

@@ -108,9 +108,11 @@ NativeFingerprint = Callable[
 
 
 # Texts whose normalised hashes are compared at import: digits of other scripts, capitals beyond ASCII
-# (only ASCII is case-folded), characters of every UTF-8 length, a lone surrogate (surrogatepass).
+# (only ASCII is case-folded), characters of every UTF-8 length, a lone surrogate (surrogatepass); ASCII
+# read eight bytes a step, with the characters next to the digits' and capitals' ranges ("/:@[`{").
 HASH_CANARIES = (
     "Page 9 of 12, 2024",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz /0123456789: @AZ[ `az{ Mixed9Case x7 ABC09a",
     "ÜBER Straße ١٢٣ ۴۵ ߁ x",
     "ΣΊΣΥΦΟΣ ǅ",
     "漢字 ｱ １２ 😀 \ud800",
