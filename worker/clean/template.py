@@ -179,15 +179,16 @@ def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
 
 def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:
     """Indices (into fps) of the outermost template subtrees, never the root itself."""
-    firsts, ends = seg.firsts, seg.ends
+    firsts, ends, elems = seg.firsts, seg.ends, fps.elems
     chosen: list[int] = []
     end = -1  # end block of the last chosen subtree: records starting before it are its descendants
-    for k, (i, fp) in enumerate(zip(fps.elems, fps.text_fps, strict=True)):
+    # The template's elements found by C-level maps, then the loop over those few only.
+    for k in compress(range(len(elems)), map(template.__contains__, fps.text_fps)):
+        i = elems[k]
         if not i or firsts[i] < end:
             continue
-        if fp in template:
-            chosen.append(k)
-            end = ends[i]
+        chosen.append(k)
+        end = ends[i]
     return chosen
 
 
