@@ -215,10 +215,18 @@ FOLDED = st.lists(
     st.text(st.characters(exclude_categories=("Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=12), max_size=6
 ).map(" ".join)
 
-# ASCII texts (read eight bytes a step) with digits, capitals and their neighbours anywhere.
-ASCII_FOLDED = st.text(st.sampled_from("aqz AQZ 059 /:@[`{-."), max_size=90).map(
-    lambda t: " ".join(t.split())
-)
+# Mostly ASCII texts (read eight characters a step) with digits, capitals and their neighbours anywhere,
+# and now and then a character that makes the text one (é, ß, \xa0) or two (’, ٣, Σ) bytes a character.
+ASCII_FOLDED = st.tuples(
+    st.text(st.sampled_from("aqz AQZ 059 /:@[`{-."), max_size=90),
+    st.sampled_from(["", "é", "\xdf", "\xa0", "’", "\u0663", "Σ"]),
+    st.integers(0, 90),
+).map(lambda t: " ".join((t[0][: t[2]] + t[1] + t[0][t[2] :]).split()))
+
+
+def test_no_character_below_the_arabic_indic_zero_is_a_digit_beyond_ascii() -> None:
+    # The C normalisation asks for a decimal digit only from U+0660 on (FIRST_DECIMAL_BEYOND_ASCII).
+    assert min(c for c in range(0x80, 0x110000) if chr(c).isdecimal()) == 0x660
 
 
 @needs_native

@@ -913,72 +913,87 @@ static inline uint64_t block_hash(const unsigned char *p, size_t n) {
     return (uint64_t)crc32_of(p, n) << 32 | adler32_of(p, n);
 }
 
-/* fingerprint.normalise of a whitespace-folded text into out (emptied first): decimal digits (what the
-   regex \d matches, Py_UNICODE_ISDECIMAL) left out, ASCII letters lower-cased, UTF-8 with lone
-   surrogates as three bytes each ("surrogatepass"). */
+/* The first character beyond ASCII that is a decimal digit (what \d matches: U+0660, ARABIC-INDIC DIGIT
+   ZERO): the characters below it need no look-up. A test checks it against str.isdecimal. */
+enum { FIRST_DECIMAL_BEYOND_ASCII = 0x660 };
+
+/* One character of fingerprint.normalise: decimal digits left out, ASCII letters lower-cased, UTF-8 with
+   lone surrogates as three bytes each ("surrogatepass"). */
+static inline unsigned char *normalise_char(unsigned char *o, Py_UCS4 c) {
+    if (c < 0x80) {
+        if (c < '0' || c > '9')
+            *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    } else if (c >= FIRST_DECIMAL_BEYOND_ASCII && Py_UNICODE_ISDECIMAL(c)) {
+        /* left out */
+    } else if (c < 0x800) {
+        *o++ = (unsigned char)(0xC0 | c >> 6);
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        *o++ = (unsigned char)(0xE0 | c >> 12);
+        *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else {
+        *o++ = (unsigned char)(0xF0 | c >> 18);
+        *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+        *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    }
+    return o;
+}
+
+/* Eight ASCII characters (one a byte, in text order) normalised at once, when they hold no digit: every
+   byte is below 0x80, so adding to it never carries into the next, and its high bit says whether it reached
+   the bound. 0 (nothing written) when a character is a digit or beyond ASCII. */
+static inline int normalise_word(uint64_t w, unsigned char **o) {
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    if (w & high)
+        return 0;
+    if ((w + ones * (0x80 - '0')) & ~(w + ones * (0x80 - '9' - 1)) & high)
+        return 0;
+    uint64_t upper = (w + ones * (0x80 - 'A')) & ~(w + ones * (0x80 - 'Z' - 1)) & high;
+    w |= upper >> 2; /* 0x20 in each capital's byte */
+    memcpy(*o, &w, 8);
+    *o += 8;
+    return 1;
+}
+
+/* fingerprint.normalise of a whitespace-folded text into out (emptied first), eight characters a step
+   where they are ASCII without a digit (most of a text, in every storage kind: one curly quote makes an
+   English text two bytes a character). */
 static int normalise(PyObject *text, Buf *out) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
     out->n = 0;
     if (buf_reserve(out, 4 * (size_t)n) < 0)
         return -1;
     unsigned char *o = out->b;
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    if (PyUnicode_IS_ASCII(text)) {
+    if (kind == PyUnicode_1BYTE_KIND) {
         const unsigned char *s = data;
-        Py_ssize_t i = 0;
-        /* Eight bytes a step where they hold no digit (most of a text), capitals lower-cased in the word:
-           every byte is below 0x80, so adding to it never carries into the next, and its high bit says
-           whether it reached the bound. */
-        const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
         for (; i + 8 <= n; i += 8) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            uint64_t digit = (w + ones * (0x80 - '0')) & ~(w + ones * (0x80 - '9' - 1)) & high;
-            if (digit) {
-                for (Py_ssize_t j = i; j < i + 8; j++) {
-                    unsigned char c = s[j];
-                    if (c >= '0' && c <= '9')
-                        continue;
-                    *o++ = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-                }
-                continue;
-            }
-            uint64_t upper = (w + ones * (0x80 - 'A')) & ~(w + ones * (0x80 - 'Z' - 1)) & high;
-            w |= upper >> 2; /* 0x20 in each capital's byte */
-            memcpy(o, &w, 8);
-            o += 8;
+            if (!normalise_word(w, &o))
+                for (Py_ssize_t j = i; j < i + 8; j++)
+                    o = normalise_char(o, s[j]);
         }
-        for (; i < n; i++) {
-            unsigned char c = s[i];
-            if (c >= '0' && c <= '9')
-                continue;
-            *o++ = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
-        }
-    } else {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c < 0x80) {
-                if (c >= '0' && c <= '9')
-                    continue;
-                *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            } else if (Py_UNICODE_ISDECIMAL(c)) {
-                continue;
-            } else if (c < 0x800) {
-                *o++ = (unsigned char)(0xC0 | c >> 6);
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            } else if (c < 0x10000) {
-                *o++ = (unsigned char)(0xE0 | c >> 12);
-                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            } else {
-                *o++ = (unsigned char)(0xF0 | c >> 18);
-                *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            }
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = data;
+        for (; i + 8 <= n; i += 8) {
+            const Py_UCS2 *c = u + i;
+            uint64_t w = 0;
+            for (int k = 7; k >= 0; k--) /* byte k is character k, as memcpy reads it above */
+                w = w << 8 | (c[k] < 0x80 ? c[k] : 0x80);
+#if PY_BIG_ENDIAN
+            w = __builtin_bswap64(w);
+#endif
+            if (!normalise_word(w, &o))
+                for (int k = 0; k < 8; k++)
+                    o = normalise_char(o, c[k]);
         }
     }
+    for (; i < n; i++)
+        o = normalise_char(o, PyUnicode_READ(kind, data, i));
     out->n = (size_t)(o - out->b);
     return 0;
 }

@@ -113,6 +113,8 @@ NativeFingerprint = Callable[
 HASH_CANARIES = (
     "Page 9 of 12, 2024",
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz /0123456789: @AZ[ `az{ Mixed9Case x7 ABC09a",
+    "Caf\u00e9 ABCDEFGHIJKLMNOP 0123 xyz Stra\u00dfe \u00bfQRSTUVWX qrstuvwx",
+    "It\u2019s Page 9 of 12: ABCDEFGHIJ abcdefgh \u0663\u0664 Stra\u00dfe \u03a3\u03c3 KLMNOPQR 1234567",
     "ÜBER Straße ١٢٣ ۴۵ ߁ x",
     "ΣΊΣΥΦΟΣ ǅ",
     "漢字 ｱ １２ 😀 \ud800",
