@@ -881,24 +881,11 @@ static uint32_t adler32_of(const unsigned char *p, size_t n) {
     while (n) {
         size_t k = n < 5552 ? n : 5552; /* the most bytes before b can overflow 32 bits */
         n -= k;
-        for (; k >= 8; k -= 8, p += 8) { /* unrolled: a loop step per byte cost as much as the sums */
-            a += p[0];
-            b += a;
-            a += p[1];
-            b += a;
-            a += p[2];
-            b += a;
-            a += p[3];
-            b += a;
-            a += p[4];
-            b += a;
-            a += p[5];
-            b += a;
-            a += p[6];
-            b += a;
-            a += p[7];
-            b += a;
-        }
+        for (; k >= 8; k -= 8, p += 8) /* eight bytes a step: the inner loop unrolls, a step per byte cost */
+            for (int j = 0; j < 8; j++) {   /* as much as the sums */
+                a += p[j];
+                b += a;
+            }
         while (k--) {
             a += *p++;
             b += a;

@@ -135,17 +135,19 @@ def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
 
 def stable_path(seg: Segmentation, elem: int) -> str:
     """Tag path from the root, ids and first classes kept only when they look hand-written."""
+    tags, ids, parents = seg.tags, seg.ids, seg.parents
     parts: list[str] = []
     while elem >= 0:
-        part = seg.tags[elem]
-        id_attr = seg.ids[elem]
-        first_class = seg.first_class(elem)
+        part = tags[elem]
+        id_attr = ids[elem]
         if id_attr and not _DIGITS.search(id_attr):
             part += "#" + id_attr.strip()
-        elif first_class and not _DIGITS.search(first_class):
-            part += "." + first_class
+        else:  # the first class is only read where the id is not used
+            first_class = seg.first_class(elem)
+            if first_class and not _DIGITS.search(first_class):
+                part += "." + first_class
         parts.append(part)
-        elem = seg.parents[elem]
+        elem = parents[elem]
     if not parts or parts[-1] != "html":
         parts.append("html")
     return ">".join(reversed(parts))
