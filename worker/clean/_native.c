@@ -1595,9 +1595,32 @@ done:
     return result;
 }
 
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+/* The k-th smallest (from 0) of v[0, n), v reordered: Hoare's selection, linear on average, where a sort
+   (qsort's call per comparison) was most of a pruning. Counts are finite, so every comparison is an order. */
+static float select_float(float *v, Py_ssize_t n, Py_ssize_t k) {
+    Py_ssize_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        Py_ssize_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                float t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break; /* between the parts: equal to the pivot */
+    }
+    return v[k];
 }
 
 PyDoc_STRVAR(prune_doc, "prune(fps, counts, keep) -> (bytes, bytes) | None\n\n"
@@ -1632,11 +1655,10 @@ static PyObject *native_prune(PyObject *self, PyObject *args) {
         goto done;
     }
     memcpy(ranked, counts, (size_t)n * sizeof *ranked);
-    qsort(ranked, (size_t)n, sizeof *ranked, cmp_float);
-    float cut = ranked[drop - 1];
-    Py_ssize_t below = 0; /* bisect_left(ranked, cut) */
-    while (ranked[below] < cut)
-        below++;
+    float cut = select_float(ranked, n, drop - 1); /* sorted(values)[drop - 1] */
+    Py_ssize_t below = 0;                          /* bisect_left(sorted(values), cut) */
+    for (Py_ssize_t i = 0; i < n; i++)
+        below += counts[i] < cut;
     Py_ssize_t ties = drop - below, m = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (counts[i] < cut)
