@@ -17,6 +17,7 @@ from worker.clean.fingerprint import (
     signature_of,
     stable_token,
 )
+from worker.clean.sitememory import SiteMemory
 
 
 def _fps(html: str) -> PageFingerprints:
@@ -104,13 +105,15 @@ def test_inline_elements_count_for_their_block_and_textless_elements_are_skipped
 def test_each_fingerprint_counts_once_per_page() -> None:
     fps = _fps("<body><p>Share</p><p>Share</p><p>Share</p></body>")
     assert len(fps.text_fps) == 4
-    assert len(fps.observed()) == 2  # body + one "Share" paragraph
+    state = SiteMemory().observe("s", "u", fps.observed())
+    assert len(state.fps) == 2  # body + one "Share" paragraph
+    assert state.share(fps.text_fps[1]) == 1.0  # on the site's one page: counted once, not three times
 
 
 def test_records_are_in_document_order() -> None:
     fps = _fps("<body><div><p>a</p><p>b</p></div><p>c</p></body>")
     assert fps.paths == ["body", "body>div", "body>div>p", "body>div>p", "body>p"]
-    assert fps.elems == sorted(fps.elems)
+    assert list(fps.elems) == sorted(fps.elems)
 
 
 def test_block_order_inside_an_element_does_not_matter_but_each_block_counts() -> None:

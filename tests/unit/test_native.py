@@ -27,6 +27,7 @@ from worker.clean import heuristics as h
 from worker.clean import score as sc
 from worker.clean import segment as sg
 from worker.clean import sitememory as sm
+from worker.clean import template as tm
 from worker.clean.meta import collect
 from worker.clean.meta import header as hd
 from worker.clean.meta import marked as mk
@@ -68,7 +69,7 @@ def _assert_same(html: str | bytes) -> Segmentation:
     assert _columns(ours) == _columns(ref)
     got = fp.fingerprint_segmentation(ours)
     want = fp.fingerprint_segmentation_python(ref)
-    assert (got.elems, got.text_fps, got.path_fps) == (want.elems, want.text_fps, want.path_fps)
+    assert (got.elems, got.text_fps, got.elem_paths) == (want.elems, want.text_fps, want.elem_paths)
     assert sc.score(ours) == sc.score_python(ref, idents.ident_flags_python(ref.classes, ref.ids))
     return ours
 
@@ -222,12 +223,30 @@ FOLDED = st.lists(
     st.text(st.characters(exclude_categories=("Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=12), max_size=6
 ).map(" ".join)
 
+# Mostly ASCII texts (read eight characters a step) with digits, capitals and their neighbours anywhere,
+# and now and then a character that makes the text one (é, ß, \xa0) or two (’, ٣, Σ) bytes a character.
+ASCII_FOLDED = st.tuples(
+    st.text(st.sampled_from("aqz AQZ 059 /:@[`{-."), max_size=90),
+    st.sampled_from(["", "é", "\xdf", "\xa0", "’", "\u0663", "Σ"]),
+    st.integers(0, 90),
+).map(lambda t: " ".join((t[0][: t[2]] + t[1] + t[0][t[2] :]).split()))
+
+
+def test_no_character_below_the_arabic_indic_zero_is_a_digit_beyond_ascii() -> None:
+    # The C normalisation asks for a decimal digit only from U+0660 on (FIRST_DECIMAL_BEYOND_ASCII).
+    assert min(c for c in range(0x80, 0x110000) if chr(c).isdecimal()) == 0x660
+
 
 @needs_native
 @settings(max_examples=300)
 @given(
     st.lists(
-        st.one_of(FOLDED, st.sampled_from(["\ud800", "\udfff x", "A\u0660Z", "\u212a", "İ"])), max_size=8
+        st.one_of(
+            FOLDED,
+            ASCII_FOLDED,
+            st.sampled_from(["\ud800", "\udfff x", "A\u0660Z", "\u212a", "İ"]),
+        ),
+        max_size=8,
     )
 )
 def test_text_hashes_equal_pythons(texts: list[str]) -> None:
@@ -308,14 +327,18 @@ FLOAT32 = st.one_of(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.0]), st.floats(0, 2.0
 @settings(max_examples=300)
 @given(
     st.lists(st.tuples(st.one_of(U64, st.integers(0, 40)), FLOAT32), max_size=80),
-    st.sets(st.one_of(U64, st.integers(0, 40)), max_size=60),
+    st.one_of(
+        st.sets(st.one_of(U64, st.integers(0, 40)), max_size=60),
+        st.lists(st.one_of(U64, st.integers(0, 40)), max_size=90).map(lambda v: array("Q", v)),
+    ),
     st.floats(1.0, 2.0**64),
     st.floats(0, 1e30),
     st.integers(1, 80),
 )
 def test_site_counts_equal_pythons(
-    tracked: list[tuple[int, float]], page: set[int], unit: float, bar: float, keep: int
+    tracked: list[tuple[int, float]], page: set[int] | array[int], unit: float, bar: float, keep: int
 ) -> None:
+    # A page as a set, or as an array('Q') that repeats fingerprints and holds 0 (PageFingerprints').
     fps, counts = [fp for fp, _ in tracked], [c for _, c in tracked]
     ours, ref = (array("Q", fps), array("f", counts)), (array("Q", fps), array("f", counts))
     assert sm._count_page(*ours, page, unit) == sm._count_page_python(*ref, page, unit)
@@ -342,6 +365,28 @@ def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: in
     ours = learn()
     with native.python_only():
         assert learn() == ours
+
+
+# The structure positions of a page's blocks (the site's article slots).
+@needs_native
+@settings(max_examples=300)
+@given(st.data())
+def test_block_positions_equal_pythons(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 30))
+    paths = array("Q", data.draw(st.lists(st.one_of(U64, st.integers(0, 3)), min_size=n + 1, max_size=n + 1)))
+    parents = [-1] + [data.draw(st.integers(-1, i - 1)) for i in range(1, n)]
+    owners = data.draw(st.lists(st.integers(0, n - 1), max_size=60))
+    kept = data.draw(st.lists(st.integers(0, len(owners) - 1), max_size=20)) if owners else []
+    got = tm._position_sets(paths, parents, owners, kept)
+    assert got == tm._position_sets_python(paths, parents, owners, kept)
+
+
+@needs_native
+def test_an_index_out_of_range_leaves_block_positions_to_python() -> None:
+    paths = array("Q", [1, 2, 3])
+    assert native._native.position_sets(paths, [-1, 0], [0, 5], []) is None
+    with pytest.raises(IndexError):
+        tm._position_sets(paths, [-1, 0], [0, 5], [])
 
 
 # The guard's scans.
@@ -498,10 +543,10 @@ def test_every_shared_page_segments_fingerprints_flags_and_scores_alike() -> Non
                 assert flags == idents.ident_flags_python(ours.classes, ours.ids), (name, pages)
                 assert sc.score(ours) == sc.score_python(ref, flags), (name, pages)
                 got, want = fp.fingerprint_segmentation(ours), fp.fingerprint_segmentation_python(ref)
-                assert (got.elems, got.text_fps, got.path_fps) == (
+                assert (got.elems, got.text_fps, got.elem_paths) == (
                     want.elems,
                     want.text_fps,
-                    want.path_fps,
+                    want.elem_paths,
                 ), (
                     name,
                     pages,

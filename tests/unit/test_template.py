@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from array import array
+
 import pytest
 
 from tests.unit.cleankit import seg_of
@@ -128,7 +130,7 @@ def test_two_pass_cleans_the_first_pages_of_a_site_with_what_all_its_pages_taugh
 
 def test_choose_strips_takes_outermost_and_never_the_root() -> None:
     seg = seg_of("<div><p>a</p></div><div><p>c</p></div><p>e</p>")  # body(0) div(1) p(2) div(3) p(4) p(5)
-    fps = PageFingerprints(elems=list(range(6)), text_fps=[1, 2, 3, 4, 5, 6], path_fps=[0] * 6, paths=[])
+    fps = PageFingerprints(array("q", range(6)), array("Q", [1, 2, 3, 4, 5, 6]), array("Q", bytes(56)), [])
     assert template.choose_strips(seg, fps, frozenset({1, 2, 3, 5, 6})) == [1, 4, 5]
     assert template.choose_strips(seg, fps, frozenset({1})) == []
 
@@ -247,9 +249,9 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
         segs.append(seg)
         return after(memory, plan, seg, at, kept)
 
-    def spy(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
+    def spy(memory: SiteMemory, site: str, paths: array[int], seg: Segmentation, kept: list[int]) -> None:
         learned.append(kept)
-        learn(memory, site, positions, kept)
+        learn(memory, site, paths, seg, kept)
 
     monkeypatch.setattr(template, "after_extraction", see)
     monkeypatch.setattr(template, "learn_positions", spy)

@@ -881,6 +881,11 @@ static uint32_t adler32_of(const unsigned char *p, size_t n) {
     while (n) {
         size_t k = n < 5552 ? n : 5552; /* the most bytes before b can overflow 32 bits */
         n -= k;
+        for (; k >= 8; k -= 8, p += 8) /* eight bytes a step: the inner loop unrolls, a step per byte cost */
+            for (int j = 0; j < 8; j++) {   /* as much as the sums */
+                a += p[j];
+                b += a;
+            }
         while (k--) {
             a += *p++;
             b += a;
@@ -895,49 +900,87 @@ static inline uint64_t block_hash(const unsigned char *p, size_t n) {
     return (uint64_t)crc32_of(p, n) << 32 | adler32_of(p, n);
 }
 
-/* fingerprint.normalise of a whitespace-folded text into out (emptied first): decimal digits (what the
-   regex \d matches, Py_UNICODE_ISDECIMAL) left out, ASCII letters lower-cased, UTF-8 with lone
-   surrogates as three bytes each ("surrogatepass"). */
+/* The first character beyond ASCII that is a decimal digit (what \d matches: U+0660, ARABIC-INDIC DIGIT
+   ZERO): the characters below it need no look-up. A test checks it against str.isdecimal. */
+enum { FIRST_DECIMAL_BEYOND_ASCII = 0x660 };
+
+/* One character of fingerprint.normalise: decimal digits left out, ASCII letters lower-cased, UTF-8 with
+   lone surrogates as three bytes each ("surrogatepass"). */
+static inline unsigned char *normalise_char(unsigned char *o, Py_UCS4 c) {
+    if (c < 0x80) {
+        if (c < '0' || c > '9')
+            *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+    } else if (c >= FIRST_DECIMAL_BEYOND_ASCII && Py_UNICODE_ISDECIMAL(c)) {
+        /* left out */
+    } else if (c < 0x800) {
+        *o++ = (unsigned char)(0xC0 | c >> 6);
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+        *o++ = (unsigned char)(0xE0 | c >> 12);
+        *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    } else {
+        *o++ = (unsigned char)(0xF0 | c >> 18);
+        *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
+        *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
+        *o++ = (unsigned char)(0x80 | (c & 0x3F));
+    }
+    return o;
+}
+
+/* Eight ASCII characters (one a byte, in text order) normalised at once, when they hold no digit: every
+   byte is below 0x80, so adding to it never carries into the next, and its high bit says whether it reached
+   the bound. 0 (nothing written) when a character is a digit or beyond ASCII. */
+static inline int normalise_word(uint64_t w, unsigned char **o) {
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    if (w & high)
+        return 0;
+    if ((w + ones * (0x80 - '0')) & ~(w + ones * (0x80 - '9' - 1)) & high)
+        return 0;
+    uint64_t upper = (w + ones * (0x80 - 'A')) & ~(w + ones * (0x80 - 'Z' - 1)) & high;
+    w |= upper >> 2; /* 0x20 in each capital's byte */
+    memcpy(*o, &w, 8);
+    *o += 8;
+    return 1;
+}
+
+/* fingerprint.normalise of a whitespace-folded text into out (emptied first), eight characters a step
+   where they are ASCII without a digit (most of a text, in every storage kind: one curly quote makes an
+   English text two bytes a character). */
 static int normalise(PyObject *text, Buf *out) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), i = 0;
     out->n = 0;
     if (buf_reserve(out, 4 * (size_t)n) < 0)
         return -1;
     unsigned char *o = out->b;
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    if (PyUnicode_IS_ASCII(text)) {
+    if (kind == PyUnicode_1BYTE_KIND) {
         const unsigned char *s = data;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            unsigned char c = s[i];
-            if (c >= '0' && c <= '9')
-                continue;
-            *o++ = c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+        for (; i + 8 <= n; i += 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (!normalise_word(w, &o))
+                for (Py_ssize_t j = i; j < i + 8; j++)
+                    o = normalise_char(o, s[j]);
         }
-    } else {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i);
-            if (c < 0x80) {
-                if (c >= '0' && c <= '9')
-                    continue;
-                *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-            } else if (Py_UNICODE_ISDECIMAL(c)) {
-                continue;
-            } else if (c < 0x800) {
-                *o++ = (unsigned char)(0xC0 | c >> 6);
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            } else if (c < 0x10000) {
-                *o++ = (unsigned char)(0xE0 | c >> 12);
-                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            } else {
-                *o++ = (unsigned char)(0xF0 | c >> 18);
-                *o++ = (unsigned char)(0x80 | ((c >> 12) & 0x3F));
-                *o++ = (unsigned char)(0x80 | ((c >> 6) & 0x3F));
-                *o++ = (unsigned char)(0x80 | (c & 0x3F));
-            }
+    } else if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *u = data;
+        for (; i + 8 <= n; i += 8) {
+            const Py_UCS2 *c = u + i;
+            uint64_t w = 0;
+            for (int k = 7; k >= 0; k--) /* byte k is character k, as memcpy reads it above */
+                w = w << 8 | (c[k] < 0x80 ? c[k] : 0x80);
+#if PY_BIG_ENDIAN
+            w = __builtin_bswap64(w);
+#endif
+            if (!normalise_word(w, &o))
+                for (int k = 0; k < 8; k++)
+                    o = normalise_char(o, c[k]);
         }
     }
+    for (; i < n; i++)
+        o = normalise_char(o, PyUnicode_READ(kind, data, i));
     out->n = (size_t)(o - out->b);
     return 0;
 }
@@ -1178,9 +1221,11 @@ static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t lo, Py_ssize
 }
 
 PyDoc_STRVAR(fingerprint_doc,
-             "fingerprint(texts, tags, classes, ids, parents, firsts, ends) -> (elems, text_fps, path_fps) | None\n\n"
-             "fingerprint.fingerprint_segmentation's elements, text and path fingerprints of a segmentation's\n"
-             "columns; None when the columns are not a segmentation's (the Python code then decides).");
+             "fingerprint(texts, tags, classes, ids, parents, firsts, ends) -> (elems, text_fps, elem_paths) | None\n\n"
+             "fingerprint.fingerprint_segmentation's columns as the bytes of an array('q') and two array('Q'):\n"
+             "the text-carrying elements, their text fingerprints, and every element's path fingerprint (0\n"
+             "without text) plus <body>'s once more at the end; None when the columns are not a segmentation's\n"
+             "(the Python code then decides).");
 
 static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
     PyObject *texts, *tags, *classes, *ids, *parents, *firsts, *ends;
@@ -1192,30 +1237,27 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are not configured");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts);
+    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts), kept = 0;
     if (PyList_GET_SIZE(classes) != n || PyList_GET_SIZE(ids) != n || PyList_GET_SIZE(parents) != n ||
         PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n)
         Py_RETURN_NONE;
-    PyObject *keep = PyList_New(0), *fps = PyList_New(0), *paths = PyList_New(0), *result = NULL;
+    PyObject *result = NULL;
     uint64_t *sums = PyMem_Malloc(((size_t)nb + 1) * sizeof *sums);
-    uint64_t *path = PyMem_Malloc(((size_t)n + 1) * sizeof *path);
+    uint64_t *path = PyMem_Calloc((size_t)n + 1, sizeof *path); /* 0: no text (never asked for) */
+    int64_t *keep = PyMem_Malloc(((size_t)n + 1) * sizeof *keep);
+    uint64_t *fps = PyMem_Malloc(((size_t)n + 1) * sizeof *fps);
     Buf norm = {0};
-    if (keep == NULL || fps == NULL || paths == NULL || sums == NULL || path == NULL) {
-        if (!PyErr_Occurred())
-            PyErr_NoMemory();
+    if (sums == NULL || path == NULL || keep == NULL || fps == NULL) {
+        PyErr_NoMemory();
         goto done;
     }
-    if (n == 0) {
-        result = PyTuple_Pack(3, keep, fps, paths);
-        goto done;
-    }
+    if (n == 0)
+        goto packed;
     Py_ssize_t lo0 = index_at(firsts, 0, 0, nb), hi0 = index_at(ends, 0, 0, nb);
     if (lo0 < 0 || hi0 < 0)
         goto invalid;
-    if (hi0 <= lo0) {
-        result = PyTuple_Pack(3, keep, fps, paths);
-        goto done;
-    }
+    if (hi0 <= lo0)
+        goto packed;
     /* Block hashes summed: an element's text hash is a difference of prefix sums (mod 2^64, as the
        Python code's & mask). */
     sums[0] = 0;
@@ -1242,27 +1284,21 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
             goto done;
         /* Path hash: a polynomial in signature hashes (FNV prime), as fingerprint_segmentation's. */
         path[i] = i ? path[parent] * sig.base + known : known;
-        PyObject *e = PyLong_FromSsize_t(i);
-        PyObject *fp = PyLong_FromUnsignedLongLong(path[i] ^ (sums[hi] - sums[lo]));
-        PyObject *ph = PyLong_FromUnsignedLongLong(path[i]);
-        int failed = e == NULL || fp == NULL || ph == NULL || PyList_Append(keep, e) < 0 ||
-                     PyList_Append(fps, fp) < 0 || PyList_Append(paths, ph) < 0;
-        Py_XDECREF(e);
-        Py_XDECREF(fp);
-        Py_XDECREF(ph);
-        if (failed)
-            goto done;
+        keep[kept] = i;
+        fps[kept++] = path[i] ^ (sums[hi] - sums[lo]);
     }
-    result = PyTuple_Pack(3, keep, fps, paths);
+    path[n] = path[0]; /* a block right in <body> has parent -1: its position is <body>'s */
+packed:
+    result = Py_BuildValue("(y#y#y#)", (const char *)keep, kept * 8, (const char *)fps, kept * 8,
+                           (const char *)path, (n + 1) * 8);
     goto done;
 invalid:
     result = Py_NewRef(Py_None);
 done:
-    Py_XDECREF(keep);
-    Py_XDECREF(fps);
-    Py_XDECREF(paths);
     PyMem_Free(sums);
     PyMem_Free(path);
+    PyMem_Free(keep);
+    PyMem_Free(fps);
     PyMem_Free(norm.b);
     return result;
 }
@@ -1396,47 +1432,71 @@ static int table_buffers(PyObject *fps_obj, PyObject *counts_obj, Py_buffer *fv,
 PyDoc_STRVAR(count_page_doc,
              "count_page(fps, counts, page, unit) -> bytes | None\n\n"
              "sitememory._count_page_python: add `unit` to counts[i] (float32, as array('f') stores it) for\n"
-             "every fps[i] in `page` (a set of ints), and return the page's fingerprints that fps lacks,\n"
-             "sorted, as the bytes of an array('Q'); None, with the arrays untouched, when one of the page's\n"
-             "is no 64-bit unsigned int.");
+             "every fps[i] among the page's fingerprints (a set of ints or an array('Q'); each counted once,\n"
+             "0 never), and return the page's fingerprints that fps lacks, sorted, as the bytes of an\n"
+             "array('Q'); None, with the arrays untouched, when one of the page's is no 64-bit unsigned int.");
 
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return (x > y) - (x < y);
+/* Ascending, in place: insertion sort for short runs, else quicksort on the median of three (a page's
+   new fingerprints: a few hundred, where qsort's call per comparison dominated). */
+static void sort_u64(uint64_t *v, Py_ssize_t n) {
+    while (n > 16) {
+        uint64_t a = v[0], b = v[n / 2], c = v[n - 1];
+        uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
+        Py_ssize_t i = 0, j = n - 1;
+        for (;;) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i >= j)
+                break;
+            uint64_t t = v[i];
+            v[i++] = v[j];
+            v[j--] = t;
+        }
+        /* [0, j] <= pivot <= [j + 1, n): recurse into the smaller part, loop on the larger */
+        if (j + 1 < n - j - 1) {
+            sort_u64(v, j + 1);
+            v += j + 1;
+            n -= j + 1;
+        } else {
+            sort_u64(v + j + 1, n - j - 1);
+            n = j + 1;
+        }
+    }
+    for (Py_ssize_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        Py_ssize_t j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
 }
 
-static PyObject *native_count_page(PyObject *self, PyObject *args) {
-    PyObject *fps_obj, *counts_obj, *page;
-    double unit;
-    if (!PyArg_ParseTuple(args, "OOOd", &fps_obj, &counts_obj, &page, &unit))
-        return NULL;
-    if (!PyAnySet_Check(page))
-        return PyErr_Format(PyExc_TypeError, "page must be a set");
-    Py_buffer fv, cv;
-    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 1) < 0)
-        return NULL;
-    const uint64_t *fps = fv.buf;
-    float *counts = cv.buf;
-    Py_ssize_t n = fv.len / 8, m = PySet_GET_SIZE(page);
-    PyObject *result = NULL, *new = NULL, *item;
-    uint64_t *want = PyMem_Malloc((size_t)(m ? m : 1) * sizeof *want);
-    size_t slots = 16;
-    while (slots < 2 * (size_t)n)
-        slots *= 2;
-    Py_ssize_t *table = PyMem_Malloc(slots * sizeof *table); /* index into fps + 1; 0 is empty */
-    if (cv.len / 4 != n) {
-        PyErr_SetString(PyExc_ValueError, "fps and counts differ in length");
-        goto done;
-    }
-    if (want == NULL || table == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    /* The page's fingerprints first: one that is no 64-bit unsigned int leaves everything to Python. */
+static inline size_t slot_of(uint64_t x, size_t slots) {
+    return (size_t)(x * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+}
+
+/* The page's fingerprints into want (m of them at most), 0 left out; -1 with an exception, -2 when one
+   is no 64-bit unsigned int (the Python code then decides). */
+static Py_ssize_t page_values(PyObject *page, uint64_t *want, Py_ssize_t m) {
     Py_ssize_t k = 0;
-    PyObject *it = PyObject_GetIter(page);
+    if (!PyAnySet_Check(page)) { /* an array('Q'), checked by the caller */
+        Py_buffer pv;
+        if (array_buffer(page, &pv, "Q", 8, 0) < 0)
+            return -1;
+        const uint64_t *v = pv.buf;
+        for (Py_ssize_t j = 0; j < pv.len / 8 && k < m; j++)
+            if (v[j])
+                want[k++] = v[j];
+        PyBuffer_Release(&pv);
+        return k;
+    }
+    PyObject *it = PyObject_GetIter(page), *item;
     if (it == NULL)
-        goto done;
+        return -1;
     while ((item = PyIter_Next(it)) != NULL) {
         unsigned long long v = PyLong_Check(item) ? PyLong_AsUnsignedLongLong(item) : (unsigned long long)-1;
         int bad = !PyLong_Check(item) || (v == (unsigned long long)-1 && PyErr_Occurred());
@@ -1444,49 +1504,123 @@ static PyObject *native_count_page(PyObject *self, PyObject *args) {
         if (bad || k >= m) {
             PyErr_Clear();
             Py_DECREF(it);
-            result = Py_NewRef(Py_None);
-            goto done;
+            return -2;
         }
-        want[k++] = v;
+        if (v)
+            want[k++] = v;
     }
     Py_DECREF(it);
-    if (PyErr_Occurred())
+    return PyErr_Occurred() ? -1 : k;
+}
+
+static PyObject *native_count_page(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj, *page;
+    double unit;
+    if (!PyArg_ParseTuple(args, "OOOd", &fps_obj, &counts_obj, &page, &unit))
+        return NULL;
+    Py_ssize_t m;
+    if (PyAnySet_Check(page))
+        m = PySet_GET_SIZE(page);
+    else if (PyObject_CheckBuffer(page) && !PyBytes_Check(page)) {
+        Py_buffer pv;
+        if (array_buffer(page, &pv, "Q", 8, 0) < 0)
+            return NULL;
+        m = pv.len / 8;
+        PyBuffer_Release(&pv);
+    } else
+        return PyErr_Format(PyExc_TypeError, "page must be a set or an array('Q')");
+    Py_buffer fv, cv;
+    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 1) < 0)
+        return NULL;
+    const uint64_t *fps = fv.buf;
+    float *counts = cv.buf;
+    Py_ssize_t n = fv.len / 8;
+    PyObject *result = NULL;
+    size_t slots = 16, page_slots = 16;
+    while (slots < 2 * (size_t)n)
+        slots *= 2;
+    while (page_slots < 2 * (size_t)m)
+        page_slots *= 2;
+    uint64_t *want = PyMem_Malloc((size_t)(m ? m : 1) * sizeof *want);
+    Py_ssize_t *table = PyMem_Calloc(slots, sizeof *table); /* index into fps + 1; 0 is empty */
+    uint64_t *seen = PyMem_Calloc(page_slots, sizeof *seen); /* the page's values so far; 0 is empty */
+    if (cv.len / 4 != n) {
+        PyErr_SetString(PyExc_ValueError, "fps and counts differ in length");
         goto done;
-    memset(table, 0, slots * sizeof *table);
+    }
+    if (want == NULL || table == NULL || seen == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    /* The page's fingerprints first: one that is no 64-bit unsigned int leaves everything to Python. */
+    Py_ssize_t k = page_values(page, want, m);
+    if (k == -2) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (k < 0)
+        goto done;
     for (Py_ssize_t i = 0; i < n; i++) { /* a fingerprint tracked twice: the last index wins, as a dict's */
-        size_t h = (size_t)(fps[i] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
+        size_t h = slot_of(fps[i], slots);
         while (table[h] && fps[table[h] - 1] != fps[i])
             h = (h + 1) & (slots - 1);
         table[h] = i + 1;
     }
     Py_ssize_t fresh = 0; /* the page's untracked fingerprints, gathered at the front of want */
     for (Py_ssize_t j = 0; j < k; j++) {
-        size_t h = (size_t)(want[j] * 0x9E3779B97F4A7C15ull >> 17) & (slots - 1);
-        while (table[h] && fps[table[h] - 1] != want[j])
+        uint64_t x = want[j];
+        size_t p = slot_of(x, page_slots);
+        while (seen[p] && seen[p] != x)
+            p = (p + 1) & (page_slots - 1);
+        if (seen[p])
+            continue; /* counted once per page */
+        seen[p] = x;
+        size_t h = slot_of(x, slots);
+        while (table[h] && fps[table[h] - 1] != x)
             h = (h + 1) & (slots - 1);
         if (table[h]) {
             float *c = &counts[table[h] - 1];
             *c = (float)((double)*c + unit); /* counts[i] += unit: a double sum stored as float32 */
         } else
-            want[fresh++] = want[j];
+            want[fresh++] = x;
     }
-    qsort(want, (size_t)fresh, sizeof *want, cmp_u64);
-    new = PyBytes_FromStringAndSize((const char *)want, fresh * (Py_ssize_t)sizeof *want);
-    if (new == NULL)
-        goto done;
-    result = Py_NewRef(new);
+    sort_u64(want, fresh);
+    result = PyBytes_FromStringAndSize((const char *)want, fresh * (Py_ssize_t)sizeof *want);
 done:
-    Py_XDECREF(new);
     PyMem_Free(want);
     PyMem_Free(table);
+    PyMem_Free(seen);
     PyBuffer_Release(&fv);
     PyBuffer_Release(&cv);
     return result;
 }
 
-static int cmp_float(const void *a, const void *b) {
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
+/* The k-th smallest (from 0) of v[0, n), v reordered: Hoare's selection, linear on average, where a sort
+   (qsort's call per comparison) was most of a pruning. Counts are finite, so every comparison is an order. */
+static float select_float(float *v, Py_ssize_t n, Py_ssize_t k) {
+    Py_ssize_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float pivot = v[lo + (hi - lo) / 2];
+        Py_ssize_t i = lo, j = hi;
+        while (i <= j) {
+            while (v[i] < pivot)
+                i++;
+            while (v[j] > pivot)
+                j--;
+            if (i <= j) {
+                float t = v[i];
+                v[i++] = v[j];
+                v[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break; /* between the parts: equal to the pivot */
+    }
+    return v[k];
 }
 
 PyDoc_STRVAR(prune_doc, "prune(fps, counts, keep) -> (bytes, bytes) | None\n\n"
@@ -1521,11 +1655,10 @@ static PyObject *native_prune(PyObject *self, PyObject *args) {
         goto done;
     }
     memcpy(ranked, counts, (size_t)n * sizeof *ranked);
-    qsort(ranked, (size_t)n, sizeof *ranked, cmp_float);
-    float cut = ranked[drop - 1];
-    Py_ssize_t below = 0; /* bisect_left(ranked, cut) */
-    while (ranked[below] < cut)
-        below++;
+    float cut = select_float(ranked, n, drop - 1); /* sorted(values)[drop - 1] */
+    Py_ssize_t below = 0;                          /* bisect_left(sorted(values), cut) */
+    for (Py_ssize_t i = 0; i < n; i++)
+        below += counts[i] < cut;
     Py_ssize_t ties = drop - below, m = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (counts[i] < cut)
@@ -1580,6 +1713,105 @@ static PyObject *native_template_set(PyObject *self, PyObject *args) {
     PyBuffer_Release(&fv);
     PyBuffer_Release(&cv);
     return kept;
+}
+
+PyDoc_STRVAR(position_sets_doc,
+             "position_sets(paths, parents, owners, kept) -> (set[int], set[int]) | None\n\n"
+             "template._position_sets_python: the structure positions of a page's blocks (paths[parents[\n"
+             "owners[b]]], paths an array('Q')) and of the blocks in `kept`; None when an index is out of\n"
+             "range (the Python code then decides).");
+
+/* list[i] as an index into a sequence of n items, negative ones counted from its end as Python does;
+   0 when it is no such index. */
+static int list_index(PyObject *list, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *out) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(x))
+        return 0;
+    Py_ssize_t v = PyLong_AsSsize_t(x);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (v < 0)
+        v += n;
+    if (v < 0 || v >= n)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+/* Add x to `out` unless the open-addressed table (slots a power of two; *zero for the value 0) says it
+   is there already: one int object per distinct position, not per block. */
+static int add_distinct(PyObject *out, uint64_t x, uint64_t *table, size_t slots, int *zero) {
+    if (x == 0) {
+        if (*zero)
+            return 0;
+        *zero = 1;
+    } else {
+        size_t h = slot_of(x, slots);
+        while (table[h] && table[h] != x)
+            h = (h + 1) & (slots - 1);
+        if (table[h])
+            return 0;
+        table[h] = x;
+    }
+    PyObject *v = PyLong_FromUnsignedLongLong(x);
+    int failed = v == NULL || PySet_Add(out, v) < 0;
+    Py_XDECREF(v);
+    return failed ? -1 : 0;
+}
+
+static PyObject *native_position_sets(PyObject *self, PyObject *args) {
+    PyObject *paths_obj, *parents, *owners, *kept;
+    if (!PyArg_ParseTuple(args, "OO!O!O!", &paths_obj, &PyList_Type, &parents, &PyList_Type, &owners,
+                          &PyList_Type, &kept))
+        return NULL;
+    Py_buffer pv;
+    if (array_buffer(paths_obj, &pv, "Q", 8, 0) < 0)
+        return NULL;
+    const uint64_t *paths = pv.buf;
+    Py_ssize_t np = pv.len / 8, n = PyList_GET_SIZE(parents), nb = PyList_GET_SIZE(owners);
+    Py_ssize_t nk = PyList_GET_SIZE(kept);
+    size_t slots = 16;
+    while (slots < 2 * (size_t)nb)
+        slots *= 2;
+    PyObject *result = NULL, *seen = PySet_New(NULL), *held = PySet_New(NULL);
+    uint64_t *pos = PyMem_Malloc(((size_t)nb + 1) * sizeof *pos);
+    uint64_t *table = PyMem_Calloc(slots, sizeof *table);
+    if (seen == NULL || held == NULL || pos == NULL || table == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_NoMemory();
+        goto done;
+    }
+    int zero = 0;
+    for (Py_ssize_t b = 0; b < nb; b++) {
+        Py_ssize_t owner, parent;
+        if (!list_index(owners, b, n, &owner) || !list_index(parents, owner, np, &parent))
+            goto invalid;
+        pos[b] = paths[parent];
+        if (add_distinct(seen, pos[b], table, slots, &zero) < 0)
+            goto done;
+    }
+    memset(table, 0, slots * sizeof *table);
+    zero = 0;
+    for (Py_ssize_t j = 0; j < nk; j++) {
+        Py_ssize_t b;
+        if (!list_index(kept, j, nb, &b))
+            goto invalid;
+        if (add_distinct(held, pos[b], table, slots, &zero) < 0)
+            goto done;
+    }
+    result = PyTuple_Pack(2, seen, held);
+    goto done;
+invalid:
+    result = Py_NewRef(Py_None);
+done:
+    Py_XDECREF(seen);
+    Py_XDECREF(held);
+    PyMem_Free(pos);
+    PyMem_Free(table);
+    PyBuffer_Release(&pv);
+    return result;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -3730,6 +3962,7 @@ static PyMethodDef methods[] = {
     {"count_page", native_count_page, METH_VARARGS, count_page_doc},
     {"template_set", native_template_set, METH_VARARGS, template_set_doc},
     {"prune", native_prune, METH_VARARGS, prune_doc},
+    {"position_sets", native_position_sets, METH_VARARGS, position_sets_doc},
     {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import string
+from array import array
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import lshift, or_
@@ -69,18 +70,28 @@ def block_hash(data: bytes) -> int:
 
 @dataclass(slots=True)
 class PageFingerprints:
-    """Per text-carrying block-level element, in document (pre-)order: parents before descendants."""
+    """Per text-carrying block-level element, in document (pre-)order: parents before descendants.
 
-    elems: list[int]  # index into the segmentation's elements
-    text_fps: list[int]
-    path_fps: list[int]  # the path part of each text fingerprint: the element's structure position
+    Arrays, not lists: the site memory reads them in C (sitememory's counting), and a page's few hundred
+    64-bit fingerprints as int objects cost more than the hashing that computed them."""
+
+    elems: array[int]  # index into the segmentation's elements ('q')
+    text_fps: array[int]  # ('Q')
+    # Per segmentation element (not per text-carrying one), the path part of its text fingerprint: its
+    # structure position (0 for an element without text); one more at the end, <body>'s again, so that
+    # elem_paths[-1] (a block right in <body> has parent -1) is <body>'s position. ('Q')
+    elem_paths: array[int]
     paths: list[str]  # readable tag paths, only when asked for (empty otherwise)
 
-    def observed(self) -> set[int]:
-        """Fingerprints this page contributes to its site's statistics (each once per page)."""
-        out = set(self.text_fps)
-        out.discard(0)
-        return out
+    @property
+    def path_fps(self) -> list[int]:
+        """The path part of each text fingerprint (tests, debugging)."""
+        return [self.elem_paths[i] for i in self.elems]
+
+    def observed(self) -> array[int]:
+        """Fingerprints this page contributes to its site's statistics (the counting takes each once and
+        never 0)."""
+        return self.text_fps
 
 
 def _elem_signature(tag: str, cls: str, id_attr: str) -> str:
@@ -129,7 +140,7 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
     if accel is not None and not with_paths:
         got = accel(seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
         if got is not None:
-            return PageFingerprints(got[0], got[1], got[2], [])
+            return PageFingerprints(array("q", got[0]), array("Q", got[1]), array("Q", got[2]), [])
     return fingerprint_segmentation_python(seg, with_paths)
 
 
@@ -143,7 +154,7 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
     """
     firsts, ends = seg.firsts, seg.ends
     if not firsts or ends[0] <= firsts[0]:
-        return PageFingerprints([], [], [], [])
+        return PageFingerprints(array("q"), array("Q"), array("Q", bytes(8 * len(firsts) + 8)), [])
     norm = _normalise_text(_SEP.join(seg.texts), len(seg.texts))
     # An element's text is a range of blocks: summing the blocks' hashes makes the text hash of any
     # element O(1) (a difference of prefix sums) instead of re-hashing every ancestor's whole text. A sum
@@ -153,13 +164,12 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
     mask, base = _MASK, _BASE
     tags, classes, ids, parents = seg.tags, seg.classes, seg.ids, seg.parents
     n = len(tags)
-    path_hs = [0] * n  # rolling hash of the path: no string hashing per element
-    path_hs[0] = ph = _signature_hash((tags[0], classes[0], ids[0]))
+    path_hs = [0] * (n + 1)  # rolling hash of the path: no string hashing per element
+    path_hs[0] = path_hs[n] = ph = _signature_hash((tags[0], classes[0], ids[0]))
     keep = [0]
     text_fps = [ph ^ (sums[ends[0]] - sums[firsts[0]]) & mask]
-    path_fps = [ph]
     sig_of = _SIG_HASHES.get
-    add_keep, add_fp, add_path = keep.append, text_fps.append, path_fps.append
+    add_keep, add_fp = keep.append, text_fps.append
     keys = zip(tags[1:], classes[1:], ids[1:], strict=True)
     rows = zip(range(1, n), firsts[1:], ends[1:], parents[1:], keys, strict=True)
     for i, lo, hi, parent, key in rows:
@@ -170,7 +180,6 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
         if known is None:
             known = _signature_entry(key)
         ph = path_hs[i] = (path_hs[parent] * base + known) & mask
-        add_path(ph)
         # Path hash (a polynomial in signature hashes) xor text hash (a sum of block hashes). No finaliser:
         # equality is all the memory needs, and a bijective mix collides exactly where this does.
         add_fp(ph ^ (sums[hi] - sums[lo]) & mask)
@@ -181,7 +190,7 @@ def fingerprint_segmentation_python(seg: Segmentation, with_paths: bool = False)
             sig = _signature_string((tags[i], classes[i], ids[i]))
             by_elem[i] = by_elem[parents[i]] + ">" + sig if i else sig
         paths = [by_elem[i] for i in keep]
-    return PageFingerprints(keep, text_fps, path_fps, paths)
+    return PageFingerprints(array("q", keep), array("Q", text_fps), array("Q", path_hs), paths)
 
 
 _MASK = (1 << 64) - 1

@@ -100,18 +100,22 @@ def segmenter(
     return _native.segment if ok else None
 
 
-# _native.fingerprint(texts, tags, classes, ids, parents, firsts, ends): (elems, text_fps), or None when the
-# columns are not a segmentation's.
+# _native.fingerprint(texts, tags, classes, ids, parents, firsts, ends): the bytes of (elems, text_fps,
+# elem_paths) (fingerprint.PageFingerprints' arrays), or None when the columns are not a segmentation's.
 NativeFingerprint = Callable[
     [list[str], list[str], list[str], list[str], list[int], list[int], list[int]],
-    tuple[list[int], list[int], list[int]] | None,
+    tuple[bytes, bytes, bytes] | None,
 ]
 
 
 # Texts whose normalised hashes are compared at import: digits of other scripts, capitals beyond ASCII
-# (only ASCII is case-folded), characters of every UTF-8 length, a lone surrogate (surrogatepass).
+# (only ASCII is case-folded), characters of every UTF-8 length, a lone surrogate (surrogatepass); ASCII
+# read eight bytes a step, with the characters next to the digits' and capitals' ranges ("/:@[`{").
 HASH_CANARIES = (
     "Page 9 of 12, 2024",
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz /0123456789: @AZ[ `az{ Mixed9Case x7 ABC09a",
+    "Caf\u00e9 ABCDEFGHIJKLMNOP 0123 xyz Stra\u00dfe \u00bfQRSTUVWX qrstuvwx",
+    "It\u2019s Page 9 of 12: ABCDEFGHIJ abcdefgh \u0663\u0664 Stra\u00dfe \u03a3\u03c3 KLMNOPQR 1234567",
     "ÜBER Straße ١٢٣ ۴۵ ߁ x",
     "ΣΊΣΥΦΟΣ ǅ",
     "漢字 ｱ １２ 😀 \ud800",
@@ -174,7 +178,10 @@ def clear_memo() -> None:
         _native.clear_memo()
 
 
-CountPage = Callable[["array[int]", "array[float]", "set[int] | frozenset[int]", float], "array[int]"]
+# The page's fingerprints are a set, or an array('Q').
+CountPage = Callable[
+    ["array[int]", "array[float]", "set[int] | frozenset[int] | array[int]", float], "array[int]"
+]
 TemplateSet = Callable[["array[int]", "array[float]", float], frozenset[int]]
 Prune = Callable[["array[int]", "array[float]", int], "tuple[array[int], array[float]]"]
 
@@ -184,7 +191,7 @@ def memory_counters(
 ) -> tuple[CountPage, TemplateSet, Prune]:
     """The C counting of a page into a site's arrays, template set and pruning, if they equal the Python
     ones on canary arrays (counts that round in float32 and tie, a fingerprint tracked twice, fingerprints
-    at both ends of the 64-bit range); else the Python ones."""
+    at both ends of the 64-bit range, pages as sets and arrays); else the Python ones."""
     if _native is None:
         _STATUS["memory"] = _NOT_BUILT
         return count_page, template, prune
@@ -196,9 +203,12 @@ def memory_counters(
 
 def _check_memory(count_page: CountPage, template: TemplateSet, prune: Prune) -> str | None:
     fps = [0, 1, 2**63, 2**64 - 1, 12345678901234567, 7, 7, *range(1000, 1600, 3)]
-    pages: tuple[set[int] | frozenset[int], ...] = (
-        {1, 2**64 - 1, 7, 5, 2**63 + 1, *range(1200, 1700, 5)},
+    # Pages as sets and as arrays('Q') (repeats, 0, descending runs: what a page's text_fps may hold).
+    pages: tuple[set[int] | frozenset[int] | array[int], ...] = (
+        {0, 1, 2**64 - 1, 7, 5, 2**63 + 1, *range(1200, 1700, 5)},
         set(),
+        array("Q", [5, 0, 7, 5, 2**64 - 1, *range(1900, 1100, -7), 7, 0, *range(1100, 1900, 11)]),
+        array("Q"),
     )
     for tracked in (fps, []):
         for unit in (1.0 / 3.0,):
@@ -220,8 +230,49 @@ def _check_memory(count_page: CountPage, template: TemplateSet, prune: Prune) ->
     return None
 
 
+PositionSets = Callable[["array[int]", list[int], list[int], list[int]], "tuple[set[int], set[int]]"]
+
+# (paths, parents, owners, kept): blocks right in <body> (parent -1: the last path), positions shared by
+# several blocks and elements, a kept block twice, the value 0 and both ends of the 64-bit range.
+POSITION_CANARIES: tuple[tuple[array[int], list[int], list[int], list[int]], ...] = (
+    (
+        array("Q", [3, 0, 2**64 - 1, 3, 2**63, 7, 3]),
+        [-1, 0, 0, 1, 3, 1],
+        [0, 1, 2, 3, 4, 5, 4, 2, 0],
+        [0, 3, 3, 8],
+    ),
+    (array("Q", [9, 9]), [-1], [0, 0], []),
+    (array("Q", [0, 5, 0]), [-1, 0], [1, 0], [1]),
+    (array("Q", [1]), [], [], []),
+)
+
+
+def position_sets(reference: PositionSets) -> PositionSets:
+    """The C positions of a page's blocks if they equal the Python ones on the canaries; else the Python
+    ones (which also decide whenever an index is out of range)."""
+
+    def native(ext: Any) -> PositionSets:
+        def sets(
+            paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+        ) -> tuple[set[int], set[int]]:
+            got: tuple[set[int], set[int]] | None = ext.position_sets(paths, parents, owners, kept)
+            return got if got is not None else reference(paths, parents, owners, kept)
+
+        return sets
+
+    def check(ext: Any) -> str | None:
+        for args in POSITION_CANARIES:
+            got, want = ext.position_sets(*args), reference(*args)
+            if got != want:
+                return f"block positions differ: {got} != {want}"
+        return None
+
+    off = "native block positions off, the Python code runs"
+    return _chosen("positions", off, reference, check, native)
+
+
 def _native_count_page(
-    fps: array[int], counts: array[float], page: set[int] | frozenset[int], unit: float
+    fps: array[int], counts: array[float], page: set[int] | frozenset[int] | array[int], unit: float
 ) -> array[int]:
     new = _native.count_page(fps, counts, page, unit)
     if new is None:  # a fingerprint no array("Q") holds: the Python code raises as it always did
@@ -632,7 +683,7 @@ def _character_class(pattern: str) -> str | None:
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory
+    from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory, template
     from worker.clean.meta import header, marked
 
     saved = (
@@ -651,8 +702,10 @@ def python_only() -> Iterator[None]:
         marked.marked,
         header._after,
         header._before,
+        template._position_sets,
     )
     segment._accel = fingerprint._accel = None
+    template._position_sets = template._position_sets_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
     score._accel = None
@@ -678,7 +731,8 @@ def python_only() -> Iterator[None]:
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
-        marked.marked, header._after, header._before = saved[12:]
+        marked.marked, header._after, header._before = saved[12:15]
+        template._position_sets = saved[15]
 
 
 def _configure(t: SegmentTables) -> None:
@@ -839,7 +893,7 @@ def _check_fingerprint(
         result = _native.fingerprint(
             seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends
         )
-        expected = (fps.elems, fps.text_fps, fps.path_fps)
+        expected = (fps.elems.tobytes(), fps.text_fps.tobytes(), fps.elem_paths.tobytes())
         if result is None or result != expected:
             return f"fingerprints differ on a canary: {result} against {expected}"
     return None

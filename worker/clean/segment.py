@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add
+from typing import TypeVar
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
@@ -28,6 +29,7 @@ _SPACES = re.compile(r"\s+")
 # should it ever do (see _cut).
 _END = "\x00"
 _END_PIECE = " \x00 "
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -101,20 +103,24 @@ class Segmentation:
         pos += range(kept, kept + n - prev + 1)
         keep.append((prev, n))
 
-        def pick(values: list[int]) -> list[int]:
-            return [v for lo, hi in keep for v in values[lo:hi]]
+        def pick(values: list[T]) -> list[T]:
+            # Slices joined: a few ranges a page, so no interpreter step per block.
+            out: list[T] = []
+            for lo, hi in keep:
+                out += values[lo:hi]
+            return out
 
-        texts = [t for lo, hi in keep for t in self.texts[lo:hi]]
+        at = pos.__getitem__
         return Segmentation(
             self.tags,
             self.classes,
             self.ids,
             self.parents,
-            [pos[f] for f in firsts],
-            [pos[e] for e in ends],
+            list(map(at, firsts)),
+            list(map(at, ends)),
             self.skips,
-            texts,
-            [k for lo, hi in keep for k in self.kinds[lo:hi]],
+            pick(self.texts),
+            pick(self.kinds),
             pick(self.owners),
             pick(self.chars),
             pick(self.words),
@@ -129,17 +135,19 @@ def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
 
 def stable_path(seg: Segmentation, elem: int) -> str:
     """Tag path from the root, ids and first classes kept only when they look hand-written."""
+    tags, ids, parents = seg.tags, seg.ids, seg.parents
     parts: list[str] = []
     while elem >= 0:
-        part = seg.tags[elem]
-        id_attr = seg.ids[elem]
-        first_class = seg.first_class(elem)
+        part = tags[elem]
+        id_attr = ids[elem]
         if id_attr and not _DIGITS.search(id_attr):
             part += "#" + id_attr.strip()
-        elif first_class and not _DIGITS.search(first_class):
-            part += "." + first_class
+        else:  # the first class is only read where the id is not used
+            first_class = seg.first_class(elem)
+            if first_class and not _DIGITS.search(first_class):
+                part += "." + first_class
         parts.append(part)
-        elem = seg.parents[elem]
+        elem = parents[elem]
     if not parts or parts[-1] != "html":
         parts.append("html")
     return ">".join(reversed(parts))

@@ -37,7 +37,7 @@ import sys
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from hashlib import blake2b
 from itertools import compress
@@ -172,7 +172,7 @@ class SiteState:
             self._rescale(1.0 / self.unit)
             unit = 1.0 / config.decay
         counts = self.counts
-        new = _count_page(self.fps, counts, fps if isinstance(fps, (set, frozenset)) else set(fps), unit)
+        new = _count_page(self.fps, counts, _page(fps), unit)
         self.fps.extend(new)
         counts.extend(array("f", [unit]) * len(new))
         if len(counts) > config.max_fingerprints:
@@ -257,7 +257,7 @@ class SiteState:
             return 0.0
         return float(self.counts[i]) / self.weight if self.weight > 0 else 0.0
 
-    def shares(self, fps: list[int]) -> list[float]:
+    def shares(self, fps: Sequence[int]) -> list[float]:
         """share() of each of `fps` (one index of the tracked fingerprints for all of them)."""
         if self.weight <= 0:
             return [0.0] * len(fps)
@@ -367,22 +367,31 @@ class SiteState:
         return state
 
 
+def _page(fps: Iterable[int]) -> set[int] | frozenset[int] | array[int]:
+    """A page's fingerprints as the counting takes them: a set, or an array('Q') (PageFingerprints')."""
+    if isinstance(fps, (set, frozenset)) or (isinstance(fps, array) and fps.typecode == "Q"):
+        return fps
+    return set(fps)
+
+
 def _count_page_python(
-    fps: array[int], counts: array[float], page: set[int] | frozenset[int], unit: float
+    fps: array[int], counts: array[float], page: set[int] | frozenset[int] | array[int], unit: float
 ) -> array[int]:
-    """Add `unit` to the count of every tracked fingerprint on the page; the page's untracked ones, sorted
-    (the state must not depend on set order)."""
+    """Add `unit` to the count of every tracked fingerprint on the page, each once (0 never: it stands for
+    no fingerprint); the page's untracked ones, sorted (the state must not depend on set order)."""
+    distinct = set(page)
+    distinct.discard(0)
     if counts:
         index = dict(zip(fps, range(len(counts)), strict=True)).get
         new: list[int] = []
-        for fp in page:
+        for fp in distinct:
             i = index(fp)
             if i is None:
                 new.append(fp)
             else:
                 counts[i] += unit
     else:
-        new = list(page)
+        new = list(distinct)
     new.sort()
     return array("Q", new)
 

@@ -30,6 +30,7 @@ pages keeps (dragnet, sites >= 5 pages, online: F1 0.9307 with them, 0.9346 with
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -37,6 +38,7 @@ from itertools import compress
 from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
+from worker.clean import native
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -80,9 +82,9 @@ class Plan:
     # What the memory knows of the page's elements, read when the block model asks (only then: a dict per
     # page otherwise built for nothing); the counts it reads do not change before the next page.
     facts: Callable[[], SiteFacts]
-    # Element -> its structure position (path fingerprint), for every element holding text (every block's
-    # owner and its parent; -1, <body>'s parent, is <body>).
-    paths: dict[int, int]
+    # Element -> its structure position (path fingerprint), read for every element holding text (every
+    # block's owner and its parent; [-1], <body>'s parent, is <body>): PageFingerprints.elem_paths.
+    paths: array[int]
     positions: frozenset[int]  # the site's article slots, learned from its earlier pages
 
 
@@ -113,10 +115,7 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     fresh = state.pages_seen > before
     config = memory.config
     facts = partial(_site_facts, state, fps)
-    paths = dict(zip(fps.elems, fps.path_fps, strict=True))
-    paths[-1] = (
-        fps.path_fps[0] if fps.path_fps else 0
-    )  # <body>'s parent: a block right in <body> is at <body>
+    paths = fps.elem_paths
     slots = state.kept_positions(POSITION_MIN_PAGES, POSITION_KEPT_SHARE)
     if state.pages_seen < config.min_pages:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts, paths, slots)
@@ -133,13 +132,12 @@ def after_extraction(
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
     site's article slots; the site learns, from a page it counted, where density found the content
     (`located`) and which positions it kept."""
-    if not plan.fresh and not plan.positions:
-        return kept  # nothing to learn from a page counted recently, no slot to fill
-    positions = _positions(plan, seg)
     if plan.fresh:
         memory.observe_content_path(plan.site, stable_path(seg, located))
-        learn_positions(memory, plan.site, positions, kept)
-    return with_kept_positions(positions, kept, plan.positions)
+        learn_positions(memory, plan.site, plan.paths, seg, kept)
+    if not plan.positions:
+        return kept  # no slot to fill (most pages: each block's position is only read here then)
+    return with_kept_positions(_positions(plan, seg), kept, plan.positions)
 
 
 def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
@@ -150,14 +148,28 @@ def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[
     return sorted(set(kept).union(extra)) if extra else kept
 
 
-def learn_positions(memory: SiteMemory, site: str, positions: list[int], kept: list[int]) -> None:
+def learn_positions(
+    memory: SiteMemory, site: str, paths: array[int], seg: Segmentation, kept: list[int]
+) -> None:
     """Count where density kept blocks on this page (`kept`: its choice, before with_kept_positions)."""
-    memory.observe_positions(site, set(positions), set(map(positions.__getitem__, kept)))
+    memory.observe_positions(site, *_position_sets(paths, seg.parents, seg.owners, kept))
 
 
 def _positions(plan: Plan, seg: Segmentation) -> list[int]:
     """Each block's structure position: the path fingerprint of its innermost element's parent."""
-    return list(map(plan.paths.__getitem__, map(seg.parents.__getitem__, seg.owners)))
+    return _block_positions(plan.paths, seg.parents, seg.owners)
+
+
+def _block_positions(paths: array[int], parents: list[int], owners: list[int]) -> list[int]:
+    return list(map(paths.__getitem__, map(parents.__getitem__, owners)))
+
+
+def _position_sets_python(
+    paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+) -> tuple[set[int], set[int]]:
+    """The structure positions of the page's blocks, and of the blocks in `kept`."""
+    positions = _block_positions(paths, parents, owners)
+    return set(positions), set(map(positions.__getitem__, kept))
 
 
 def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
@@ -167,15 +179,16 @@ def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
 
 def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:
     """Indices (into fps) of the outermost template subtrees, never the root itself."""
-    firsts, ends = seg.firsts, seg.ends
+    firsts, ends, elems = seg.firsts, seg.ends, fps.elems
     chosen: list[int] = []
     end = -1  # end block of the last chosen subtree: records starting before it are its descendants
-    for k, i in enumerate(fps.elems):
+    # The template's elements found by C-level maps, then the loop over those few only.
+    for k in compress(range(len(elems)), map(template.__contains__, fps.text_fps)):
+        i = elems[k]
         if not i or firsts[i] < end:
             continue
-        if fps.text_fps[k] in template:
-            chosen.append(k)
-            end = ends[i]
+        chosen.append(k)
+        end = ends[i]
     return chosen
 
 
@@ -199,3 +212,8 @@ def unsafe(stripped: list[str], alone: list[str]) -> str | None:
         if len(words & got) < h.SAFE_SHARE * len(words):
             return "disagrees"
     return None
+
+
+# In C (worker/clean/_native.c: one int object per distinct position, not per block), once native.py has
+# checked it against the Python one; else that.
+_position_sets = native.position_sets(_position_sets_python)
