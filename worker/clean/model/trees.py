@@ -119,9 +119,9 @@ TreeScores = Callable[[Matrix, bytes, bytes, bytes, float], bytes]
 
 def _check(scores: TreeScores) -> str | None:
     """The C scores against raw_python, to the bit, on canary matrices: ties at the thresholds, NaN,
-    infinities, signed zeros, one tree and many, no block (the model always has trees)."""
+    infinities, signed zeros, one tree and many, one block (where numpy's sum went pairwise) and none."""
     rng = np.random.default_rng(12)
-    for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (3, 2, 7), (5, 9, 0)):
+    for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (6, 100, 1), (3, 2, 7), (5, 9, 0)):
         trees = _canary_trees(rng, n_features, n_trees)
         xt = rng.choice(
             [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, 3.0, np.nan, np.inf, -np.inf], size=(n_features, blocks)
