@@ -3766,7 +3766,7 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
     PyObject *result = NULL;
     int have_out = 0;
     long *lchars = NULL, *lwords = NULL, *lowners = NULL, *lparents = NULL, *lfirsts = NULL, *lends = NULL;
-    double *prefix = NULL, *subtree = NULL;
+    double *prefix = NULL, *subtree = NULL, *lweights = NULL;
     long *depth = NULL;
     unsigned char *in_region = NULL, *is_kept = NULL;
     Py_ssize_t n = PyList_GET_SIZE(chars), m = PyList_GET_SIZE(parents);
@@ -3804,11 +3804,12 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
     lends = PyMem_Malloc(m * sizeof(long));
     depth = PyMem_Calloc(m, sizeof(long));
     prefix = PyMem_Malloc((n + 1) * sizeof(double));
+    lweights = PyMem_Malloc(n * sizeof(double));
     subtree = PyMem_Malloc(m * sizeof(double));
     in_region = PyMem_Calloc(n, 1);
     is_kept = PyMem_Calloc(n, 1);
     if (!lchars || !lwords || !lowners || !lparents || !lfirsts || !lends || !depth || !prefix || !subtree ||
-        !in_region || !is_kept) {
+        !lweights || !in_region || !is_kept) {
         PyErr_NoMemory();
         goto done;
     }
@@ -3838,10 +3839,9 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
     /* prefix sums of the weights: np.concatenate(([0.0], np.cumsum(weights))) */
     prefix[0] = 0.0;
     for (Py_ssize_t b = 0; b < n; b++) {
-        double w;
-        if (double_at(weights, b, &w) < 0)
+        if (double_at(weights, b, &lweights[b]) < 0)
             goto done;
-        prefix[b + 1] = b == 0 ? w : prefix[b] + w;
+        prefix[b + 1] = b == 0 ? lweights[b] : prefix[b] + lweights[b];
     }
     double total = prefix[n] != 0.0 ? prefix[n] : 1.0;
     for (Py_ssize_t e = 0; e < m; e++)
@@ -3890,10 +3890,7 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
         AT(row[F_LOG_CHARS], b) = c; /* the caller takes log1p of these three rows */
         AT(row[F_LOG_WORDS], b) = w;
         AT(row[F_LINK_DENSITY], b) = l;
-        double weight;
-        if (double_at(weights, b, &weight) < 0)
-            goto done;
-        AT(row[F_WEIGHT_PER_CHAR], b) = weight / c;
+        AT(row[F_WEIGHT_PER_CHAR], b) = lweights[b] / c;
         AT(row[F_KIND], b) = kind[b];
         AT(row[F_TAG], b) = tag[o];
         AT(row[F_DEPTH], b) = (double)depth[o];
@@ -3939,6 +3936,7 @@ done:
     PyMem_Free(depth);
     PyMem_Free(prefix);
     PyMem_Free(subtree);
+    PyMem_Free(lweights);
     PyMem_Free(in_region);
     PyMem_Free(is_kept);
     return result;

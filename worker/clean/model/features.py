@@ -10,8 +10,9 @@ Four groups (the names, in column order, are FEATURES; a model file records the 
   the site has, the share of the site's recent pages holding the block's element (text fingerprint), and
   whether the block sits under the site's learned content location.
 
-Everything is computed from the lists the earlier stages already hold, with a handful of list passes and
-vectorised numpy arithmetic: no per-block Python beyond two str.count maps.
+Everything is computed from the lists the earlier stages already hold: the first three groups in one C
+pass when the accelerator is built (numpy takes its log1p), else with a handful of list passes and
+vectorised numpy arithmetic (`_page_features_python`, the reference); the memory group with numpy.
 """
 
 from __future__ import annotations
