@@ -310,7 +310,7 @@ def _input_size(page: Page) -> tuple[int, bytes | None]:
     if page.body is not None:
         return len(page.body), None
     try:
-        encoded = (page.html or "").encode("utf-8")
+        encoded = dom.utf8(page.html or "")
     except UnicodeEncodeError:  # lone surrogates: counted as their bytes, parse() replaces them
         return len((page.html or "").encode("utf-8", "surrogatepass")), None
     return len(encoded), encoded
