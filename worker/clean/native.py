@@ -717,7 +717,18 @@ def _character_class(pattern: str) -> str | None:
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import dom, fingerprint, guard, idents, lang, quality, score, segment, sitememory, template
+    from worker.clean import (
+        dom,
+        fingerprint,
+        guard,
+        idents,
+        lang,
+        quality,
+        score,
+        segment,
+        sitememory,
+        template,
+    )
     from worker.clean.meta import header, marked
 
     saved = (
