@@ -109,7 +109,7 @@ def clean_page(
         decoded = decode.decode_html(page.body, page.content_type)
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
-        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+        text, encoding, rule, encoded = decoded.text, decoded.encoding, decoded.rule, decoded.utf8
 
     # 2. Guard: lexbor's time is superlinear on some markup, and no budget check can stop a parse.
     verdict = guard.check(text, options.max_nodes)
