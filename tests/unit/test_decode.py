@@ -245,3 +245,22 @@ def test_charset_regexes_read_long_runs_of_spaces() -> None:
     assert sniff_meta(b"<meta charset=" + spaces.encode() + b">") is None
     assert sniff_meta(b"<meta " * 20_000) is None
     assert charset_from_content_type("text/html; charset=" + spaces + "utf-8") == "utf-8"
+
+
+@given(
+    st.binary(max_size=2048),
+    st.sampled_from([None, "text/html; charset=utf-8", "text/html; charset=latin-1"]),
+)
+def test_the_body_stands_for_the_text_only_when_it_is_its_utf8(body: bytes, declared: str | None) -> None:
+    decoded = decode_html(body, declared)
+    if decoded.utf8 is not None:
+        assert decoded.utf8 == body
+        assert decoded.text is not None
+        assert decoded.text.encode("utf-8") == body
+
+
+def test_a_utf8_page_is_handed_to_the_parser_as_it_came() -> None:
+    body = "<p>caf\u00e9 \u201cquoted\u201d</p>".encode()
+    assert decode_html(body, "text/html; charset=utf-8").utf8 is body
+    assert decode_html(body).utf8 is body  # no declaration: strict UTF-8 first
+    assert decode_html(b"<p>caf\xe9</p>", "text/html; charset=windows-1252").utf8 is None

@@ -207,6 +207,8 @@ def test_python_only_runs_the_reference() -> None:
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
+        assert dom.utf8 is dom.utf8_python
+    assert dom.utf8 is not dom.utf8_python
     assert mk.marked is not mk.marked_python
     assert hd._after is not hd._after_python
     assert sc._accel is not None
@@ -387,6 +389,30 @@ def test_an_index_out_of_range_leaves_block_positions_to_python() -> None:
     assert native._native.position_sets(paths, [-1, 0], [0, 5], []) is None
     with pytest.raises(IndexError):
         tm._position_sets(paths, [-1, 0], [0, 5], [])
+
+
+# A page's UTF-8 for lexbor.
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.one_of(
+            st.text(st.sampled_from("ab <>\n"), min_size=1, max_size=40),  # ASCII runs, some past four units
+            st.text(max_size=8),  # anything but surrogates: every storage kind and UTF-8 length
+            st.sampled_from(["\x7f", "\x80", "\u07ff", "\u0800", "\uffff", "\U00010000", "\U0010ffff"]),
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_utf8_equals_str_encode(text: str) -> None:
+    assert dom.utf8(text) == text.encode("utf-8")
+
+
+@needs_native
+def test_a_lone_surrogate_is_left_to_str_encode() -> None:
+    assert native._native.utf8("ok \ud800 then") is None
+    with pytest.raises(UnicodeEncodeError):
+        dom.utf8("ok \ud800 then")
 
 
 # The guard's scans.

@@ -125,6 +125,9 @@ class Decoded:
     text: str | None
     encoding: str | None
     rule: str
+    # The body itself when it is exactly the text's UTF-8 (a strict UTF-8 decode): what lexbor reads, so
+    # the text is not encoded again.
+    utf8: bytes | None = None
 
 
 def canonical_codec(label: str | bytes | None, source: Source = "declared") -> str | None:
@@ -274,10 +277,11 @@ def decode_html(body: bytes, declared: str | None = None) -> Decoded:
         for rule, codec in candidates:
             text = _try(body, codec, lossy)
             if text is not None:
-                return Decoded(text, codec, rule + ("-lossy" if lossy else ""))
+                same = body if codec == "utf-8" and not lossy else None
+                return Decoded(text, codec, rule + ("-lossy" if lossy else ""), same)
         if not lossy and all(c != "utf-8" for _, c in candidates):
             try:
-                return Decoded(body.decode("utf-8"), "utf-8", "utf8")
+                return Decoded(body.decode("utf-8"), "utf-8", "utf8", body)
             except UnicodeDecodeError:
                 pass
 

@@ -21,6 +21,8 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from worker.clean import native
+
 _SPACE = re.compile(r"\s+")
 # Elements whose content lexbor reads as text up to their own end tag (RCDATA, RAWTEXT, script data).
 RAW_TEXT_TAGS = frozenset({"title", "textarea", "script", "style", "xmp", "iframe", "noembed", "noframes"})
@@ -35,6 +37,11 @@ _TAG_START = re.compile(r"<[A-Za-z/!?]")
 def fold(text: str) -> str:
     """Collapse every whitespace run to one space and trim, as a browser renders inline text."""
     return _SPACE.sub(" ", text).strip()
+
+
+def utf8_python(text: str) -> bytes:
+    """A page's UTF-8 (what lexbor reads); raises UnicodeEncodeError on a lone surrogate."""
+    return text.encode("utf-8")
 
 
 def parse(text: str | bytes) -> LexborHTMLParser:
@@ -123,3 +130,8 @@ def _recover(markup: str, opener: str, swallowed: int) -> str | None:
     if tag is None:
         return None
     return markup[: tag.start()] + closer + ">" + markup[tag.start() :]
+
+
+# In C (worker/clean/_native.c: runs of ASCII four code units a step), once native.py has checked it
+# against str.encode; else str.encode.
+utf8 = native.utf8_encoder(utf8_python)

@@ -271,6 +271,40 @@ def position_sets(reference: PositionSets) -> PositionSets:
     return _chosen("positions", off, reference, check, native)
 
 
+Utf8 = Callable[[str], bytes]
+# Every storage kind of str, the boundaries of each UTF-8 length, and runs of ASCII around them.
+UTF8_CANARIES = (
+    "",
+    "plain ascii <p>",
+    "caf\u00e9 \u00ff",
+    "\u201cquoted\u201d text, then more ASCII: abcdefgh",
+    "\x7f\x80\u07ff\u0800\uffff",
+    "abc\U00010000def\U0010ffff\u00e9\u20ac",
+)
+
+
+def utf8_encoder(reference: Utf8) -> Utf8:
+    """The C encoder if it equals `reference` (str.encode("utf-8")) on the canaries; else `reference`,
+    which also decides for a str holding a surrogate (it raises there)."""
+
+    def native(ext: Any) -> Utf8:
+        def utf8(text: str) -> bytes:
+            got: bytes | None = ext.utf8(text)
+            return got if got is not None else reference(text)
+
+        return utf8
+
+    def check(ext: Any) -> str | None:
+        for text in UTF8_CANARIES:
+            if ext.utf8(text) != reference(text):
+                return f"UTF-8 of {text!r} differs"
+        if ext.utf8("a\ud800b") is not None:
+            return "a lone surrogate was encoded"
+        return None
+
+    return _chosen("utf8", "native UTF-8 encoding off, str.encode runs", reference, check, native)
+
+
 def _native_count_page(
     fps: array[int], counts: array[float], page: set[int] | frozenset[int] | array[int], unit: float
 ) -> array[int]:
@@ -683,7 +717,18 @@ def _character_class(pattern: str) -> str | None:
 @contextmanager
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
-    from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory, template
+    from worker.clean import (
+        dom,
+        fingerprint,
+        guard,
+        idents,
+        lang,
+        quality,
+        score,
+        segment,
+        sitememory,
+        template,
+    )
     from worker.clean.meta import header, marked
 
     saved = (
@@ -703,9 +748,11 @@ def python_only() -> Iterator[None]:
         header._after,
         header._before,
         template._position_sets,
+        dom.utf8,
     )
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
+    dom.utf8 = dom.utf8_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
     score._accel = None
@@ -732,7 +779,7 @@ def python_only() -> Iterator[None]:
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
-        template._position_sets = saved[15]
+        template._position_sets, dom.utf8 = saved[15:17]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -109,7 +109,7 @@ def clean_page(
         decoded = decode.decode_html(page.body, page.content_type)
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
-        text, encoding, rule = decoded.text, decoded.encoding, decoded.rule
+        text, encoding, rule, encoded = decoded.text, decoded.encoding, decoded.rule, decoded.utf8
 
     # 2. Guard: lexbor's time is superlinear on some markup, and no budget check can stop a parse.
     verdict = guard.check(text, options.max_nodes)
@@ -310,7 +310,7 @@ def _input_size(page: Page) -> tuple[int, bytes | None]:
     if page.body is not None:
         return len(page.body), None
     try:
-        encoded = (page.html or "").encode("utf-8")
+        encoded = dom.utf8(page.html or "")
     except UnicodeEncodeError:  # lone surrogates: counted as their bytes, parse() replaces them
         return len((page.html or "").encode("utf-8", "surrogatepass")), None
     return len(encoded), encoded

@@ -20,7 +20,7 @@ from datetime import date
 
 from worker.clean import heuristics as h
 from worker.clean import idents
-from worker.clean.repeats import Bylines, header_facts, item_ranges, most_repeated
+from worker.clean.repeats import Bylines, header_facts, item_ranges, most_repeated, signatures
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 from worker.models import Post
@@ -79,10 +79,12 @@ def _indexes(items: list[str], value: str) -> Iterator[int]:
 
 def _repeated(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     """Without markup: the items of the most repeated signature on the page, each with a heading."""
-    count, sig = most_repeated(seg, 0)
+    sigs = signatures(seg, 0, seg.skips[0])
+    count, sig = most_repeated(seg, 0, sigs)
     if count < h.POSTS_MIN:
         return []
-    ranges = [r for r in item_ranges(seg, 0, sig, lead=False) if not scores.comment[seg.owners[r[0]]]]
+    items = item_ranges(seg, 0, sig, lead=False, sigs=sigs)
+    ranges = [r for r in items if not scores.comment[seg.owners[r[0]]]]
     kinds = seg.kinds
     with_heading = [r for r in ranges if any(kinds[b] == "heading" for b in range(*r))]
     return with_heading if len(with_heading) >= h.POSTS_MIN else []

@@ -48,13 +48,14 @@ def _signatures(tags: list[str], classes: list[str]) -> list[str]:
     return out
 
 
-def most_repeated(seg: Segmentation, root: int) -> tuple[int, str]:
+def most_repeated(seg: Segmentation, root: int, sigs: list[str] | None = None) -> tuple[int, str]:
     """In `root`'s subtree, the signature that most children of one element share (children with text
     only), and how many share it; the first of equally repeated signatures in document order wins (it
-    starts an item: Blogger's <dt> before its <dd>)."""
+    starts an item: Blogger's <dt> before its <dd>). `sigs`: signatures(seg, root, skips[root]), when the
+    caller has them (item_ranges reads the same)."""
     firsts, ends, parents = seg.firsts, seg.ends, seg.parents
     end = seg.skips[root]
-    sigs = signatures(seg, root + 1, end)
+    sigs = signatures(seg, root + 1, end) if sigs is None else sigs[1:]
     counts: dict[tuple[int, str], int] = {}
     for c, sig in zip(range(root + 1, end), sigs, strict=True):
         if ends[c] > firsts[c]:
@@ -67,12 +68,16 @@ def most_repeated(seg: Segmentation, root: int) -> tuple[int, str]:
     return best, best_sig
 
 
-def item_ranges(seg: Segmentation, root: int, sig: str, lead: bool = True) -> list[tuple[int, int]]:
+def item_ranges(
+    seg: Segmentation, root: int, sig: str, lead: bool = True, sigs: list[str] | None = None
+) -> list[tuple[int, int]]:
     """Block ranges of `root`'s items: one starting at each element of signature `sig` (nested ones
-    included: replies), each running to the next; with `lead`, blocks before the first are one too."""
+    included: replies), each running to the next; with `lead`, blocks before the first are one too.
+    `sigs`: signatures(seg, root, skips[root]), when the caller has them."""
     firsts, ends = seg.firsts, seg.ends
     end = seg.skips[root]
-    sigs = signatures(seg, root, end)
+    if sigs is None:
+        sigs = signatures(seg, root, end)
     starts = {f for f, e, s in zip(firsts[root:end], ends[root:end], sigs, strict=True) if s == sig and e > f}
     if not starts:
         return []
