@@ -16,18 +16,25 @@ from 1,000 to 16,000; `.venv/bin/python scripts/parser_costs.py` prints the curv
 
 100,000 nested divs take 32 s; a 128 KB page of the last kind builds 4.1 million elements in 3.1 s.
 
-The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 7% of cleaning it. So `check`
-works in tiers, each C-speed until the page looks dangerous:
-1. Tags are counted (`<`). Every quadratic row above needs many tags; with at most `SAFE_TAGS` no
-   arrangement of them reaches MAX_WORK_NS (97% of the 2,610 benchmark pages stop here).
+The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 15% of cleaning it, and `check`
+costs ~0.03 ms (mean of the 2,610 benchmark pages). It works in tiers, C-speed until the page looks
+dangerous:
+1. Tags are counted (`<`), in one vectorised pass that also marks the stretches without `>` tier 2
+   needs. Every quadratic row above needs many tags; with at most `SAFE_TAGS` no arrangement of them
+   reaches MAX_WORK_NS (97% of the 2,610 benchmark pages stop here).
 2. A tag with many attributes is the one danger that needs few tags; it needs a long run of markup
-   without `>`, which a probe every ATTRIBUTE_PROBE_CHARS characters finds (C-speed `find`s). A run
-   that holds a tag long enough to carry MAX_ATTRIBUTES attributes is counted exactly.
-3. Pages with more tags get an upper bound on their nesting from `<` and `</` counts per chunk, and
-   from it on the parser's work; only when that bound is over a limit (0.15% of them) is the page
-   replayed (`shape`): a simplified HTML5 tree builder (open elements and their scopes, implied table
-   rows, the active formatting list with Noah's Ark and reconstruction, foreign content) over a regex
-   tokenizer, which estimates the elements, the deepest nesting and the superlinear work in ns.
+   without `>`, which a probe every ATTRIBUTE_PROBE_CHARS characters finds (C-speed `find`s, only where
+   such a stretch is near). A run that may be in a tag (its `<` starts one, or an earlier `<` since the
+   last `>` does) and is long enough to carry MAX_ATTRIBUTES attributes is counted exactly; past the
+   limit, so are the attributes of the page's real tags (a comment or `i < n` in a script is no tag).
+3. Pages with more tags get upper bounds from one pass over their `<`: a running count of open elements
+   (every start tag opens one but the names void wherever they stand, every end tag closes one) and of
+   active formatting entries, which bounds every walk the parser makes and the elements it builds,
+   rebuilt formatting elements included; only when a bound is over its limit (1 of the 2,610 benchmark
+   pages; it was 4 of them with a bound per 8 KB chunk that took every `<` for an element left open) is
+   the page replayed (`shape`): a simplified HTML5 tree builder (open elements and their scopes, implied
+   table rows, the active formatting list with Noah's Ark and reconstruction, foreign content) over a
+   regex tokenizer, which estimates the elements, the deepest nesting and the superlinear work in ns.
 
 What the tiers cannot see: markup written to hide its shape from them (end tags the parser ignores, a
 quoted `>` inside a huge tag, formatting elements rebuilt by thousands of paragraphs on a page with
@@ -121,7 +128,7 @@ def _count_attributes_python(markup: str, start: int, close: int) -> int:
 
 # What starts a tag, whose attributes the tokenizer reads. A run from any other `<` (a comment or
 # CDATA in a script, `i < n`) is in no tag unless an earlier `<` since the last `>` starts one: such runs
-# are left out (they sent 49 of the 2,610 benchmark pages to most_attributes, 0.4 ms each).
+# are left out (they sent 49 of the 2,610 benchmark pages to most_attributes, ~1.1 ms each).
 _TAG_OPEN = re.compile(r"</?[A-Za-z]")
 
 
