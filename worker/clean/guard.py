@@ -164,7 +164,8 @@ def _nesting_bound_ok(markup: str, max_nodes: int) -> bool:
 
     One pass over the page's `<` keeps a count of open elements and one of active formatting entries:
     every start tag opens an element unless it is void wherever it stands (NEVER_OPEN), formatting ones
-    add an entry, every end tag closes one element (and its entry), never below zero. Every `<` is charged
+    add an entry, every end tag closes one element (a formatting one also an entry), never below zero
+    (an end tag the parser ignores is one way to hide a page's shape: see above). Every `<` is charged
     a walk over both counts; after every tag (what closes elements) the text may rebuild every entry
     (elements without tags: the last row of the table). Options are charged against each other."""
     steps, elements, options = _nesting_counts(markup)
