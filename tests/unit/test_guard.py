@@ -79,6 +79,47 @@ def test_more_start_tags_than_the_node_limit_are_refused_before_parsing() -> Non
     assert guard.check("<b>x</b>" * 600, max_nodes=1_000).action == "parse"
 
 
+def _no_replay(markup: str, max_nodes: int) -> guard.Shape:
+    raise AssertionError("tier 3 should have passed this page")
+
+
+def test_void_elements_and_comments_keep_tier_3_from_replaying(monkeypatch: pytest.MonkeyPatch) -> None:
+    # What sent real pages to the replay: <br>, <img> and comments that never close, over thousands of tags.
+    markup = "<div><p>a line<br>another<img src=x><!-- note --></p></div>" * 2_000
+    monkeypatch.setattr(guard, "shape", _no_replay)
+    assert guard.check(markup, max_nodes=200_000) == guard.Verdict("parse", markup)
+
+
+def test_void_names_that_open_elements_in_svg_count_as_open() -> None:
+    # steps: every `<` walks the open elements, the <svg> (1) and the inputs above it, or the <svg> alone
+    assert guard._nesting_counts("<svg>" + "<input>" * 10)[0] == sum(range(1, 12))
+    assert guard._nesting_counts("<svg>" + "<br>" * 10)[0] == 11
+
+
+def test_rebuilt_formatting_past_the_node_limit_is_replayed_and_flattened() -> None:
+    # 6,100 tags and ~300,000 elements: few nested tags (the work bound alone would pass it), but every
+    # paragraph rebuilds 100 formatting elements.
+    markup = "<p>" + "".join(f"<b id={k}>" for k in range(100)) + "</p><p>x" * 3_000
+    verdict = guard.check(markup, max_nodes=200_000)
+    assert verdict.action == "flatten"
+    assert "elements" in verdict.reason
+
+
+def test_long_runs_outside_tags_do_not_send_the_page_to_the_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    words = " ".join(f"w{k}" for k in range(800))
+    calls: list[str] = []
+    monkeypatch.setattr(guard, "most_attributes", lambda markup: calls.append(markup) or 0)
+    for markup in (f"<script><!-- {words} --></script>", f"<p>{words} < {words}</p>"):
+        assert guard.check(markup, max_nodes=200_000).action == "parse"
+    assert calls == []
+    # A `<` that starts no tag inside a tag's attribute list does not hide the tag.
+    hidden = "<div " + " ".join(f"a{k}" for k in range(300)) + " <!x " + words + ">x</div>"
+    monkeypatch.undo()
+    assert guard.check(hidden, max_nodes=200_000).action == "flatten"
+
+
 def test_shape_estimates_what_lexbor_builds() -> None:
     markup = "<html><body>" + "<div><p>a<b>b</b></p>" * 50 + "</div>" * 50
     found = guard.shape(markup, max_nodes=200_000)

@@ -1818,49 +1818,7 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* The guard's scans (guard._probe_runs_python, guard._nesting_counts_python), on a str's storage      */
-
-/* The loop of guard._probe_runs_python, call for call: its finds are PyUnicode_FindChar, str.find's own
-   search (vectorised), without an interpreter step per probe. */
-static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, PyObject *runs) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), pos = 0;
-    while (pos < n) {
-        Py_ssize_t close = PyUnicode_FindChar(markup, '>', pos, n, 1);
-        if (close == -2)
-            return -1;
-        if (close < 0)
-            close = n;
-        Py_ssize_t start = PyUnicode_FindChar(markup, '<', 0, pos + 1, -1);
-        if (start == -2)
-            return -1;
-        if (start >= 0 && close - start >= long_tag && PyUnicode_FindChar(markup, '>', start, pos, -1) == -1) {
-            PyObject *run = Py_BuildValue("(nn)", start, close);
-            if (run == NULL || PyList_Append(runs, run) < 0) {
-                Py_XDECREF(run);
-                return -1;
-            }
-            Py_DECREF(run);
-        }
-        pos = close > pos + step ? close : pos + step;
-    }
-    return 0;
-}
-
-PyDoc_STRVAR(probe_runs_doc, "probe_runs(markup, long_tag, step) -> list[tuple[int, int]]\n\n"
-                             "guard._probe_runs_python, with the same finds, in C.");
-
-static PyObject *native_probe_runs(PyObject *self, PyObject *args) {
-    PyObject *markup;
-    Py_ssize_t long_tag, step;
-    if (!PyArg_ParseTuple(args, "Unn", &markup, &long_tag, &step))
-        return NULL;
-    if (step <= 0)
-        return PyErr_Format(PyExc_ValueError, "step %zd", step);
-    PyObject *runs = PyList_New(0);
-    if (runs != NULL && probe_scan(markup, long_tag, step, runs) < 0)
-        Py_CLEAR(runs);
-    return runs;
-}
+/* The guard's scans (guard._scan_python, guard._nesting_counts_python), on a str's storage            */
 
 #if defined(__GNUC__)
 #define SPECIALISED static inline __attribute__((always_inline))
@@ -1984,37 +1942,296 @@ static PyObject *native_utf8(PyObject *self, PyObject *text) {
     return out;
 }
 
-/* Per chunk: its `<`, and its `</` (starting in the chunk: markup.count("</", start, stop + 1) counts an
-   end tag that straddles the boundary). Counting loops without branches, written once over
-   PyUnicode_READ with the storage kind as a parameter and inlined for each kind (plain loads). */
-SPECIALISED long long nesting_scan(int kind, const void *s, Py_ssize_t n, Py_ssize_t chunk) {
-    long long depth = 0, steps = 0;
-    for (Py_ssize_t start = 0; start < n; start += chunk) {
-        Py_ssize_t stop = start + chunk < n ? start + chunk : n;
-        Py_ssize_t pairs = stop < n ? stop : n - 1; /* a `</` needs the character after its `<` */
-        uint32_t tags = 0, ends = 0; /* a chunk is far shorter than 2^32 */
-        if (kind == PyUnicode_1BYTE_KIND) { /* one `<` in ~25 characters: memchr jumps between them */
-            const unsigned char *b = s, *p = b + start, *last = b + pairs;
-            while (p < last && (p = memchr(p, '<', (size_t)(last - p))) != NULL) {
-                tags++;
-                ends += p[1] == '/';
-                p++;
-            }
-        } else {
-            for (Py_ssize_t i = start; i < pairs; i++) {
-                uint32_t lt = PyUnicode_READ(kind, s, i) == '<';
-                tags += lt;
-                ends += lt & (PyUnicode_READ(kind, s, i + 1) == '/');
+/* scan_blocks sums 128 characters at a time in the storage's own width (a byte for Latin-1 text): blocks
+   are a multiple of it, and at most QUIET_BLOCK_MAX characters. */
+#define QUIET_STRIDE 128
+#define QUIET_BLOCK_MAX 4096
+
+#define SCAN_BLOCKS(T)                                                                                   \
+    do {                                                                                                 \
+        const T *u = (const T *)s;                                                                       \
+        for (; i + block <= n; i += block, k++) {                                                        \
+            T gt = 0;                                                                                    \
+            for (Py_ssize_t at = i; at < i + block; at += QUIET_STRIDE) {                                \
+                T lt = 0;                                                                                \
+                for (Py_ssize_t j = at; j < at + QUIET_STRIDE; j++) {                                    \
+                    lt += u[j] == '<';                                                                   \
+                    gt |= u[j] == '>';                                                                   \
+                }                                                                                        \
+                tags += lt;                                                                              \
+            }                                                                                            \
+            quiet[k] = gt == 0;                                                                          \
+        }                                                                                                \
+        for (; i < n; i++)                                                                               \
+            tags += u[i] == '<';                                                                         \
+    } while (0)
+
+/* The `<` of s[0:n), and for each whole block of `block` characters (s[k*block:(k+1)*block)) whether it
+   holds no `>` (quiet[k]). Branch-free loops over the storage's own type, comparing and summing in its
+   width: gcc -O3 vectorises them (through PyUnicode_READ, whose Py_UCS4 widens every character, it
+   vectorised badly; a str.count("<") of UCS-2 text is a scalar loop). */
+SPECIALISED Py_ssize_t scan_blocks(int kind, const void *s, Py_ssize_t n, Py_ssize_t block,
+                                   unsigned char *quiet) {
+    Py_ssize_t tags = 0, i = 0, k = 0;
+    if (kind == PyUnicode_1BYTE_KIND)
+        SCAN_BLOCKS(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        SCAN_BLOCKS(Py_UCS2);
+    else
+        SCAN_BLOCKS(Py_UCS4);
+    return tags;
+}
+
+static inline int ascii_letter(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/* guard._TAG_OPEN at `at`: `<` then a letter, or `</` then a letter. */
+static int tag_opens(PyObject *markup, Py_ssize_t at, Py_ssize_t n) {
+    Py_UCS4 c = at + 1 < n ? PyUnicode_READ_CHAR(markup, at + 1) : 0;
+    if (c == '/')
+        c = at + 2 < n ? PyUnicode_READ_CHAR(markup, at + 2) : 0;
+    return ascii_letter(c);
+}
+
+/* The loop of guard._probe_runs_python, call for call (its finds are PyUnicode_FindChar, str.find's own
+   search), except where the blocks say what the finds would: a run the probe at `pos` lands in holds at
+   least long_tag - 1 characters without `>` within long_tag of `pos`, so a whole quiet block; and when
+   the next block is not quiet, the next `>` is within `step`, so the probe moves on by `step`. A probe
+   with no quiet block within reach of it therefore finds nothing and moves on by `step`, without a find
+   (most probes: the blocks are half a probe step, and real pages have a `>` in most of them). */
+static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, const unsigned char *quiet,
+                      Py_ssize_t block, Py_ssize_t blocks, PyObject *runs) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), pos = 0, reach = long_tag > step ? long_tag : step;
+    while (pos < n) {
+        if (blocks > 0) {
+            Py_ssize_t lo = (pos > long_tag ? pos - long_tag : 0) / block, hi = (pos + reach) / block;
+            if (hi < blocks) {
+                while (lo <= hi && !quiet[lo])
+                    lo++;
+                if (lo > hi) {
+                    pos += step;
+                    continue;
+                }
             }
         }
-        if (pairs < stop) /* the markup's last character */
-            tags += PyUnicode_READ(kind, s, pairs) == '<';
-        steps += (long long)tags * (depth + (long long)tags - ends);
-        depth += (long long)tags - 2 * (long long)ends;
-        if (depth < 0)
-            depth = 0;
+        Py_ssize_t close = PyUnicode_FindChar(markup, '>', pos, n, 1);
+        if (close == -2)
+            return -1;
+        if (close < 0)
+            close = n;
+        Py_ssize_t start = PyUnicode_FindChar(markup, '<', 0, pos + 1, -1);
+        if (start == -2)
+            return -1;
+        if (start >= 0 && close - start >= long_tag && PyUnicode_FindChar(markup, '>', start, pos, -1) == -1) {
+            int opens = tag_opens(markup, start, n);
+            if (!opens) { /* an earlier `<` since the last `>` may start the tag */
+                Py_ssize_t gt = PyUnicode_FindChar(markup, '>', 0, start, -1);
+                Py_ssize_t lt = gt == -2 ? -2 : PyUnicode_FindChar(markup, '<', gt + 1, start, -1);
+                if (lt == -2)
+                    return -1;
+                opens = lt >= 0;
+            }
+            if (!opens)
+                goto next;
+            PyObject *run = Py_BuildValue("(nn)", start, close);
+            if (run == NULL || PyList_Append(runs, run) < 0) {
+                Py_XDECREF(run);
+                return -1;
+            }
+            Py_DECREF(run);
+        }
+    next:
+        pos = close > pos + step ? close : pos + step;
     }
-    return steps;
+    return 0;
+}
+
+PyDoc_STRVAR(scan_doc, "scan(markup, long_tag, step) -> (int, list[tuple[int, int]])\n\n"
+                       "guard._scan_python: markup.count('<') and guard._probe_runs_python(markup), in C.");
+
+static PyObject *native_scan(PyObject *self, PyObject *args) {
+    PyObject *markup;
+    Py_ssize_t long_tag, step;
+    if (!PyArg_ParseTuple(args, "Unn", &markup, &long_tag, &step))
+        return NULL;
+    if (step <= 0)
+        return PyErr_Format(PyExc_ValueError, "step %zd", step);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), tags;
+    /* blocks of at most half the shorter of a long tag and a probe step (what probe_scan's reasoning
+       needs), whole strides; none when that is under a stride, then every probe finds */
+    Py_ssize_t block = (long_tag < step ? long_tag : step) / 2 / QUIET_STRIDE * QUIET_STRIDE;
+    if (block > QUIET_BLOCK_MAX)
+        block = QUIET_BLOCK_MAX;
+    Py_ssize_t blocks = block > 0 ? n / block : 0;
+    unsigned char *quiet = PyMem_Malloc(blocks > 0 ? (size_t)blocks : 1);
+    if (quiet == NULL)
+        return PyErr_NoMemory();
+    const void *s = PyUnicode_DATA(markup);
+    BY_KIND(tags, markup, scan_blocks, s, n, blocks > 0 ? block : n + 1, quiet);
+    PyObject *runs = PyList_New(0), *result = NULL;
+    if (runs != NULL && probe_scan(markup, long_tag, step, quiet, block, blocks, runs) == 0)
+        result = Py_BuildValue("(nO)", tags, runs);
+    Py_XDECREF(runs);
+    PyMem_Free(quiet);
+    return result;
+}
+
+/* Bit j set: s[i + j] is `<`, for the 16 characters from i. SSE2 (every x86-64) compares 16 at once;
+   elsewhere a loop does. */
+#if defined(__GNUC__) && defined(__SSE2__)
+#include <emmintrin.h>
+SPECIALISED unsigned lt_bits(int kind, const void *s, Py_ssize_t i) {
+    if (kind == PyUnicode_1BYTE_KIND) {
+        __m128i v = _mm_loadu_si128((const __m128i *)((const Py_UCS1 *)s + i));
+        return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+    }
+    if (kind == PyUnicode_2BYTE_KIND) {
+        const Py_UCS2 *p = (const Py_UCS2 *)s + i;
+        __m128i lt = _mm_set1_epi16('<');
+        __m128i a = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)p), lt);
+        __m128i b = _mm_cmpeq_epi16(_mm_loadu_si128((const __m128i *)(p + 8)), lt);
+        return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(a, b));
+    }
+    const Py_UCS4 *p = (const Py_UCS4 *)s + i;
+    __m128i lt = _mm_set1_epi32('<');
+    __m128i a = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)p), lt);
+    __m128i b = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(p + 4)), lt);
+    __m128i c = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(p + 8)), lt);
+    __m128i d = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(p + 12)), lt);
+    return (unsigned)_mm_movemask_epi8(_mm_packs_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
+}
+#define LOWEST_BIT(m) __builtin_ctz(m)
+#else
+SPECIALISED unsigned lt_bits(int kind, const void *s, Py_ssize_t i) {
+    unsigned m = 0;
+    for (int j = 0; j < 16; j++)
+        m |= (unsigned)(PyUnicode_READ(kind, s, i + j) == '<') << j;
+    return m;
+}
+static int lowest_bit(unsigned m) {
+    int j = 0;
+    while (!(m & 1u)) {
+        m >>= 1;
+        j++;
+    }
+    return j;
+}
+#define LOWEST_BIT(m) lowest_bit(m)
+#endif
+
+/* Tag names as tier 3 reads them: up to NAME_KEY_CHARS ASCII characters, lower-cased, packed into a
+   key; 0 for a name that is longer or holds other characters (in no table). */
+#define NAME_KEY_CHARS 8
+#define NAME_VOID 1
+#define NAME_FORMATTING 2
+#define NAME_KINDS_MAX 64
+
+typedef struct {
+    uint64_t key[NAME_KINDS_MAX];
+    unsigned char kind[NAME_KINDS_MAX];
+    int count;
+} NameKinds;
+
+/* The HTML tokenizer's ends of a tag name, and `<` (tier 3 visits every `<`, so it ends one too). */
+static inline int name_end(Py_UCS4 c) {
+    return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' ' || c == '/' || c == '>' || c == '<';
+}
+
+SPECIALISED uint64_t name_key(int kind, const void *s, Py_ssize_t p, Py_ssize_t n) {
+    uint64_t key = 0;
+    for (int j = 0; p + j < n; j++) {
+        Py_UCS4 c = PyUnicode_READ(kind, s, p + j);
+        if (name_end(c))
+            return key;
+        if (j == NAME_KEY_CHARS || c == 0 || c >= 128)
+            return 0;
+        if (c >= 'A' && c <= 'Z')
+            c += 'a' - 'A';
+        key |= (uint64_t)c << (8 * j);
+    }
+    return key;
+}
+
+static int name_kinds_add(NameKinds *kinds, PyObject *names, unsigned char kind) {
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(names); k++) {
+        PyObject *name = PyTuple_GET_ITEM(names, k);
+        Py_ssize_t len = PyUnicode_Check(name) ? PyUnicode_GET_LENGTH(name) : -1;
+        if (len < 1 || len > NAME_KEY_CHARS || kinds->count == NAME_KINDS_MAX) {
+            PyErr_Format(PyExc_ValueError, "tag name %R: 1 to %d lower-case ASCII letters, at most %d names",
+                         name, NAME_KEY_CHARS, NAME_KINDS_MAX);
+            return -1;
+        }
+        uint64_t key = 0;
+        for (Py_ssize_t j = 0; j < len; j++) {
+            Py_UCS4 c = PyUnicode_READ_CHAR(name, j);
+            if (c < 'a' || c > 'z') {
+                PyErr_Format(PyExc_ValueError, "tag name %R: lower-case ASCII letters only", name);
+                return -1;
+            }
+            key |= (uint64_t)c << (8 * j);
+        }
+        kinds->key[kinds->count] = key;
+        kinds->kind[kinds->count++] = kind;
+    }
+    return 0;
+}
+
+static inline int name_kind(const NameKinds *kinds, uint64_t key) {
+    for (int k = 0; k < kinds->count; k++)
+        if (kinds->key[k] == key)
+            return kinds->kind[k];
+    return 0;
+}
+
+typedef struct {
+    long long depth, formatting, steps, elements, options;
+} Nesting;
+
+/* One `<` of guard._nesting_counts_python's loop, at i. */
+SPECIALISED void nesting_step(int kind, const void *s, Py_ssize_t i, Py_ssize_t n, const NameKinds *kinds,
+                              PyObject *spellings, Nesting *t) {
+    Py_ssize_t p = i + 1;
+    int end = p < n && PyUnicode_READ(kind, s, p) == '/';
+    p += end;
+    Py_UCS4 c = p < n ? PyUnicode_READ(kind, s, p) : 0;
+    int tag = ascii_letter(c), named = 0;
+    if (tag) {
+        uint64_t key = name_key(kind, s, p, n);
+        named = key ? name_kind(kinds, key) : 0;
+        if (!end) {
+            t->elements++;
+            t->depth += named != NAME_VOID;
+            t->formatting += named == NAME_FORMATTING;
+        }
+    }
+    t->steps += t->depth + t->formatting;
+    if (tag)
+        t->elements += t->formatting;
+    if (tag && end) {
+        t->depth -= t->depth > 0;
+        t->formatting -= named == NAME_FORMATTING && t->formatting > 0;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spellings); k++) {
+        PyObject *spelling = PyTuple_GET_ITEM(spellings, k);
+        Py_ssize_t len = PyUnicode_GET_LENGTH(spelling), j = 1;
+        if (i + len > n)
+            continue;
+        while (j < len && PyUnicode_READ(kind, s, i + j) == PyUnicode_READ_CHAR(spelling, j))
+            j++;
+        t->options += j == len;
+    }
+}
+
+SPECIALISED Nesting nesting_scan(int kind, const void *s, Py_ssize_t n, const NameKinds *kinds,
+                                 PyObject *spellings) {
+    Nesting t = {0, 0, 0, 0, 0};
+    Py_ssize_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (unsigned m = lt_bits(kind, s, i); m; m &= m - 1)
+            nesting_step(kind, s, i + LOWEST_BIT(m), n, kinds, spellings, &t);
+    for (; i < n; i++)
+        if (PyUnicode_READ(kind, s, i) == '<')
+            nesting_step(kind, s, i, n, kinds, spellings, &t);
+    return t;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -2092,27 +2309,31 @@ static PyObject *native_count_attributes(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(count);
 }
 
-PyDoc_STRVAR(nesting_counts_doc, "nesting_counts(markup, chunk) -> (steps, options)\n\n"
-                                 "guard._nesting_counts_python in C (str.count for the options).");
+PyDoc_STRVAR(nesting_counts_doc,
+             "nesting_counts(markup, voids, formatting, spellings) -> (steps, elements, options)\n\n"
+             "guard._nesting_counts_python in C: one pass over the `<` of the markup.");
 
 static PyObject *native_nesting_counts(PyObject *self, PyObject *args) {
-    PyObject *markup, *spellings;
-    Py_ssize_t chunk;
-    if (!PyArg_ParseTuple(args, "UnO!", &markup, &chunk, &PyTuple_Type, &spellings))
+    PyObject *markup, *voids, *formatting, *spellings;
+    if (!PyArg_ParseTuple(args, "UO!O!O!", &markup, &PyTuple_Type, &voids, &PyTuple_Type, &formatting,
+                          &PyTuple_Type, &spellings))
         return NULL;
-    if (chunk <= 0)
-        return PyErr_Format(PyExc_ValueError, "chunk %zd", chunk);
-    const void *s = PyUnicode_DATA(markup);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(markup), options = 0;
-    long long steps;
-    BY_KIND(steps, markup, nesting_scan, s, n, chunk);
+    NameKinds kinds = {.count = 0};
+    if (name_kinds_add(&kinds, voids, NAME_VOID) < 0 || name_kinds_add(&kinds, formatting, NAME_FORMATTING) < 0)
+        return NULL;
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(spellings); k++) {
-        Py_ssize_t c = PyUnicode_Count(markup, PyTuple_GET_ITEM(spellings, k), 0, PY_SSIZE_T_MAX);
-        if (c < 0)
-            return NULL;
-        options += c;
+        /* one `<`, the first character: each occurrence is met at its own `<`, as str.count meets it */
+        PyObject *spelling = PyTuple_GET_ITEM(spellings, k);
+        if (!PyUnicode_Check(spelling) || PyUnicode_GET_LENGTH(spelling) < 1 ||
+            PyUnicode_FindChar(spelling, '<', 0, 1, 1) != 0 ||
+            PyUnicode_FindChar(spelling, '<', 1, PyUnicode_GET_LENGTH(spelling), 1) != -1)
+            return PyErr_Format(PyExc_ValueError, "spelling %R: one `<`, at its start", spelling);
     }
-    return Py_BuildValue("(Ln)", steps, options);
+    const void *s = PyUnicode_DATA(markup);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(markup);
+    Nesting t;
+    BY_KIND(t, markup, nesting_scan, s, n, &kinds, spellings);
+    return Py_BuildValue("(LLL)", t.steps, t.elements, t.options);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -4067,7 +4288,7 @@ static PyMethodDef methods[] = {
     {"template_set", native_template_set, METH_VARARGS, template_set_doc},
     {"prune", native_prune, METH_VARARGS, prune_doc},
     {"position_sets", native_position_sets, METH_VARARGS, position_sets_doc},
-    {"probe_runs", native_probe_runs, METH_VARARGS, probe_runs_doc},
+    {"scan", native_scan, METH_VARARGS, scan_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},
     {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},

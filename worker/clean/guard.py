@@ -16,18 +16,25 @@ from 1,000 to 16,000; `.venv/bin/python scripts/parser_costs.py` prints the curv
 
 100,000 nested divs take 32 s; a 128 KB page of the last kind builds 4.1 million elements in 3.1 s.
 
-The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 7% of cleaning it. So `check`
-works in tiers, each C-speed until the page looks dangerous:
-1. Tags are counted (`<`). Every quadratic row above needs many tags; with at most `SAFE_TAGS` no
-   arrangement of them reaches MAX_WORK_NS (97% of the 2,610 benchmark pages stop here).
+The guard has to be cheap: one regex pass over a page costs ~0.25 ms, 15% of cleaning it, and `check`
+costs ~0.03 ms (mean of the 2,610 benchmark pages). It works in tiers, C-speed until the page looks
+dangerous:
+1. Tags are counted (`<`), in one vectorised pass that also marks the stretches without `>` tier 2
+   needs. Every quadratic row above needs many tags; with at most `SAFE_TAGS` no arrangement of them
+   reaches MAX_WORK_NS (97% of the 2,610 benchmark pages stop here).
 2. A tag with many attributes is the one danger that needs few tags; it needs a long run of markup
-   without `>`, which a probe every ATTRIBUTE_PROBE_CHARS characters finds (C-speed `find`s). A run
-   that holds a tag long enough to carry MAX_ATTRIBUTES attributes is counted exactly.
-3. Pages with more tags get an upper bound on their nesting from `<` and `</` counts per chunk, and
-   from it on the parser's work; only when that bound is over a limit (0.15% of them) is the page
-   replayed (`shape`): a simplified HTML5 tree builder (open elements and their scopes, implied table
-   rows, the active formatting list with Noah's Ark and reconstruction, foreign content) over a regex
-   tokenizer, which estimates the elements, the deepest nesting and the superlinear work in ns.
+   without `>`, which a probe every ATTRIBUTE_PROBE_CHARS characters finds (C-speed `find`s, only where
+   such a stretch is near). A run that may be in a tag (its `<` starts one, or an earlier `<` since the
+   last `>` does) and is long enough to carry MAX_ATTRIBUTES attributes is counted exactly; past the
+   limit, so are the attributes of the page's real tags (a comment or `i < n` in a script is no tag).
+3. Pages with more tags get upper bounds from one pass over their `<`: a running count of open elements
+   (every start tag opens one but the names void wherever they stand, every end tag closes one) and of
+   active formatting entries, which bounds every walk the parser makes and the elements it builds,
+   rebuilt formatting elements included; only when a bound is over its limit (1 of the 2,610 benchmark
+   pages; it was 4 of them with a bound per 8 KB chunk that took every `<` for an element left open) is
+   the page replayed (`shape`): a simplified HTML5 tree builder (open elements and their scopes, implied
+   table rows, the active formatting list with Noah's Ark and reconstruction, foreign content) over a
+   regex tokenizer, which estimates the elements, the deepest nesting and the superlinear work in ns.
 
 What the tiers cannot see: markup written to hide its shape from them (end tags the parser ignores, a
 quoted `>` inside a huge tag, formatting elements rebuilt by thousands of paragraphs on a page with
@@ -76,9 +83,6 @@ LONG_TAG_CHARS = 2 * MAX_ATTRIBUTES
 # Distance between two probes for long tags: a tag no probe lands in is shorter, so costs lexbor at
 # most 1.35 ns * (n/2)^2 for its n characters: 5 MB of such tags stay under 0.2 s.
 ATTRIBUTE_PROBE_CHARS = LONG_TAG_CHARS
-# Chunk of markup whose start tags all count as open for the nesting bound of tier 3: the bound is
-# looser by at most the tags of one chunk (~100 on real pages) and costs two `count`s per chunk.
-CHUNK_CHARS = 8192
 
 Action = Literal["parse", "flatten", "reject"]
 
@@ -95,16 +99,16 @@ class Verdict:
 def check(markup: str, max_nodes: int) -> Verdict:
     """The page to parse: `markup` itself, or its flat rewrite when lexbor would take superlinear time
     or build more than `max_nodes` elements on it; or a rejection when it has more start tags than that."""
-    tags = markup.count("<")
+    tags, runs = _scan(markup)
     if tags > max_nodes:
         starts = tags - markup.count("</")
         if starts > max_nodes:
             return Verdict("reject", "", f"{starts} start tags > limit {max_nodes} (before parsing)")
-    if _probed_attributes(markup) > MAX_ATTRIBUTES:
+    if runs and max(_count_attributes(markup, start, close) for start, close in runs) > MAX_ATTRIBUTES:
         attributes = most_attributes(markup)  # the probe can land in a script: count real tags only
         if attributes > MAX_ATTRIBUTES:
             return Verdict("flatten", flatten(markup), f"a tag with {attributes} attributes")
-    if tags <= SAFE_TAGS or _nesting_bound_ok(markup):
+    if tags <= SAFE_TAGS or _nesting_bound_ok(markup, max_nodes):
         return Verdict("parse", markup)
     found = shape(markup, max_nodes)
     if found.over is None:
@@ -112,11 +116,9 @@ def check(markup: str, max_nodes: int) -> Verdict:
     return Verdict("flatten", flatten(markup), found.describe())
 
 
-def _probed_attributes(markup: str) -> int:
-    """The most attribute-like words in a run from `<` to `>` at least LONG_TAG_CHARS long that a probe
-    lands in (0 if none). Probes are ATTRIBUTE_PROBE_CHARS apart, so every such run holds one."""
-    runs = _probe_runs(markup)
-    return max((_count_attributes(markup, start, close) for start, close in runs), default=0)
+def _scan_python(markup: str) -> tuple[int, list[tuple[int, int]]]:
+    """Tiers 1 and 2 in one pass: the page's `<` and the runs of _probe_runs_python."""
+    return markup.count("<"), _probe_runs_python(markup)
 
 
 def _count_attributes_python(markup: str, start: int, close: int) -> int:
@@ -124,8 +126,16 @@ def _count_attributes_python(markup: str, start: int, close: int) -> int:
     return len(_ATTRIBUTE.findall(markup, start, close))
 
 
+# What starts a tag, whose attributes the tokenizer reads. A run from any other `<` (a comment or
+# CDATA in a script, `i < n`) is in no tag unless an earlier `<` since the last `>` starts one: such runs
+# are left out (they sent 49 of the 2,610 benchmark pages to most_attributes, ~1.1 ms each).
+_TAG_OPEN = re.compile(r"</?[A-Za-z]")
+
+
 def _probe_runs_python(markup: str) -> list[tuple[int, int]]:
-    """The runs (start, close) that _probed_attributes counts, in the order the probes meet them."""
+    """The runs from `<` to `>` (or the end) at least LONG_TAG_CHARS long that a probe lands in and that
+    may be in a tag, as (start, close) in the order the probes meet them. Probes are ATTRIBUTE_PROBE_CHARS
+    apart, so every such run holds one."""
     runs: list[tuple[int, int]] = []
     end = len(markup)
     pos = 0
@@ -134,38 +144,80 @@ def _probe_runs_python(markup: str) -> list[tuple[int, int]]:
         if close < 0:
             close = end
         start = markup.rfind("<", 0, pos + 1)
-        if start >= 0 and close - start >= LONG_TAG_CHARS and markup.rfind(">", start, pos) < 0:
+        if (
+            start >= 0
+            and close - start >= LONG_TAG_CHARS
+            and markup.rfind(">", start, pos) < 0
+            and (
+                _TAG_OPEN.match(markup, start)
+                or markup.rfind("<", markup.rfind(">", 0, start) + 1, start) >= 0
+            )
+        ):
             runs.append((start, close))
         # A run without `>` from here to `close` belongs to the tag that ends at `close`: probe there next.
         pos = close if close > pos + ATTRIBUTE_PROBE_CHARS else pos + ATTRIBUTE_PROBE_CHARS
     return runs
 
 
-def _nesting_bound_ok(markup: str) -> bool:
-    """Tier 3: is an upper bound on the parser's superlinear work within MAX_WORK_NS?
+def _nesting_bound_ok(markup: str, max_nodes: int) -> bool:
+    """Tier 3: are upper bounds on the elements lexbor builds and on its superlinear work within limits?
 
-    The nesting is bounded per chunk from its `<` and `</` counts (every start tag of the chunk counted
-    as still open, every end tag as closing one, never below zero), and every tag of a chunk is charged
-    a walk over that many open elements; options are charged against each other."""
-    steps, options = _nesting_counts(markup)
-    return NS_PER_FORMATTING_STEP * steps + NS_PER_OPTION_STEP * options * options / 2 <= MAX_WORK_NS
+    One pass over the page's `<` keeps a count of open elements and one of active formatting entries:
+    every start tag opens an element unless it is void wherever it stands (NEVER_OPEN), formatting ones
+    add an entry, every end tag closes one element (a formatting one also an entry), never below zero
+    (an end tag the parser ignores is one way to hide a page's shape: see above). Every `<` is charged
+    a walk over both counts; after every tag (what closes elements) the text may rebuild every entry
+    (elements without tags: the last row of the table). Options are charged against each other."""
+    steps, elements, options = _nesting_counts(markup)
+    work = NS_PER_FORMATTING_STEP * steps + NS_PER_OPTION_STEP * options * options / 2
+    return elements <= max_nodes and work <= MAX_WORK_NS
 
 
+# Void elements that are void wherever they stand: in SVG and MathML they end the foreign content first
+# (other void names, such as <input> or <link>, open an element there).
+NEVER_OPEN = ("br", "embed", "hr", "img", "meta")
+# Elements that go on the active formatting list (the tree builder's, as _FORMATTING below).
+FORMATTING_NAMES = (
+    "a",
+    "b",
+    "big",
+    "code",
+    "em",
+    "font",
+    "i",
+    "nobr",
+    "s",
+    "small",
+    "strike",
+    "strong",
+    "tt",
+    "u",
+)
 # How an <option> start tag is spelled where the options are counted (other spellings are not).
 OPTION_SPELLINGS = ("<option", "<OPTION")
+# Every `<`, as (slash, name) of an end or start tag (a name ends where the tokenizer ends it, or at a
+# `<`: every `<` is met), or ("", "") when it starts no tag (text, a comment, a doctype).
+_NESTING_TAG = re.compile(r"<(?:(/?)([A-Za-z][^\t\n\f\r /><]*+))?")
+_NAME_KINDS = {**dict.fromkeys(NEVER_OPEN, "void"), **dict.fromkeys(FORMATTING_NAMES, "formatting")}
 
 
-def _nesting_counts_python(markup: str) -> tuple[int, int]:
-    """(steps, options) of _nesting_bound_ok."""
-    depth = steps = 0
-    count = markup.count
-    for start in range(0, len(markup), CHUNK_CHARS):
-        stop = start + CHUNK_CHARS
-        tags = count("<", start, stop)
-        ends = count("</", start, stop + 1)  # an end tag's `</` may straddle the boundary
-        steps += tags * (depth + tags - ends)
-        depth = max(0, depth + tags - 2 * ends)
-    return steps, sum(map(count, OPTION_SPELLINGS))
+def _nesting_counts_python(markup: str) -> tuple[int, int, int]:
+    """(steps, elements, options) of _nesting_bound_ok."""
+    depth = formatting = steps = elements = 0
+    kinds = _NAME_KINDS
+    for slash, name in _NESTING_TAG.findall(markup):
+        kind = kinds.get(name.lower(), "") if name.isascii() else ""
+        if name and not slash:
+            elements += 1
+            depth += kind != "void"
+            formatting += kind == "formatting"
+        steps += depth + formatting
+        if name:
+            elements += formatting
+        if slash:
+            depth -= depth > 0
+            formatting -= kind == "formatting" and formatting > 0
+    return steps, elements, sum(map(markup.count, OPTION_SPELLINGS))
 
 
 # --- the tokenizer ------------------------------------------------------------------------------------
@@ -221,7 +273,7 @@ _CLOSES_P = _names(
     " h1 h2 h3 h4 h5 h6"
 )
 _HEADINGS = _names("h1 h2 h3 h4 h5 h6")
-_FORMATTING = _names("a b big code em font i nobr s small strike strong tt u")
+_FORMATTING = frozenset(FORMATTING_NAMES)
 _SCOPE = _names("applet caption html table td th marquee object template")  # "has an element in scope"
 _MARKERS = _names("applet caption marquee object template td th")  # formatting-list markers
 _SPECIAL = _names(
@@ -712,14 +764,16 @@ def _dropped(m: re.Match[str], titles: list[str]) -> str:
     return "<title>" + m.group("text").replace("<", "&lt;") + "</title>"
 
 
-# The scans in C (worker/clean/_native.c: the same finds and counts without an interpreter step per probe,
-# chunk or attribute), once native.py has checked them against these on canary markup; else these.
-_probe_runs, _nesting_counts, _count_attributes = native.guard_scans(
-    _probe_runs_python,
+# The scans in C (worker/clean/_native.c: one vectorised pass for the `<` and the probes' blocks, one over
+# the `<` for tier 3, the attribute count without an interpreter step per character), once native.py has
+# checked them against these on canary markup; else these.
+_scan, _nesting_counts, _count_attributes = native.guard_scans(
+    _scan_python,
     _nesting_counts_python,
     _count_attributes_python,
     LONG_TAG_CHARS,
     ATTRIBUTE_PROBE_CHARS,
-    CHUNK_CHARS,
+    NEVER_OPEN,
+    FORMATTING_NAMES,
     OPTION_SPELLINGS,
 )

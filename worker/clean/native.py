@@ -325,11 +325,13 @@ def _native_prune(fps: array[int], counts: array[float], keep: int) -> tuple[arr
     return array("Q", kept[0]), array("f", kept[1])
 
 
-ProbeRuns = Callable[[str], list[tuple[int, int]]]
-NestingCounts = Callable[[str], tuple[int, int]]
+Scan = Callable[[str], tuple[int, list[tuple[int, int]]]]
+NestingCounts = Callable[[str], tuple[int, int, int]]
 
-# Markup for the guard's scans: long tags and runs without `>`, `<` or both, end tags and options across
-# chunk boundaries; each also with characters beyond Latin-1 (the other two storage kinds of a str).
+# Markup for the guard's scans: long tags and runs without `>`, `<` or both, at every offset against the
+# scan's blocks; end tags, void, formatting and other names in both cases, names cut by the end, by `<` or
+# by characters beyond ASCII, options; each also with characters beyond Latin-1 (the other two storage
+# kinds of a str).
 GUARD_CANARIES = (
     "",
     "<",
@@ -340,6 +342,10 @@ GUARD_CANARIES = (
     "<div>" * 3000 + "</div>" * 2999 + "</",
     "<script>" + "x" * 5000 + "</script>" + '<img src="' + "y" * 3000 + '">' + "<b>x</b>" * 900,
     '<p title="' + "x>" * 700 + '">' + "</p>" * 5000 + "<option" * 3,
+    "".join(">" * k + "<" + "x" * (1020 + k) + ">" + "y" * k for k in range(0, 1100, 37)),
+    "<BR><br/><hr\t<Img\n<meta\f<embed\r<brx><b><B id=1><strike><STRONG><a<b></b></A></x></ <a</b",
+    "<font><b\x00><ix><i>x</i></i></i></bx><tt\u212a><s><nobr><small></u><big><code><em>" * 40 + "<br",
+    "</" + "<b>x" * 200 + "</p><p>x" * 300 + "<option><OPTION><optionx" * 7 + "<img",
 )
 
 
@@ -484,25 +490,26 @@ def header_walks(
 
 
 def guard_scans(
-    probe_runs: ProbeRuns,
+    scan: Scan,
     nesting_counts: NestingCounts,
     count_attributes: CountAttributes,
     long_tag: int,
     step: int,
-    chunk: int,
+    voids: tuple[str, ...],
+    formatting: tuple[str, ...],
     spellings: tuple[str, ...],
-) -> tuple[ProbeRuns, NestingCounts, CountAttributes]:
+) -> tuple[Scan, NestingCounts, CountAttributes]:
     """The C scans of the guard if they equal the Python ones on the canaries; else the Python ones."""
     if _native is None:
         _STATUS["guard"] = _NOT_BUILT
-        return probe_runs, nesting_counts, count_attributes
+        return scan, nesting_counts, count_attributes
     ext = _native
 
-    def runs(markup: str) -> list[tuple[int, int]]:
-        return ext.probe_runs(markup, long_tag, step)
+    def scans(markup: str) -> tuple[int, list[tuple[int, int]]]:
+        return ext.scan(markup, long_tag, step)
 
-    def counts(markup: str) -> tuple[int, int]:
-        return ext.nesting_counts(markup, chunk, spellings)
+    def counts(markup: str) -> tuple[int, int, int]:
+        return ext.nesting_counts(markup, voids, formatting, spellings)
 
     def check() -> str | None:
         problem = None
@@ -513,7 +520,7 @@ def guard_scans(
                 markup.replace("x", "\u4e00"),
                 markup.replace("x", "\U0001f600"),
             ):
-                if runs(text) != probe_runs(text) or counts(text) != nesting_counts(text):
+                if scans(text) != scan(text) or counts(text) != nesting_counts(text):
                     problem = f"guard scans differ on {text[:40]!r}"
         for text in ATTRIBUTE_CANARIES:
             for start, close in ((0, len(text)), (1, len(text) - 1), (3, 7)):
@@ -522,8 +529,8 @@ def guard_scans(
         return problem
 
     if not _passes("guard", "native guard scans off, the Python ones run", check):
-        return probe_runs, nesting_counts, count_attributes
-    return runs, counts, ext.count_attributes
+        return scan, nesting_counts, count_attributes
+    return scans, counts, ext.count_attributes
 
 
 def _chosen(
@@ -741,7 +748,7 @@ def python_only() -> Iterator[None]:
         sitememory._count_page,
         sitememory._template,
         sitememory._prune,
-        guard._probe_runs,
+        guard._scan,
         guard._nesting_counts,
         guard._count_attributes,
         marked.marked,
@@ -759,7 +766,7 @@ def python_only() -> Iterator[None]:
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
     sitememory._prune = sitememory._prune_python
-    guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
+    guard._scan, guard._nesting_counts = guard._scan_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
     marked.marked = marked.marked_python
     header._after, header._before = header._after_python, header._before_python
@@ -777,7 +784,7 @@ def python_only() -> Iterator[None]:
         idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
         segment._accel, fingerprint._accel = saved[4:6]
         sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
+        guard._scan, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
         template._position_sets, dom.utf8 = saved[15:17]
 
