@@ -3012,20 +3012,213 @@ static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* The token text[start:end] with its apostrophes as "'": a new reference, or NULL. */
-static PyObject *token_at(PyObject *text, Py_ssize_t start, Py_ssize_t end, int wide_apostrophe) {
-    if (!wide_apostrophe)
-        return PyUnicode_Substring(text, start, end);
-    Py_UCS4 *buf = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(end - start));
-    if (buf == NULL)
-        return PyErr_NoMemory();
-    for (Py_ssize_t i = start; i < end; i++) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(text, i);
-        buf[i - start] = char_class(c) == C_APOSTROPHE ? '\'' : c;
+/* text.lower() as the word readers need it: the text itself (a new reference) when lower() changes none of
+   its characters but ASCII letters, which the readers lower-case as they read (most texts: ASCII ones, and
+   those whose other characters are punctuation, spaces or lower-case letters). A character lower() maps
+   to something else has a simple lower-case mapping of its own (Py_UNICODE_TOLOWER); U+0130 (two code
+   points in lower case) and capital sigma (whose mapping depends on its neighbours) have one too. */
+static PyObject *folded(PyObject *text) {
+    if (!PyUnicode_IS_ASCII(text)) {
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+        int kind = PyUnicode_KIND(text);
+        const void *data = PyUnicode_DATA(text);
+        for (Py_ssize_t j = 0; j < len; j++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, j);
+            if (c >= 128 && Py_UNICODE_TOLOWER(c) != c)
+                return PyObject_CallMethodNoArgs(text, tok.lower);
+        }
     }
-    PyObject *t = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, end - start);
-    PyMem_Free(buf);
+    return Py_NewRef(text);
+}
+
+/* FNV-1a over code points: the hash of the C tables of words. */
+static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c) * 1099511628211ULL; }
+#define FNV_START 14695981039346656037ULL
+
+/* A language's stoplist and Zipf dict as one open-addressing table of code-point strings: a token is looked
+   up where it stands in the text, without a str object, a set lookup and a dict lookup per token. A table
+   is built the first time its (stoplist, zipf) pair is given and kept for the process, like the stoplist
+   table of stop_hits (the pairs are lang's stoplists and wordmodel's tables, constants after their first
+   read: a few languages). A pair given again at another size is read anew; one changed in place at the
+   same size would go unnoticed. */
+typedef struct {
+    uint64_t hash;
+    Py_ssize_t len;  /* code points; 0 marks an empty slot (an empty token never occurs) */
+    Py_ssize_t at;   /* where its code points start in the table's chars */
+    double zipf;     /* 0.0 when the dict lacks it: what zipf.get(token, 0.0) adds */
+    int stop;        /* in the stoplist */
+} WordEntry;
+
+typedef struct {
+    PyObject *stoplist, *zipf; /* the objects the table was read from (strong references; None allowed) */
+    Py_ssize_t nstop, nzipf;   /* their sizes then */
+    size_t mask;
+    WordEntry *slots;
+    Py_UCS4 *chars;
+} WordTable;
+
+/* More pairs than this means tables are not constants: they are all dropped and read anew. */
+#define MAX_WORD_TABLES 32
+static WordTable word_tables[MAX_WORD_TABLES];
+static int nword_tables;
+
+static void word_table_clear(WordTable *t) {
+    PyMem_Free(t->slots);
+    PyMem_Free(t->chars);
+    Py_CLEAR(t->stoplist);
+    Py_CLEAR(t->zipf);
+    memset(t, 0, sizeof(*t));
+}
+
+static Py_ssize_t set_or_dict_size(PyObject *o) {
+    return o == Py_None ? 0 : PyDict_Check(o) ? PyDict_GET_SIZE(o) : PySet_GET_SIZE(o);
+}
+
+/* The entry for `key`, inserted (zero-filled) if absent; NULL with an exception for a key that is no str. */
+static WordEntry *word_slot(WordTable *t, PyObject *key, Py_ssize_t *used) {
+    if (!PyUnicode_Check(key)) {
+        PyErr_SetString(PyExc_TypeError, "stoplist and zipf keys must be str");
+        return NULL;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(key);
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j < len; j++)
+        h = fnv_step(h, PyUnicode_READ(kind, data, j));
+    size_t i = (size_t)h & t->mask;
+    for (; t->slots[i].len != 0; i = (i + 1) & t->mask) {
+        WordEntry *e = &t->slots[i];
+        if (e->hash != h || e->len != len)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < len && t->chars[e->at + j] == PyUnicode_READ(kind, data, j))
+            j++;
+        if (j == len)
+            return e;
+    }
+    WordEntry *e = &t->slots[i];
+    e->hash = h;
+    e->len = len;
+    e->at = *used;
+    for (Py_ssize_t j = 0; j < len; j++)
+        t->chars[*used + j] = PyUnicode_READ(kind, data, j);
+    *used += len;
+    return e;
+}
+
+/* Read the pair into `t`; -1 with an exception. Empty keys are left out: a token is never empty. */
+static int word_table_build(WordTable *t, PyObject *stoplist, PyObject *zipf) {
+    Py_ssize_t n = set_or_dict_size(stoplist) + set_or_dict_size(zipf), nchars = 0, used = 0, pos = 0;
+    PyObject *key, *value;
+    /* the stoplist's words as a list: sets have no public way to walk them without an iterator */
+    PyObject *stops_list = stoplist == Py_None ? PyList_New(0) : PySequence_List(stoplist);
+    if (stops_list == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stops_list); k++) {
+        key = PyList_GET_ITEM(stops_list, k);
+        nchars += PyUnicode_Check(key) ? PyUnicode_GET_LENGTH(key) : 0;
+    }
+    if (zipf != Py_None)
+        while (PyDict_Next(zipf, &pos, &key, &value))
+            nchars += PyUnicode_Check(key) ? PyUnicode_GET_LENGTH(key) : 0;
+    size_t cap = 16;
+    while (cap < (size_t)n * 2 + 1)
+        cap *= 2;
+    t->slots = PyMem_Calloc(cap, sizeof(WordEntry));
+    t->chars = PyMem_Malloc(((size_t)nchars + 1) * sizeof(Py_UCS4));
+    if (t->slots == NULL || t->chars == NULL) {
+        Py_DECREF(stops_list);
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->mask = cap - 1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stops_list); k++) {
+        key = PyList_GET_ITEM(stops_list, k);
+        if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == 0)
+            continue;
+        WordEntry *e = word_slot(t, key, &used);
+        if (e == NULL) {
+            Py_DECREF(stops_list);
+            return -1;
+        }
+        e->stop = 1;
+    }
+    Py_DECREF(stops_list);
+    pos = 0;
+    if (zipf != Py_None)
+        while (PyDict_Next(zipf, &pos, &key, &value)) {
+            if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == 0)
+                continue;
+            if (!PyFloat_CheckExact(value)) {
+                PyErr_SetString(PyExc_TypeError, "zipf values must be float");
+                return -1;
+            }
+            WordEntry *e = word_slot(t, key, &used);
+            if (e == NULL)
+                return -1;
+            e->zipf = PyFloat_AS_DOUBLE(value);
+        }
+    t->stoplist = Py_NewRef(stoplist);
+    t->zipf = Py_NewRef(zipf);
+    t->nstop = set_or_dict_size(stoplist);
+    t->nzipf = set_or_dict_size(zipf);
+    return 0;
+}
+
+/* The table of the pair (built on first use); NULL with an exception. */
+static const WordTable *word_table(PyObject *stoplist, PyObject *zipf) {
+    for (int k = 0; k < nword_tables; k++) {
+        WordTable *t = &word_tables[k];
+        if (t->stoplist == stoplist && t->zipf == zipf) {
+            if (t->nstop == set_or_dict_size(stoplist) && t->nzipf == set_or_dict_size(zipf))
+                return t;
+            word_table_clear(t);
+            if (word_table_build(t, stoplist, zipf) < 0) {
+                word_table_clear(t);
+                return NULL;
+            }
+            return t;
+        }
+    }
+    if (nword_tables == MAX_WORD_TABLES) {
+        for (int k = 0; k < nword_tables; k++)
+            word_table_clear(&word_tables[k]);
+        nword_tables = 0;
+    }
+    WordTable *t = &word_tables[nword_tables];
+    if (word_table_build(t, stoplist, zipf) < 0) {
+        word_table_clear(t);
+        return NULL;
+    }
+    nword_tables++;
     return t;
+}
+
+/* A token character of a folded text as the tables spell it: ASCII letters lower-cased, apostrophes as "'". */
+static inline Py_UCS4 word_char(Py_UCS4 c, int cls) {
+    return cls == C_APOSTROPHE ? '\'' : (Py_UCS4)ascii_lower((int)c);
+}
+
+/* The entry of the token text[start:end] with hash h, or NULL. */
+static const WordEntry *word_find(const WordTable *t, int kind, const void *data, Py_ssize_t start,
+                                  Py_ssize_t end, uint64_t h) {
+    Py_ssize_t len = end - start;
+    for (size_t i = (size_t)h & t->mask; t->slots[i].len != 0; i = (i + 1) & t->mask) {
+        const WordEntry *e = &t->slots[i];
+        if (e->hash != h || e->len != len)
+            continue;
+        const Py_UCS4 *w = t->chars + e->at;
+        Py_ssize_t j = 0;
+        for (; j < len; j++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, start + j);
+            if (w[j] != word_char(c, char_class(c)))
+                break;
+        }
+        if (j == len)
+            return e;
+    }
+    return NULL;
 }
 
 static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
@@ -3055,6 +3248,9 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
         return NULL;
     }
     int tokens_needed = stoplist != Py_None || zipf != Py_None;
+    const WordTable *words = tokens_needed ? word_table(stoplist, zipf) : NULL;
+    if (tokens_needed && words == NULL)
+        return NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
     PyObject *cols[8] = {NULL};
     PyObject *result = NULL;
@@ -3079,7 +3275,7 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
             spaces += PyUnicode_READ(kind, data, j) == ' ';
         Py_UCS4 last = len ? PyUnicode_READ(kind, data, len - 1) : 0;
         int punctuated = len && in_sorted(tok.line_end, tok.nline_end, last);
-        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        PyObject *low = folded(text);
         if (low == NULL)
             goto done;
         Py_ssize_t lowlen = PyUnicode_GET_LENGTH(low);
@@ -3088,9 +3284,10 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
         long digits = 0, symbols = 0, ntokens = 0, stops = 0;
         PySum zsum = {0.0, 0.0, 0};
         Py_ssize_t start = -1;
-        int wide_apos = 0;
+        uint64_t h = FNV_START;
         for (Py_ssize_t j = 0; j <= lowlen; j++) {
-            int cls = j < lowlen ? char_class(PyUnicode_READ(lkind, ldata, j)) : C_SPACE;
+            Py_UCS4 c = j < lowlen ? PyUnicode_READ(lkind, ldata, j) : ' ';
+            int cls = j < lowlen ? char_class(c) : C_SPACE;
             if (cls == C_DIGIT)
                 digits++;
             else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
@@ -3098,43 +3295,19 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
             if (cls == C_OTHER || cls == C_APOSTROPHE) {
                 if (start < 0) {
                     start = j;
-                    wide_apos = 0;
+                    h = FNV_START;
                 }
-                if (cls == C_APOSTROPHE && PyUnicode_READ(lkind, ldata, j) != '\'')
-                    wide_apos = 1;
+                h = fnv_step(h, word_char(c, cls));
                 continue;
             }
             if (start < 0)
                 continue;
             ntokens++;
-            if (tokens_needed) {
-                PyObject *t = token_at(low, start, j, wide_apos);
-                if (t == NULL) {
-                    Py_DECREF(low);
-                    goto done;
-                }
-                if (stoplist != Py_None) {
-                    int hit = PySet_Contains(stoplist, t);
-                    if (hit < 0) {
-                        Py_DECREF(t);
-                        Py_DECREF(low);
-                        goto done;
-                    }
-                    stops += hit;
-                }
-                if (zipf != Py_None) {
-                    PyObject *v = PyDict_GetItemWithError(zipf, t);
-                    double x = 0.0;
-                    if (v != NULL)
-                        x = PyFloat_AsDouble(v);
-                    if ((v == NULL || x == -1.0) && PyErr_Occurred()) {
-                        Py_DECREF(t);
-                        Py_DECREF(low);
-                        goto done;
-                    }
-                    pysum_add(&zsum, x);
-                }
-                Py_DECREF(t);
+            if (words != NULL) {
+                const WordEntry *e = word_find(words, lkind, ldata, start, j, h);
+                stops += e != NULL && e->stop;
+                if (zipf != Py_None)
+                    pysum_add(&zsum, e != NULL ? e->zipf : 0.0);
             }
             start = -1;
         }
@@ -3192,8 +3365,6 @@ static struct {
     StopEntry *slots;
 } stops;
 
-static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c) * 1099511628211ULL; }
-#define FNV_START 14695981039346656037ULL
 
 static void stops_clear(void) {
     if (stops.slots != NULL)
@@ -3272,7 +3443,7 @@ fail:
     return -1;
 }
 
-/* The entry for the token low[start:end] with hash h, or NULL. */
+/* The entry for the token low[start:end] (ASCII letters lower-cased) with hash h, or NULL. */
 static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, uint64_t h) {
     Py_ssize_t len = end - start;
     for (size_t i = (size_t)h & stops.mask; stops.slots[i].len != 0; i = (i + 1) & stops.mask) {
@@ -3280,7 +3451,7 @@ static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start,
         if (e->hash != h || e->len != len)
             continue;
         Py_ssize_t j = 0;
-        while (j < len && e->chars[j] == PyUnicode_READ(kind, data, start + j))
+        while (j < len && e->chars[j] == (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, start + j)))
             j++;
         if (j == len)
             return e;
@@ -3313,7 +3484,7 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "texts must be str");
             goto done;
         }
-        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        PyObject *low = folded(text);
         if (low == NULL)
             goto done;
         Py_ssize_t len = PyUnicode_GET_LENGTH(low), start = -1;
@@ -3322,7 +3493,7 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
         long count = 0;
         uint64_t h = FNV_START;
         for (Py_ssize_t j = 0; j <= len; j++) {
-            Py_UCS4 c = j < len ? PyUnicode_READ(kind, data, j) : ' ';
+            Py_UCS4 c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
             if (j < len && !Py_UNICODE_ISSPACE(c)) {
                 if (start < 0) {
                     start = j;
