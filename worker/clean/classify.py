@@ -143,7 +143,13 @@ def is_boilerplate(text: str, chars: int, ld: float) -> bool:
         return True
     if chars < h.BOILERPLATE_MAX_CHARS and h.BOILERPLATE_LINE.match(text.lower()):
         return True
-    return chars < h.COPYRIGHT_MAX_CHARS and h.COPYRIGHT.search(text) is not None
+    return chars < h.COPYRIGHT_MAX_CHARS and _copyright(text)
+
+
+def _copyright(text: str) -> bool:
+    """h.COPYRIGHT.search(text), searched only where one of its anchors is."""
+    low = text.lower()
+    return any(a in low for a in h.COPYRIGHT_ANCHORS) and h.COPYRIGHT.search(text) is not None
 
 
 def _sentence_link_density(text: str, kind: str, chars: int, ld: float) -> float:
