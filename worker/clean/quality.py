@@ -150,8 +150,9 @@ def signals(c: Counts, idx: Sequence[int] | None = None) -> Quality:
 
 def per_text(c: Counts) -> list[Quality]:
     """Each text's signals: signals(c, [i]) for every i, without the sums (a document has dozens)."""
-    stops = c.stopwords or repeat(None)
-    zipf = c.zipf_sums or repeat(None)
+    none: list[None] = [None] * len(c.words)
+    stops: Sequence[float | None] = none if c.stopwords is None else c.stopwords
+    zipf: Sequence[float | None] = none if c.zipf_sums is None else c.zipf_sums
     return [
         Quality(
             w,
@@ -163,7 +164,7 @@ def per_text(c: Counts) -> list[Quality]:
             None if z is None else (z / t if t else 0.0),
         )
         for w, n, s, d, t, p, stop, z in zip(
-            c.words, c.nonspace, c.symbols, c.digits, c.tokens, c.punctuated, stops, zipf
+            c.words, c.nonspace, c.symbols, c.digits, c.tokens, c.punctuated, stops, zipf, strict=True
         )
     ]
 
