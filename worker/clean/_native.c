@@ -32,6 +32,7 @@
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <dlfcn.h>
 #include <math.h>
 #include <stdint.h>
@@ -2895,10 +2896,14 @@ static PyObject *pysum_result(const PySum *a) {
    are counted as symbols but stay in tokens (as "'"). The marks themselves (U+0001-U+0003) read as what
    they mark, as in the Python code. */
 enum { C_OTHER = 0, C_DIGIT = 1, C_SYMBOL = 2, C_APOSTROPHE = 3, C_SPACE = 4 };
+/* Classes are read from a table below this code point (Latin, Greek, Cyrillic, the general punctuation and
+   currency blocks: 12 KB), searched above it. */
+#define TABLED_CHARS 0x3000
 
 static struct {
     int ready;
     unsigned char ascii[128];
+    unsigned char below[TABLED_CHARS]; /* the class of every code point below TABLED_CHARS */
     Py_UCS4 *wide;       /* non-ASCII symbols, sorted */
     Py_ssize_t nwide;
     Py_UCS4 *wide_apos;  /* non-ASCII apostrophes, sorted */
@@ -2920,9 +2925,7 @@ static int in_sorted(const Py_UCS4 *a, Py_ssize_t n, Py_UCS4 c) {
     return lo < n && a[lo] == c;
 }
 
-static int char_class(Py_UCS4 c) {
-    if (c < 128)
-        return tok.ascii[c];
+static int wide_class(Py_UCS4 c) {
     if (Py_UNICODE_ISSPACE(c))
         return C_SPACE;
     if (in_sorted(tok.wide_apos, tok.nwide_apos, c))
@@ -2931,6 +2934,8 @@ static int char_class(Py_UCS4 c) {
         return C_SYMBOL;
     return C_OTHER;
 }
+
+static inline int char_class(Py_UCS4 c) { return c < TABLED_CHARS ? tok.below[c] : wide_class(c); }
 
 static int cmp_ucs4(const void *a, const void *b) {
     Py_UCS4 x = *(const Py_UCS4 *)a, y = *(const Py_UCS4 *)b;
@@ -3008,6 +3013,8 @@ static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
     tok.nwide_apos = nwide_apos;
     if ((tok.nline_end = sorted_chars(line_end, &tok.line_end)) < 0)
         return NULL;
+    for (Py_UCS4 c = 0; c < TABLED_CHARS; c++)
+        tok.below[c] = (unsigned char)(c < 128 ? tok.ascii[c] : wide_class(c));
     tok.ready = 1;
     Py_RETURN_NONE;
 }
@@ -3017,18 +3024,20 @@ static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
    those whose other characters are punctuation, spaces or lower-case letters). A character lower() maps
    to something else has a simple lower-case mapping of its own (Py_UNICODE_TOLOWER); U+0130 (two code
    points in lower case) and capital sigma (whose mapping depends on its neighbours) have one too. */
-static PyObject *folded(PyObject *text) {
-    if (!PyUnicode_IS_ASCII(text)) {
-        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-        int kind = PyUnicode_KIND(text);
-        const void *data = PyUnicode_DATA(text);
-        for (Py_ssize_t j = 0; j < len; j++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, j);
-            if (c >= 128 && Py_UNICODE_TOLOWER(c) != c)
-                return PyObject_CallMethodNoArgs(text, tok.lower);
-        }
+SPECIALISED int lower_changes(int kind, const void *data, Py_ssize_t len) {
+    for (Py_ssize_t j = 0; j < len; j++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, j);
+        if (c >= 128 && Py_UNICODE_TOLOWER(c) != c)
+            return 1;
     }
-    return Py_NewRef(text);
+    return 0;
+}
+
+static PyObject *folded(PyObject *text) {
+    int changes = 0;
+    if (!PyUnicode_IS_ASCII(text))
+        BY_KIND(changes, text, lower_changes, PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    return changes ? PyObject_CallMethodNoArgs(text, tok.lower) : Py_NewRef(text);
 }
 
 /* FNV-1a over code points: the hash of the C tables of words. */
@@ -3201,8 +3210,8 @@ static inline Py_UCS4 word_char(Py_UCS4 c, int cls) {
 }
 
 /* The entry of the token text[start:end] with hash h, or NULL. */
-static const WordEntry *word_find(const WordTable *t, int kind, const void *data, Py_ssize_t start,
-                                  Py_ssize_t end, uint64_t h) {
+SPECIALISED const WordEntry *word_find(const WordTable *t, int kind, const void *data, Py_ssize_t start,
+                                       Py_ssize_t end, uint64_t h) {
     Py_ssize_t len = end - start;
     for (size_t i = (size_t)h & t->mask; t->slots[i].len != 0; i = (i + 1) & t->mask) {
         const WordEntry *e = &t->slots[i];
@@ -3219,6 +3228,54 @@ static const WordEntry *word_find(const WordTable *t, int kind, const void *data
             return e;
     }
     return NULL;
+}
+
+typedef struct {
+    long digits, symbols, tokens, stops;
+    PySum zipf;
+} WordCounts;
+
+SPECIALISED Py_ssize_t count_spaces(int kind, const void *data, Py_ssize_t len) {
+    Py_ssize_t spaces = 0;
+    for (Py_ssize_t j = 0; j < len; j++)
+        spaces += PyUnicode_READ(kind, data, j) == ' ';
+    return spaces;
+}
+
+/* quality_counts' pass over one folded text: digits, symbols, tokens, and with a table each token's
+   stoplist hit and Zipf value (summed when `zipf`), looked up where the token stands. */
+SPECIALISED WordCounts count_words(int kind, const void *data, Py_ssize_t len, const WordTable *words,
+                                   int zipf) {
+    WordCounts out = {0, 0, 0, 0, {0.0, 0.0, 0}};
+    Py_ssize_t start = -1;
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j <= len; j++) {
+        Py_UCS4 c = j < len ? PyUnicode_READ(kind, data, j) : ' ';
+        int cls = j < len ? char_class(c) : C_SPACE;
+        if (cls == C_DIGIT)
+            out.digits++;
+        else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
+            out.symbols++;
+        if (cls == C_OTHER || cls == C_APOSTROPHE) {
+            if (start < 0) {
+                start = j;
+                h = FNV_START;
+            }
+            h = fnv_step(h, word_char(c, cls));
+            continue;
+        }
+        if (start < 0)
+            continue;
+        out.tokens++;
+        if (words != NULL) {
+            const WordEntry *e = word_find(words, kind, data, start, j, h);
+            out.stops += e != NULL && e->stop;
+            if (zipf)
+                pysum_add(&out.zipf, e != NULL ? e->zipf : 0.0);
+        }
+        start = -1;
+    }
+    return out;
 }
 
 static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
@@ -3268,59 +3325,25 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "texts must be str");
             goto done;
         }
-        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces = 0;
-        int kind = PyUnicode_KIND(text);
-        const void *data = PyUnicode_DATA(text);
-        for (Py_ssize_t j = 0; j < len; j++)
-            spaces += PyUnicode_READ(kind, data, j) == ' ';
-        Py_UCS4 last = len ? PyUnicode_READ(kind, data, len - 1) : 0;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces;
+        BY_KIND(spaces, text, count_spaces, PyUnicode_DATA(text), len);
+        Py_UCS4 last = len ? PyUnicode_READ_CHAR(text, len - 1) : 0;
         int punctuated = len && in_sorted(tok.line_end, tok.nline_end, last);
         PyObject *low = folded(text);
         if (low == NULL)
             goto done;
-        Py_ssize_t lowlen = PyUnicode_GET_LENGTH(low);
-        int lkind = PyUnicode_KIND(low);
-        const void *ldata = PyUnicode_DATA(low);
-        long digits = 0, symbols = 0, ntokens = 0, stops = 0;
-        PySum zsum = {0.0, 0.0, 0};
-        Py_ssize_t start = -1;
-        uint64_t h = FNV_START;
-        for (Py_ssize_t j = 0; j <= lowlen; j++) {
-            Py_UCS4 c = j < lowlen ? PyUnicode_READ(lkind, ldata, j) : ' ';
-            int cls = j < lowlen ? char_class(c) : C_SPACE;
-            if (cls == C_DIGIT)
-                digits++;
-            else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
-                symbols++;
-            if (cls == C_OTHER || cls == C_APOSTROPHE) {
-                if (start < 0) {
-                    start = j;
-                    h = FNV_START;
-                }
-                h = fnv_step(h, word_char(c, cls));
-                continue;
-            }
-            if (start < 0)
-                continue;
-            ntokens++;
-            if (words != NULL) {
-                const WordEntry *e = word_find(words, lkind, ldata, start, j, h);
-                stops += e != NULL && e->stop;
-                if (zipf != Py_None)
-                    pysum_add(&zsum, e != NULL ? e->zipf : 0.0);
-            }
-            start = -1;
-        }
+        WordCounts wc;
+        BY_KIND(wc, low, count_words, PyUnicode_DATA(low), PyUnicode_GET_LENGTH(low), words, zipf != Py_None);
         Py_DECREF(low);
         if (list_set_long(cols[0], i, spaces + 1) < 0 || list_set_long(cols[1], i, len - spaces) < 0 ||
-            list_set_long(cols[2], i, symbols) < 0 || list_set_long(cols[3], i, digits) < 0 ||
-            list_set_long(cols[4], i, tokens_needed ? ntokens : 0) < 0)
+            list_set_long(cols[2], i, wc.symbols) < 0 || list_set_long(cols[3], i, wc.digits) < 0 ||
+            list_set_long(cols[4], i, tokens_needed ? wc.tokens : 0) < 0)
             goto done;
-        if (stoplist != Py_None && list_set_long(cols[5], i, stops) < 0)
+        if (stoplist != Py_None && list_set_long(cols[5], i, wc.stops) < 0)
             goto done;
         PyList_SET_ITEM(cols[6], i, Py_NewRef(punctuated ? Py_True : Py_False));
         if (zipf != Py_None) {
-            PyObject *z = pysum_result(&zsum);
+            PyObject *z = pysum_result(&wc.zipf);
             if (z == NULL)
                 goto done;
             PyList_SET_ITEM(cols[7], i, z);
@@ -3336,6 +3359,115 @@ done:
     for (int k = 0; k < 8; k++)
         Py_XDECREF(cols[k]);
     return result;
+}
+
+/* quality.per_text in C: each text's Quality, its slots filled directly (the frozen dataclass's __init__
+   sets each field through object.__setattr__: two thirds of the quality stage's Python time). */
+static struct {
+    PyTypeObject *cls;            /* models.Quality (a strong reference) */
+    Py_ssize_t offsets[7];        /* where each field's slot is, in field order */
+} qual;
+
+PyDoc_STRVAR(configure_quality_doc,
+             "configure_quality(cls, members)\n\n"
+             "Hand over models.Quality and its seven slot descriptors, in field order.");
+
+static PyObject *native_configure_quality(PyObject *self, PyObject *args) {
+    PyObject *cls, *members;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyTuple_Type, &members))
+        return NULL;
+    if (PyTuple_GET_SIZE(members) != 7)
+        return PyErr_Format(PyExc_ValueError, "seven members expected");
+    for (Py_ssize_t k = 0; k < 7; k++) {
+        PyObject *d = PyTuple_GET_ITEM(members, k);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != (PyTypeObject *)cls)
+            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY))
+            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
+        qual.offsets[k] = m->offset;
+    }
+    Py_XSETREF(qual.cls, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+/* part / whole as Python's true division of two ints or a float and an int gives it (both exact in a
+   double: counts of characters), 0.0 when whole is 0 (quality._ratio). */
+static PyObject *float_ratio(double part, long whole) {
+    return PyFloat_FromDouble(whole ? part / (double)whole : 0.0);
+}
+
+/* The number in `column` at i as a double (an int or a float); -1 with an exception. */
+static int number_at(PyObject *column, Py_ssize_t i, double *out) {
+    *out = PyFloat_AsDouble(PyList_GET_ITEM(column, i));
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+PyDoc_STRVAR(qualities_doc,
+             "qualities(words, nonspace, symbols, digits, tokens, stopwords, punctuated, zipf_sums) -> list\n\n"
+             "quality.per_text_python on Counts' columns (stopwords and zipf_sums may be None).");
+
+static PyObject *native_qualities(PyObject *self, PyObject *args) {
+    PyObject *col[8];
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OO!O", &PyList_Type, &col[0], &PyList_Type, &col[1], &PyList_Type,
+                          &col[2], &PyList_Type, &col[3], &PyList_Type, &col[4], &col[5], &PyList_Type, &col[6],
+                          &col[7]))
+        return NULL;
+    if (qual.cls == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_quality first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(col[0]);
+    for (int k = 0; k < 8; k++)
+        if ((k == 5 || k == 7) && col[k] == Py_None)
+            continue;
+        else if (!PyList_Check(col[k]) || PyList_GET_SIZE(col[k]) != n)
+            return PyErr_Format(PyExc_ValueError, "column %d is no list of %zd", k, n);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(col[0], i)), ns = PyLong_AsLong(PyList_GET_ITEM(col[1], i));
+        long sym = PyLong_AsLong(PyList_GET_ITEM(col[2], i)), dig = PyLong_AsLong(PyList_GET_ITEM(col[3], i));
+        long tokens = PyLong_AsLong(PyList_GET_ITEM(col[4], i));
+        if (PyErr_Occurred())
+            goto fail;
+        if (w == 0) {
+            PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
+            goto fail;
+        }
+        int punctuated = PyObject_IsTrue(PyList_GET_ITEM(col[6], i));
+        double stops = 0.0, zipf = 0.0;
+        if (punctuated < 0 || (col[5] != Py_None && number_at(col[5], i, &stops) < 0) ||
+            (col[7] != Py_None && number_at(col[7], i, &zipf) < 0))
+            goto fail;
+        PyObject *fields[7] = {
+            Py_NewRef(PyList_GET_ITEM(col[0], i)),
+            PyFloat_FromDouble((double)ns / (double)w),
+            float_ratio((double)sym, ns),
+            float_ratio((double)dig, ns),
+            col[5] == Py_None ? Py_NewRef(Py_None) : float_ratio(stops, tokens),
+            PyFloat_FromDouble(punctuated ? 1.0 : 0.0),
+            col[7] == Py_None ? Py_NewRef(Py_None) : float_ratio(zipf, tokens),
+        };
+        PyObject *q = qual.cls->tp_alloc(qual.cls, 0);
+        int made = q != NULL;
+        for (int k = 0; k < 7; k++)
+            made = made && fields[k] != NULL;
+        if (!made) {
+            for (int k = 0; k < 7; k++)
+                Py_XDECREF(fields[k]);
+            Py_XDECREF(q);
+            goto fail;
+        }
+        for (int k = 0; k < 7; k++)
+            *(PyObject **)((char *)q + qual.offsets[k]) = fields[k];
+        PyList_SET_ITEM(out, i, q);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 PyDoc_STRVAR(stop_hits_doc,
@@ -3444,7 +3576,8 @@ fail:
 }
 
 /* The entry for the token low[start:end] (ASCII letters lower-cased) with hash h, or NULL. */
-static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, uint64_t h) {
+SPECIALISED const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end,
+                                        uint64_t h) {
     Py_ssize_t len = end - start;
     for (size_t i = (size_t)h & stops.mask; stops.slots[i].len != 0; i = (i + 1) & stops.mask) {
         const StopEntry *e = &stops.slots[i];
@@ -3457,6 +3590,33 @@ static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start,
             return e;
     }
     return NULL;
+}
+
+/* stop_hits' pass over one folded text: its token count; each token's stoplists counted in `row`. */
+SPECIALISED long stop_scan(int kind, const void *data, Py_ssize_t len, long *row) {
+    long count = 0;
+    Py_ssize_t start = -1;
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j <= len; j++) {
+        Py_UCS4 c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
+        if (j < len && !Py_UNICODE_ISSPACE(c)) {
+            if (start < 0) {
+                start = j;
+                h = FNV_START;
+            }
+            h = fnv_step(h, c);
+            continue;
+        }
+        if (start < 0)
+            continue;
+        count++;
+        const StopEntry *e = stops_find(kind, data, start, j, h);
+        start = -1;
+        if (e != NULL)
+            for (Py_ssize_t k = 0; k < e->nlangs; k++)
+                row[e->langs[k]]++;
+    }
+    return count;
 }
 
 static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
@@ -3487,30 +3647,8 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
         PyObject *low = folded(text);
         if (low == NULL)
             goto done;
-        Py_ssize_t len = PyUnicode_GET_LENGTH(low), start = -1;
-        int kind = PyUnicode_KIND(low);
-        const void *data = PyUnicode_DATA(low);
-        long count = 0;
-        uint64_t h = FNV_START;
-        for (Py_ssize_t j = 0; j <= len; j++) {
-            Py_UCS4 c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
-            if (j < len && !Py_UNICODE_ISSPACE(c)) {
-                if (start < 0) {
-                    start = j;
-                    h = FNV_START;
-                }
-                h = fnv_step(h, c);
-                continue;
-            }
-            if (start < 0)
-                continue;
-            count++;
-            const StopEntry *e = stops_find(kind, data, start, j, h);
-            start = -1;
-            if (e != NULL)
-                for (Py_ssize_t k = 0; k < e->nlangs; k++)
-                    hits[i * nlangs + e->langs[k]]++;
-        }
+        long count;
+        BY_KIND(count, low, stop_scan, PyUnicode_DATA(low), PyUnicode_GET_LENGTH(low), hits + i * nlangs);
         Py_DECREF(low);
         if (list_set_long(tokens, i, count) < 0)
             goto done;
@@ -4140,6 +4278,8 @@ static PyMethodDef methods[] = {
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},
     {"quality_counts", native_quality_counts, METH_VARARGS, quality_counts_doc},
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
+    {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
+    {"qualities", native_qualities, METH_VARARGS, qualities_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},

@@ -601,6 +601,42 @@ def quality_counter(
     return _chosen("quality_counts", off, reference, check, lambda ext: ext.quality_counts)
 
 
+PerText = Callable[[Any], list[Any]]
+
+
+def quality_builder(cls: type, reference: PerText, canaries: Callable[[], list[Any]]) -> PerText:
+    """The C per-text Quality (its slots filled directly) if it equals `reference` on the canaries' counts
+    (quality.Counts); else the Python one."""
+    members = tuple(cls.__dict__[f.name] for f in fields(cls))
+
+    def native(ext: Any) -> PerText:
+        def build(c: Any) -> list[Any]:
+            columns = (
+                c.words,
+                c.nonspace,
+                c.symbols,
+                c.digits,
+                c.tokens,
+                c.stopwords,
+                c.punctuated,
+                c.zipf_sums,
+            )
+            return ext.qualities(*columns)  # type: ignore[no-any-return]
+
+        return build
+
+    def check(ext: Any) -> str | None:
+        ext.configure_quality(cls, members)
+        for counts in canaries():
+            got, want = native(ext)(counts), reference(counts)
+            if [type(q) for q in got] != [cls] * len(want) or got != want:
+                return f"per-text qualities differ: {got} != {want}"
+        return None
+
+    off = "native per-text qualities off, the Python code runs"
+    return _chosen("qualities", off, reference, check, native)
+
+
 NativeScore = Callable[..., "tuple[Any, ...] | None"]
 # Pages whose scores exercise every rule: marks by class, id and tag, comment sections, content containers,
 # page-level classes, marks over most of the prose, link-dense and unpunctuated blocks, kinds.
@@ -690,6 +726,7 @@ def python_only() -> Iterator[None]:
         idents.ident_flags,
         lang.stop_hits,
         quality._counts,
+        quality._per_text,
         score._accel,
         segment._accel,
         fingerprint._accel,
@@ -708,6 +745,7 @@ def python_only() -> Iterator[None]:
     template._position_sets = template._position_sets_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
+    quality._per_text = quality.per_text_python
     score._accel = None
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
@@ -727,12 +765,12 @@ def python_only() -> Iterator[None]:
     finally:
         for m, accel in zip(model, saved_model, strict=True):
             m._accel = accel
-        idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
-        segment._accel, fingerprint._accel = saved[4:6]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
-        marked.marked, header._after, header._before = saved[12:15]
-        template._position_sets = saved[15]
+        idents.ident_flags, lang.stop_hits, quality._counts, quality._per_text, score._accel = saved[:5]
+        segment._accel, fingerprint._accel = saved[5:7]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[7:10]
+        guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[10:13]
+        marked.marked, header._after, header._before = saved[13:16]
+        template._position_sets = saved[16]
 
 
 def _configure(t: SegmentTables) -> None:
