@@ -3051,12 +3051,12 @@ static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c
    read: a few languages). A pair given again at another size is read anew; one changed in place at the
    same size would go unnoticed. */
 typedef struct {
-    uint64_t hash;
-    Py_ssize_t len;  /* code points; 0 marks an empty slot (an empty token never occurs) */
-    Py_ssize_t at;   /* where its code points start in the table's chars */
-    double zipf;     /* 0.0 when the dict lacks it: what zipf.get(token, 0.0) adds */
-    int stop;        /* in the stoplist */
-} WordEntry;
+    double zipf;    /* 0.0 when the dict lacks it: what zipf.get(token, 0.0) adds */
+    uint32_t hash;  /* the low half of the token's hash (a match is confirmed on the code points) */
+    uint32_t len;   /* code points; 0 marks an empty slot (an empty token never occurs) */
+    uint32_t at;    /* where its code points start in the table's chars */
+    uint8_t stop;   /* in the stoplist */
+} WordEntry;        /* 24 bytes: a language's ~30,000 words take ~1.5 MB of slots and ~1 MB of code points */
 
 typedef struct {
     PyObject *stoplist, *zipf; /* the objects the table was read from (strong references; None allowed) */
@@ -3098,7 +3098,7 @@ static WordEntry *word_slot(WordTable *t, PyObject *key, Py_ssize_t *used) {
     size_t i = (size_t)h & t->mask;
     for (; t->slots[i].len != 0; i = (i + 1) & t->mask) {
         WordEntry *e = &t->slots[i];
-        if (e->hash != h || e->len != len)
+        if (e->hash != (uint32_t)h || (Py_ssize_t)e->len != len)
             continue;
         Py_ssize_t j = 0;
         while (j < len && t->chars[e->at + j] == PyUnicode_READ(kind, data, j))
@@ -3107,9 +3107,9 @@ static WordEntry *word_slot(WordTable *t, PyObject *key, Py_ssize_t *used) {
             return e;
     }
     WordEntry *e = &t->slots[i];
-    e->hash = h;
-    e->len = len;
-    e->at = *used;
+    e->hash = (uint32_t)h;
+    e->len = (uint32_t)len;
+    e->at = (uint32_t)*used;
     for (Py_ssize_t j = 0; j < len; j++)
         t->chars[*used + j] = PyUnicode_READ(kind, data, j);
     *used += len;
@@ -3131,6 +3131,11 @@ static int word_table_build(WordTable *t, PyObject *stoplist, PyObject *zipf) {
     if (zipf != Py_None)
         while (PyDict_Next(zipf, &pos, &key, &value))
             nchars += PyUnicode_Check(key) ? PyUnicode_GET_LENGTH(key) : 0;
+    if (nchars >= (Py_ssize_t)UINT32_MAX) {
+        Py_DECREF(stops_list);
+        PyErr_SetString(PyExc_OverflowError, "word tables hold up to 2**32 code points");
+        return -1;
+    }
     size_t cap = 16;
     while (cap < (size_t)n * 2 + 1)
         cap *= 2;
@@ -3215,7 +3220,7 @@ SPECIALISED const WordEntry *word_find(const WordTable *t, int kind, const void 
     Py_ssize_t len = end - start;
     for (size_t i = (size_t)h & t->mask; t->slots[i].len != 0; i = (i + 1) & t->mask) {
         const WordEntry *e = &t->slots[i];
-        if (e->hash != h || e->len != len)
+        if (e->hash != (uint32_t)h || (Py_ssize_t)e->len != len)
             continue;
         const Py_UCS4 *w = t->chars + e->at;
         Py_ssize_t j = 0;

@@ -14,7 +14,8 @@
 A document's signals are its blocks' counts summed, not a second pass over its text (a block's text is
 one line: the segmentation folds whitespace, so a document's lines are its blocks). The counts are taken
 in one pass per text by the C accelerator (worker/clean/_native.c) when it is active; count_python is the
-reference, with C-level string methods (str.translate marks what is counted, split makes the tokens).
+reference, with C-level string methods (str.translate marks what is counted, split makes the tokens). Each
+text's Quality is built in C too (per_text_python is the reference).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def per_text_python(c: Counts) -> list[Quality]:
 
 
 def _canary_counts() -> list[Counts]:
-    """Counts that exercise per_text: without a language, and with a stoplist and a model."""
+    """Counts that exercise the per-text signals: without a language, with a stoplist and a model, none."""
     texts = list(native.TEXT_CANARIES)
     words = sorted({w for t in texts for w in t.lower().split()})
     with_lang = _counts(texts, frozenset(words[::2]), {w: 0.1 + len(w) / 3.0 for w in words[::3]})
