@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, idents, lang, native, quality, wordmodel
+from worker.clean import dom, guard, idents, lang, native, quality, render, wordmodel
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import score as sc
@@ -204,6 +204,7 @@ def test_python_only_runs_the_reference() -> None:
         assert idents.ident_flags is idents.ident_flags_python
         assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
         assert quality._per_text is quality.per_text_python
+        assert render.quality_dict is render.quality_dict_python
         assert sc._accel is None
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
@@ -215,6 +216,7 @@ def test_python_only_runs_the_reference() -> None:
     assert idents.ident_flags is not idents.ident_flags_python
     assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
     assert quality._per_text is not quality.per_text_python
+    assert render.quality_dict is not render.quality_dict_python
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._probe_runs) == accelerated
     assert sm._count_page is not sm._count_page_python
     assert guard._probe_runs is not guard._probe_runs_python

@@ -3371,6 +3371,7 @@ done:
 static struct {
     PyTypeObject *cls;            /* models.Quality (a strong reference) */
     Py_ssize_t offsets[7];        /* where each field's slot is, in field order */
+    const char *names[7];         /* and its name */
 } qual;
 
 PyDoc_STRVAR(configure_quality_doc,
@@ -3391,6 +3392,7 @@ static PyObject *native_configure_quality(PyObject *self, PyObject *args) {
         if (m->type != T_OBJECT_EX || (m->flags & READONLY))
             return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
         qual.offsets[k] = m->offset;
+        qual.names[k] = m->name;
     }
     Py_XSETREF(qual.cls, (PyTypeObject *)Py_NewRef(cls));
     Py_RETURN_NONE;
@@ -3473,6 +3475,84 @@ static PyObject *native_qualities(PyObject *self, PyObject *args) {
 fail:
     Py_DECREF(out);
     return NULL;
+}
+
+/* render.quality_dict in C: a Quality's fields by name, the ratios rounded as render._rounded rounds them
+   (scaled, rounded half to even as Python's round() does, scaled back; near a half, and for values that
+   are no float, the Python function decides). Six roundings and a dict per block of every document. */
+static struct {
+    PyObject *names[7]; /* the fields' names, in field order */
+    double scale, scaled_max, tolerance;
+    PyObject *python;   /* render._rounded */
+} qd;
+
+PyDoc_STRVAR(configure_quality_dict_doc,
+             "configure_quality_dict(scale, scaled_max, tolerance, rounded)\n\n"
+             "Hand over render._rounded's constants and the function itself (configure_quality first).");
+
+static PyObject *native_configure_quality_dict(PyObject *self, PyObject *args) {
+    double scale, scaled_max, tolerance;
+    PyObject *python;
+    if (!PyArg_ParseTuple(args, "dddO", &scale, &scaled_max, &tolerance, &python))
+        return NULL;
+    if (qual.cls == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_quality first");
+        return NULL;
+    }
+    for (int k = 0; k < 7; k++) {
+        PyObject *name = PyUnicode_InternFromString(qual.names[k]);
+        if (name == NULL)
+            return NULL;
+        Py_XSETREF(qd.names[k], name);
+    }
+    qd.scale = scale;
+    qd.scaled_max = scaled_max;
+    qd.tolerance = tolerance;
+    Py_XSETREF(qd.python, Py_NewRef(python));
+    Py_RETURN_NONE;
+}
+
+/* render._rounded(value): a new reference, or NULL. */
+static PyObject *quality_rounded(PyObject *value) {
+    if (PyFloat_CheckExact(value)) {
+        double v = PyFloat_AS_DOUBLE(value), scaled = v * qd.scale;
+        if (-qd.scaled_max < scaled && scaled < qd.scaled_max) {
+            double whole = round(scaled); /* float.__round__ without digits: half away from zero, then even */
+            if (fabs(scaled - whole) == 0.5)
+                whole = 2.0 * round(scaled / 2.0);
+            if (fabs(fabs(scaled - whole) - 0.5) > qd.tolerance)
+                return PyFloat_FromDouble(whole != 0.0 ? whole / qd.scale : 0.0 * v);
+        }
+    }
+    return PyObject_CallOneArg(qd.python, value);
+}
+
+PyDoc_STRVAR(quality_dict_doc, "quality_dict(q) -> dict\n\nrender.quality_dict_python(q).");
+
+static PyObject *native_quality_dict(PyObject *self, PyObject *q) {
+    if (qd.python == NULL || !Py_IS_TYPE(q, qual.cls)) {
+        PyErr_SetString(PyExc_TypeError, "a Quality expected (configure_quality_dict first)");
+        return NULL;
+    }
+    PyObject *d = PyDict_New();
+    if (d == NULL)
+        return NULL;
+    for (int k = 0; k < 7; k++) {
+        PyObject *v = *(PyObject **)((char *)q + qual.offsets[k]);
+        if (v == NULL) {
+            Py_DECREF(d);
+            return PyErr_Format(PyExc_AttributeError, "%s", qual.names[k]);
+        }
+        /* words as it is; the ratios rounded; None stays None */
+        PyObject *out = k == 0 || v == Py_None ? Py_NewRef(v) : quality_rounded(v);
+        if (out == NULL || PyDict_SetItem(d, qd.names[k], out) < 0) {
+            Py_XDECREF(out);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(out);
+    }
+    return d;
 }
 
 PyDoc_STRVAR(stop_hits_doc,
@@ -4285,6 +4365,8 @@ static PyMethodDef methods[] = {
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
     {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
     {"qualities", native_qualities, METH_VARARGS, qualities_doc},
+    {"configure_quality_dict", native_configure_quality_dict, METH_VARARGS, configure_quality_dict_doc},
+    {"quality_dict", native_quality_dict, METH_O, quality_dict_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
