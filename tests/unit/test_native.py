@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 import zlib
 from array import array
 from dataclasses import dataclass, fields
@@ -699,3 +700,17 @@ def test_header_walks_equal_pythons(parts: list[str], limit: int) -> None:
     for node in native._nodes(body):
         assert hd._after(node, limit) == hd._after_python(node, limit)
         assert hd._before(node, limit) == hd._before_python(node, limit)
+
+
+@needs_native
+def test_every_character_that_lower_changes_is_lowered_before_it_is_counted() -> None:
+    # the C passes skip str.lower for a text whose characters beyond ASCII lower() leaves alike: every code
+    # point it changes must make them lower the text (a token holding it then matches its lower case)
+    changed = [chr(c) for c in range(128, sys.maxunicode + 1) if chr(c).lower() != chr(c)]
+    texts = [f"Xa{c}b" for c in changed]
+    model = {f"xa{c.lower()}b": 1.0 + k / 4096 for k, c in enumerate(changed)}
+    assert quality._counts(texts, None, model) == quality.count_python(texts, None, model)
+    table = {f"xa{c.lower()}b": (0,) for c in changed}
+    _, hits = native._native.stop_hits(texts, table, 1)
+    assert hits == [sum(w in table for w in t.lower().split()) for t in texts]
+    assert all(hits)
