@@ -118,10 +118,13 @@ def language(blocks: Candidates) -> str | None:
     # Prose only: menus and link lists dilute the function words.
     n, ld, max_ld = len(lang_mod.LANGS), blocks.link_density, h.MAX_LINK_DENSITY
     prose = [k for k, i in enumerate(long_blocks) if ld[i] <= max_ld]
-    total = sum(tokens[k] for k in prose)
-    # per language, the hits of the prose blocks: the columns of their rows of `hits`, summed in C
-    rows = [hits[k * n : k * n + n] for k in prose]
-    per_lang = [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * n
+    if len(prose) == len(long_blocks):  # most pages: a language's hits are every n-th of `hits`
+        total, per_lang = sum(tokens), [sum(hits[j::n]) for j in range(n)]
+    else:
+        total = sum(tokens[k] for k in prose)
+        # per language, the hits of the prose blocks: the columns of their rows of `hits`, summed in C
+        rows = [hits[k * n : k * n + n] for k in prose]
+        per_lang = [sum(column) for column in zip(*rows, strict=True)] if rows else [0] * n
     lang = lang_mod.detect(per_lang, total)
     if lang is None and total < lang_mod.MIN_WORDS:
         short_tokens, short_hits = lang_mod.stop_hits(
