@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+import sys
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import heuristics as h
@@ -12,6 +17,7 @@ from worker.clean.classify import (
     NEAR,
     SHORT,
     Candidates,
+    _copyright,
     classify,
     classify_region,
     comment_tail,
@@ -203,3 +209,31 @@ def test_prose_that_smoothing_or_link_density_would_drop_stands(
         assert _kept(html.replace(old, new)) == [PROSE, PROSE2]
     monkeypatch.setattr(h, *rule)  # without the rule, it is dropped
     assert _kept(html) == [PROSE, PROSE2]
+
+
+def test_every_copyright_match_holds_an_anchor() -> None:
+    # each alternative of the pattern holds an anchor ...
+    for alternative in h.COPYRIGHT.pattern.split("|"):
+        assert any(a in alternative.lower() for a in h.COPYRIGHT_ANCHORS), alternative
+    # ... and every character the pattern matches with an anchor's character (IGNORECASE) lower-cases to it
+    chars = "".join(sorted(set("".join(h.COPYRIGHT_ANCHORS))))
+    either = re.compile(f"[{re.escape(chars)}]", h.COPYRIGHT.flags)
+    matched = [chr(c) for c in range(sys.maxunicode + 1) if either.fullmatch(chr(c))]
+    assert matched
+    assert all(c.lower() in chars for c in matched)
+    for ch in chars:
+        alike = [c for c in matched if re.fullmatch(re.escape(ch), c, h.COPYRIGHT.flags)]
+        assert {c.lower() for c in alike} == {ch}
+
+
+COPYRIGHT_PIECES = st.one_of(
+    st.sampled_from(["©", "&copy", "&COPY", "(c)", "(C) 2024", "(c)1999", "All Rights Reserved", "rıghts"]),
+    st.sampled_from(["all", "rights", "reſerved", "RİGHTS", "ght", "&", "(", " ", "ſ", "İ", "K"]),
+    st.text(max_size=5),
+)
+
+
+@settings(max_examples=400)
+@given(st.lists(COPYRIGHT_PIECES, max_size=10).map(" ".join))
+def test_the_copyright_test_is_the_patterns_search(text: str) -> None:
+    assert _copyright(text) == (h.COPYRIGHT.search(text) is not None)

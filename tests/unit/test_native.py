@@ -10,6 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import sys
 import zlib
 from array import array
 from dataclasses import dataclass, fields
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, idents, lang, native, quality
+from worker.clean import dom, guard, idents, lang, native, quality, render, wordmodel
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import score as sc
@@ -36,7 +37,7 @@ from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import Segmentation, segment, segment_python
 from worker.clean.sitememory import MemoryConfig, SiteMemory
-from worker.models import Page
+from worker.models import Page, Quality
 
 REQUIRED = os.environ.get("REQUIRE_NATIVE_CORE") == "1"
 ACTIVE = set(native.status().values()) == {"native"}
@@ -200,6 +201,8 @@ def test_python_only_runs_the_reference() -> None:
         assert (guard._scan, guard._nesting_counts) == (guard._scan_python, guard._nesting_counts_python)
         assert idents.ident_flags is idents.ident_flags_python
         assert (lang.stop_hits, quality._counts) == (lang.stop_hits_python, quality.count_python)
+        assert quality._per_text is quality.per_text_python
+        assert render.quality_dict is render.quality_dict_python
         assert sc._accel is None
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
@@ -212,6 +215,8 @@ def test_python_only_runs_the_reference() -> None:
     assert guard._count_attributes is not guard._count_attributes_python
     assert idents.ident_flags is not idents.ident_flags_python
     assert (lang.stop_hits, quality._counts) != (lang.stop_hits_python, quality.count_python)
+    assert quality._per_text is not quality.per_text_python
+    assert render.quality_dict is not render.quality_dict_python
     assert (sg._accel, fp._accel, sm._count_page, sm._template, sm._prune, guard._scan) == accelerated
     assert sm._count_page is not sm._count_page_python
     assert guard._scan is not guard._scan_python
@@ -502,6 +507,32 @@ def test_word_counts_equal_pythons(texts: list[str]) -> None:
     zipf = {w: 1.0 + len(w) / 7.0 for w in sorted(stoplist)[::2]}
     for table, model in ((None, None), (stoplist, zipf)):
         assert quality._counts(texts, table, model) == quality.count_python(texts, table, model)
+        counts = quality.Counts(*quality._counts(texts, table, model))
+        built, want = quality._per_text(counts), quality.per_text_python(counts)
+        assert built == want
+        assert all(type(q) is Quality for q in built)
+
+
+@needs_native
+@settings(max_examples=100)
+@given(st.lists(st.lists(st.sampled_from(sorted(wordmodel.zipf_table("de") or ["x"])[::75]), max_size=12)))
+def test_word_counts_in_a_real_model_equal_pythons(words: list[list[str]]) -> None:
+    # the C tables hold the stoplist and the Zipf model of a language as read from wordfreq's data
+    texts = [" ".join(w).title() for w in words if w]
+    stoplist, zipf = lang.STOPWORDS["de"], wordmodel.zipf_table("de")
+    assert quality._counts(texts, stoplist, zipf) == quality.count_python(texts, stoplist, zipf)
+
+
+@needs_native
+def test_word_tables_are_read_per_pair_and_again_when_they_grow() -> None:
+    model = {"cat": 4.5, "dog": 4.0}
+    counts = native._native.quality_counts
+    assert counts(["Cat dog cow"], None, model)[7] == [8.5]
+    assert counts(["Cat dog cow"], frozenset({"cow"}), model)[5] == [1]
+    model["cow"] = 3.0
+    assert counts(["Cat dog cow"], None, model)[7] == [11.5]
+    with pytest.raises(TypeError, match="float"):
+        counts(["a"], None, {"a": 1})
 
 
 # The guard's attribute count of a long tag.
@@ -699,3 +730,17 @@ def test_header_walks_equal_pythons(parts: list[str], limit: int) -> None:
     for node in native._nodes(body):
         assert hd._after(node, limit) == hd._after_python(node, limit)
         assert hd._before(node, limit) == hd._before_python(node, limit)
+
+
+@needs_native
+def test_every_character_that_lower_changes_is_lowered_before_it_is_counted() -> None:
+    # the C passes skip str.lower for a text whose characters beyond ASCII lower() leaves alike: every code
+    # point it changes must make them lower the text (a token holding it then matches its lower case)
+    changed = [chr(c) for c in range(128, sys.maxunicode + 1) if chr(c).lower() != chr(c)]
+    texts = [f"Xa{c}b" for c in changed]
+    model = {f"xa{c.lower()}b": 1.0 + k / 4096 for k, c in enumerate(changed)}
+    assert quality._counts(texts, None, model) == quality.count_python(texts, None, model)
+    table = {f"xa{c.lower()}b": (0,) for c in changed}
+    _, hits = native._native.stop_hits(texts, table, 1)
+    assert hits == [sum(w in table for w in t.lower().split()) for t in texts]
+    assert all(hits)

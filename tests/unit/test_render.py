@@ -5,12 +5,23 @@ from __future__ import annotations
 import math
 
 import orjson
+import pytest
 import yaml
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from worker.clean import render
-from worker.models import Block, Comment, DocStats, Document, FoundDate, PageMetadata, Post, TemplateInfo
+from worker.clean import native, render
+from worker.models import (
+    Block,
+    Comment,
+    DocStats,
+    Document,
+    FoundDate,
+    PageMetadata,
+    Post,
+    Quality,
+    TemplateInfo,
+)
 
 STATS = DocStats(input_bytes=1000, output_chars=120, blocks_kept=6, blocks_dropped=9, elapsed_ms=1.23456)
 
@@ -175,3 +186,26 @@ def test_quality_rounding_equals_round(value: float) -> None:
     else:
         assert fast == exact
         assert math.copysign(1, fast) == math.copysign(1, exact)
+
+
+FIELD_VALUES = (
+    st.floats(allow_nan=True, allow_infinity=True)
+    | st.integers(-40_000, 40_000).map(lambda k: k / 2000)
+    | st.sampled_from([0.0, -0.0, 1.0005, -1e-12, 0.0005, 2.675])
+    | st.integers(-3, 3)
+)
+
+
+@pytest.mark.skipif(
+    native.status().get("quality_dict") != "native", reason="the C quality dict is not active"
+)
+@given(
+    st.integers(0, 10**6),
+    st.tuples(*[FIELD_VALUES] * 4),
+    st.tuples(FIELD_VALUES | st.none(), FIELD_VALUES | st.none()),
+)
+def test_quality_dicts_in_c_equal_pythons(
+    words: int, ratios: tuple[float, ...], optional: tuple[float | None, ...]
+) -> None:
+    q = Quality(words, *ratios[:3], optional[0], ratios[3], optional[1])
+    assert repr(render.quality_dict(q)) == repr(render.quality_dict_python(q))  # signs of zeros, NaN

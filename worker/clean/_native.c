@@ -32,6 +32,7 @@
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -3221,10 +3222,14 @@ static PyObject *pysum_result(const PySum *a) {
    are counted as symbols but stay in tokens (as "'"). The marks themselves (U+0001-U+0003) read as what
    they mark, as in the Python code. */
 enum { C_OTHER = 0, C_DIGIT = 1, C_SYMBOL = 2, C_APOSTROPHE = 3, C_SPACE = 4 };
+/* Classes are read from a table below this code point (Latin, Greek, Cyrillic, the general punctuation and
+   currency blocks: 12 KB), searched above it. */
+#define TABLED_CHARS 0x3000
 
 static struct {
     int ready;
     unsigned char ascii[128];
+    unsigned char below[TABLED_CHARS]; /* the class of every code point below TABLED_CHARS */
     Py_UCS4 *wide;       /* non-ASCII symbols, sorted */
     Py_ssize_t nwide;
     Py_UCS4 *wide_apos;  /* non-ASCII apostrophes, sorted */
@@ -3246,9 +3251,7 @@ static int in_sorted(const Py_UCS4 *a, Py_ssize_t n, Py_UCS4 c) {
     return lo < n && a[lo] == c;
 }
 
-static int char_class(Py_UCS4 c) {
-    if (c < 128)
-        return tok.ascii[c];
+static int wide_class(Py_UCS4 c) {
     if (Py_UNICODE_ISSPACE(c))
         return C_SPACE;
     if (in_sorted(tok.wide_apos, tok.nwide_apos, c))
@@ -3257,6 +3260,8 @@ static int char_class(Py_UCS4 c) {
         return C_SYMBOL;
     return C_OTHER;
 }
+
+static inline int char_class(Py_UCS4 c) { return c < TABLED_CHARS ? tok.below[c] : wide_class(c); }
 
 static int cmp_ucs4(const void *a, const void *b) {
     Py_UCS4 x = *(const Py_UCS4 *)a, y = *(const Py_UCS4 *)b;
@@ -3334,24 +3339,274 @@ static PyObject *native_configure_tokens(PyObject *self, PyObject *args) {
     tok.nwide_apos = nwide_apos;
     if ((tok.nline_end = sorted_chars(line_end, &tok.line_end)) < 0)
         return NULL;
+    for (Py_UCS4 c = 0; c < TABLED_CHARS; c++)
+        tok.below[c] = (unsigned char)(c < 128 ? tok.ascii[c] : wide_class(c));
     tok.ready = 1;
     Py_RETURN_NONE;
 }
 
-/* The token text[start:end] with its apostrophes as "'": a new reference, or NULL. */
-static PyObject *token_at(PyObject *text, Py_ssize_t start, Py_ssize_t end, int wide_apostrophe) {
-    if (!wide_apostrophe)
-        return PyUnicode_Substring(text, start, end);
-    Py_UCS4 *buf = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(end - start));
-    if (buf == NULL)
-        return PyErr_NoMemory();
-    for (Py_ssize_t i = start; i < end; i++) {
-        Py_UCS4 c = PyUnicode_READ_CHAR(text, i);
-        buf[i - start] = char_class(c) == C_APOSTROPHE ? '\'' : c;
+/* text.lower() as the word readers need it: the text itself (a new reference) when lower() changes none of
+   its characters but ASCII letters, which the readers lower-case as they read (most texts: ASCII ones, and
+   those whose other characters are punctuation, spaces or lower-case letters). A character lower() maps
+   to something else has a simple lower-case mapping of its own (Py_UNICODE_TOLOWER); U+0130 (two code
+   points in lower case) and capital sigma (whose mapping depends on its neighbours) have one too. */
+SPECIALISED int lower_changes(int kind, const void *data, Py_ssize_t len) {
+    for (Py_ssize_t j = 0; j < len; j++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, j);
+        if (c >= 128 && Py_UNICODE_TOLOWER(c) != c)
+            return 1;
     }
-    PyObject *t = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, buf, end - start);
-    PyMem_Free(buf);
+    return 0;
+}
+
+static PyObject *folded(PyObject *text) {
+    int changes = 0;
+    if (!PyUnicode_IS_ASCII(text))
+        BY_KIND(changes, text, lower_changes, PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text));
+    return changes ? PyObject_CallMethodNoArgs(text, tok.lower) : Py_NewRef(text);
+}
+
+/* FNV-1a over code points: the hash of the C tables of words. */
+static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c) * 1099511628211ULL; }
+#define FNV_START 14695981039346656037ULL
+
+/* A language's stoplist and Zipf dict as one open-addressing table of code-point strings: a token is looked
+   up where it stands in the text, without a str object, a set lookup and a dict lookup per token. A table
+   is built the first time its (stoplist, zipf) pair is given and kept for the process, like the stoplist
+   table of stop_hits (the pairs are lang's stoplists and wordmodel's tables, constants after their first
+   read: a few languages). A pair given again at another size is read anew; one changed in place at the
+   same size would go unnoticed. */
+typedef struct {
+    double zipf;    /* 0.0 when the dict lacks it: what zipf.get(token, 0.0) adds */
+    uint32_t hash;  /* the low half of the token's hash (a match is confirmed on the code points) */
+    uint32_t len;   /* code points; 0 marks an empty slot (an empty token never occurs) */
+    uint32_t at;    /* where its code points start in the table's chars */
+    uint8_t stop;   /* in the stoplist */
+} WordEntry;        /* 24 bytes: a language's ~30,000 words take ~1.5 MB of slots and ~1 MB of code points */
+
+typedef struct {
+    PyObject *stoplist, *zipf; /* the objects the table was read from (strong references; None allowed) */
+    Py_ssize_t nstop, nzipf;   /* their sizes then */
+    size_t mask;
+    WordEntry *slots;
+    Py_UCS4 *chars;
+} WordTable;
+
+/* More pairs than this means tables are not constants: they are all dropped and read anew. */
+#define MAX_WORD_TABLES 32
+static WordTable word_tables[MAX_WORD_TABLES];
+static int nword_tables;
+
+static void word_table_clear(WordTable *t) {
+    PyMem_Free(t->slots);
+    PyMem_Free(t->chars);
+    Py_CLEAR(t->stoplist);
+    Py_CLEAR(t->zipf);
+    memset(t, 0, sizeof(*t));
+}
+
+static Py_ssize_t set_or_dict_size(PyObject *o) {
+    return o == Py_None ? 0 : PyDict_Check(o) ? PyDict_GET_SIZE(o) : PySet_GET_SIZE(o);
+}
+
+/* The entry for `key`, inserted (zero-filled) if absent; NULL with an exception for a key that is no str. */
+static WordEntry *word_slot(WordTable *t, PyObject *key, Py_ssize_t *used) {
+    if (!PyUnicode_Check(key)) {
+        PyErr_SetString(PyExc_TypeError, "stoplist and zipf keys must be str");
+        return NULL;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(key);
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j < len; j++)
+        h = fnv_step(h, PyUnicode_READ(kind, data, j));
+    size_t i = (size_t)h & t->mask;
+    for (; t->slots[i].len != 0; i = (i + 1) & t->mask) {
+        WordEntry *e = &t->slots[i];
+        if (e->hash != (uint32_t)h || (Py_ssize_t)e->len != len)
+            continue;
+        Py_ssize_t j = 0;
+        while (j < len && t->chars[e->at + j] == PyUnicode_READ(kind, data, j))
+            j++;
+        if (j == len)
+            return e;
+    }
+    WordEntry *e = &t->slots[i];
+    e->hash = (uint32_t)h;
+    e->len = (uint32_t)len;
+    e->at = (uint32_t)*used;
+    for (Py_ssize_t j = 0; j < len; j++)
+        t->chars[*used + j] = PyUnicode_READ(kind, data, j);
+    *used += len;
+    return e;
+}
+
+/* Read the pair into `t`; -1 with an exception. Empty keys are left out: a token is never empty. */
+static int word_table_build(WordTable *t, PyObject *stoplist, PyObject *zipf) {
+    Py_ssize_t n = set_or_dict_size(stoplist) + set_or_dict_size(zipf), nchars = 0, used = 0, pos = 0;
+    PyObject *key, *value;
+    /* the stoplist's words as a list: sets have no public way to walk them without an iterator */
+    PyObject *stops_list = stoplist == Py_None ? PyList_New(0) : PySequence_List(stoplist);
+    if (stops_list == NULL)
+        return -1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stops_list); k++) {
+        key = PyList_GET_ITEM(stops_list, k);
+        nchars += PyUnicode_Check(key) ? PyUnicode_GET_LENGTH(key) : 0;
+    }
+    if (zipf != Py_None)
+        while (PyDict_Next(zipf, &pos, &key, &value))
+            nchars += PyUnicode_Check(key) ? PyUnicode_GET_LENGTH(key) : 0;
+    if (nchars >= (Py_ssize_t)UINT32_MAX) {
+        Py_DECREF(stops_list);
+        PyErr_SetString(PyExc_OverflowError, "word tables hold up to 2**32 code points");
+        return -1;
+    }
+    size_t cap = 16;
+    while (cap < (size_t)n * 2 + 1)
+        cap *= 2;
+    t->slots = PyMem_Calloc(cap, sizeof(WordEntry));
+    t->chars = PyMem_Malloc(((size_t)nchars + 1) * sizeof(Py_UCS4));
+    if (t->slots == NULL || t->chars == NULL) {
+        Py_DECREF(stops_list);
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->mask = cap - 1;
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(stops_list); k++) {
+        key = PyList_GET_ITEM(stops_list, k);
+        if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == 0)
+            continue;
+        WordEntry *e = word_slot(t, key, &used);
+        if (e == NULL) {
+            Py_DECREF(stops_list);
+            return -1;
+        }
+        e->stop = 1;
+    }
+    Py_DECREF(stops_list);
+    pos = 0;
+    if (zipf != Py_None)
+        while (PyDict_Next(zipf, &pos, &key, &value)) {
+            if (PyUnicode_Check(key) && PyUnicode_GET_LENGTH(key) == 0)
+                continue;
+            if (!PyFloat_CheckExact(value)) {
+                PyErr_SetString(PyExc_TypeError, "zipf values must be float");
+                return -1;
+            }
+            WordEntry *e = word_slot(t, key, &used);
+            if (e == NULL)
+                return -1;
+            e->zipf = PyFloat_AS_DOUBLE(value);
+        }
+    t->stoplist = Py_NewRef(stoplist);
+    t->zipf = Py_NewRef(zipf);
+    t->nstop = set_or_dict_size(stoplist);
+    t->nzipf = set_or_dict_size(zipf);
+    return 0;
+}
+
+/* The table of the pair (built on first use); NULL with an exception. */
+static const WordTable *word_table(PyObject *stoplist, PyObject *zipf) {
+    for (int k = 0; k < nword_tables; k++) {
+        WordTable *t = &word_tables[k];
+        if (t->stoplist == stoplist && t->zipf == zipf) {
+            if (t->nstop == set_or_dict_size(stoplist) && t->nzipf == set_or_dict_size(zipf))
+                return t;
+            word_table_clear(t);
+            if (word_table_build(t, stoplist, zipf) < 0) {
+                word_table_clear(t);
+                return NULL;
+            }
+            return t;
+        }
+    }
+    if (nword_tables == MAX_WORD_TABLES) {
+        for (int k = 0; k < nword_tables; k++)
+            word_table_clear(&word_tables[k]);
+        nword_tables = 0;
+    }
+    WordTable *t = &word_tables[nword_tables];
+    if (word_table_build(t, stoplist, zipf) < 0) {
+        word_table_clear(t);
+        return NULL;
+    }
+    nword_tables++;
     return t;
+}
+
+/* A token character of a folded text as the tables spell it: ASCII letters lower-cased, apostrophes as "'". */
+static inline Py_UCS4 word_char(Py_UCS4 c, int cls) {
+    return cls == C_APOSTROPHE ? '\'' : (Py_UCS4)ascii_lower((int)c);
+}
+
+/* The entry of the token text[start:end] with hash h, or NULL. */
+SPECIALISED const WordEntry *word_find(const WordTable *t, int kind, const void *data, Py_ssize_t start,
+                                       Py_ssize_t end, uint64_t h) {
+    Py_ssize_t len = end - start;
+    for (size_t i = (size_t)h & t->mask; t->slots[i].len != 0; i = (i + 1) & t->mask) {
+        const WordEntry *e = &t->slots[i];
+        if (e->hash != (uint32_t)h || (Py_ssize_t)e->len != len)
+            continue;
+        const Py_UCS4 *w = t->chars + e->at;
+        Py_ssize_t j = 0;
+        for (; j < len; j++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, start + j);
+            if (w[j] != word_char(c, char_class(c)))
+                break;
+        }
+        if (j == len)
+            return e;
+    }
+    return NULL;
+}
+
+typedef struct {
+    long digits, symbols, tokens, stops;
+    PySum zipf;
+} WordCounts;
+
+SPECIALISED Py_ssize_t count_spaces(int kind, const void *data, Py_ssize_t len) {
+    Py_ssize_t spaces = 0;
+    for (Py_ssize_t j = 0; j < len; j++)
+        spaces += PyUnicode_READ(kind, data, j) == ' ';
+    return spaces;
+}
+
+/* quality_counts' pass over one folded text: digits, symbols, tokens, and with a table each token's
+   stoplist hit and Zipf value (summed when `zipf`), looked up where the token stands. */
+SPECIALISED WordCounts count_words(int kind, const void *data, Py_ssize_t len, const WordTable *words,
+                                   int zipf) {
+    WordCounts out = {0, 0, 0, 0, {0.0, 0.0, 0}};
+    Py_ssize_t start = -1;
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j <= len; j++) {
+        Py_UCS4 c = j < len ? PyUnicode_READ(kind, data, j) : ' ';
+        int cls = j < len ? char_class(c) : C_SPACE;
+        if (cls == C_DIGIT)
+            out.digits++;
+        else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
+            out.symbols++;
+        if (cls == C_OTHER || cls == C_APOSTROPHE) {
+            if (start < 0) {
+                start = j;
+                h = FNV_START;
+            }
+            h = fnv_step(h, word_char(c, cls));
+            continue;
+        }
+        if (start < 0)
+            continue;
+        out.tokens++;
+        if (words != NULL) {
+            const WordEntry *e = word_find(words, kind, data, start, j, h);
+            out.stops += e != NULL && e->stop;
+            if (zipf)
+                pysum_add(&out.zipf, e != NULL ? e->zipf : 0.0);
+        }
+        start = -1;
+    }
+    return out;
 }
 
 static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
@@ -3381,6 +3636,9 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
         return NULL;
     }
     int tokens_needed = stoplist != Py_None || zipf != Py_None;
+    const WordTable *words = tokens_needed ? word_table(stoplist, zipf) : NULL;
+    if (tokens_needed && words == NULL)
+        return NULL;
     Py_ssize_t n = PyList_GET_SIZE(texts);
     PyObject *cols[8] = {NULL};
     PyObject *result = NULL;
@@ -3398,82 +3656,25 @@ static PyObject *native_quality_counts(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "texts must be str");
             goto done;
         }
-        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces = 0;
-        int kind = PyUnicode_KIND(text);
-        const void *data = PyUnicode_DATA(text);
-        for (Py_ssize_t j = 0; j < len; j++)
-            spaces += PyUnicode_READ(kind, data, j) == ' ';
-        Py_UCS4 last = len ? PyUnicode_READ(kind, data, len - 1) : 0;
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text), spaces;
+        BY_KIND(spaces, text, count_spaces, PyUnicode_DATA(text), len);
+        Py_UCS4 last = len ? PyUnicode_READ_CHAR(text, len - 1) : 0;
         int punctuated = len && in_sorted(tok.line_end, tok.nline_end, last);
-        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        PyObject *low = folded(text);
         if (low == NULL)
             goto done;
-        Py_ssize_t lowlen = PyUnicode_GET_LENGTH(low);
-        int lkind = PyUnicode_KIND(low);
-        const void *ldata = PyUnicode_DATA(low);
-        long digits = 0, symbols = 0, ntokens = 0, stops = 0;
-        PySum zsum = {0.0, 0.0, 0};
-        Py_ssize_t start = -1;
-        int wide_apos = 0;
-        for (Py_ssize_t j = 0; j <= lowlen; j++) {
-            int cls = j < lowlen ? char_class(PyUnicode_READ(lkind, ldata, j)) : C_SPACE;
-            if (cls == C_DIGIT)
-                digits++;
-            else if (cls == C_SYMBOL || cls == C_APOSTROPHE)
-                symbols++;
-            if (cls == C_OTHER || cls == C_APOSTROPHE) {
-                if (start < 0) {
-                    start = j;
-                    wide_apos = 0;
-                }
-                if (cls == C_APOSTROPHE && PyUnicode_READ(lkind, ldata, j) != '\'')
-                    wide_apos = 1;
-                continue;
-            }
-            if (start < 0)
-                continue;
-            ntokens++;
-            if (tokens_needed) {
-                PyObject *t = token_at(low, start, j, wide_apos);
-                if (t == NULL) {
-                    Py_DECREF(low);
-                    goto done;
-                }
-                if (stoplist != Py_None) {
-                    int hit = PySet_Contains(stoplist, t);
-                    if (hit < 0) {
-                        Py_DECREF(t);
-                        Py_DECREF(low);
-                        goto done;
-                    }
-                    stops += hit;
-                }
-                if (zipf != Py_None) {
-                    PyObject *v = PyDict_GetItemWithError(zipf, t);
-                    double x = 0.0;
-                    if (v != NULL)
-                        x = PyFloat_AsDouble(v);
-                    if ((v == NULL || x == -1.0) && PyErr_Occurred()) {
-                        Py_DECREF(t);
-                        Py_DECREF(low);
-                        goto done;
-                    }
-                    pysum_add(&zsum, x);
-                }
-                Py_DECREF(t);
-            }
-            start = -1;
-        }
+        WordCounts wc;
+        BY_KIND(wc, low, count_words, PyUnicode_DATA(low), PyUnicode_GET_LENGTH(low), words, zipf != Py_None);
         Py_DECREF(low);
         if (list_set_long(cols[0], i, spaces + 1) < 0 || list_set_long(cols[1], i, len - spaces) < 0 ||
-            list_set_long(cols[2], i, symbols) < 0 || list_set_long(cols[3], i, digits) < 0 ||
-            list_set_long(cols[4], i, tokens_needed ? ntokens : 0) < 0)
+            list_set_long(cols[2], i, wc.symbols) < 0 || list_set_long(cols[3], i, wc.digits) < 0 ||
+            list_set_long(cols[4], i, tokens_needed ? wc.tokens : 0) < 0)
             goto done;
-        if (stoplist != Py_None && list_set_long(cols[5], i, stops) < 0)
+        if (stoplist != Py_None && list_set_long(cols[5], i, wc.stops) < 0)
             goto done;
         PyList_SET_ITEM(cols[6], i, Py_NewRef(punctuated ? Py_True : Py_False));
         if (zipf != Py_None) {
-            PyObject *z = pysum_result(&zsum);
+            PyObject *z = pysum_result(&wc.zipf);
             if (z == NULL)
                 goto done;
             PyList_SET_ITEM(cols[7], i, z);
@@ -3489,6 +3690,195 @@ done:
     for (int k = 0; k < 8; k++)
         Py_XDECREF(cols[k]);
     return result;
+}
+
+/* quality.per_text in C: each text's Quality, its slots filled directly (the frozen dataclass's __init__
+   sets each field through object.__setattr__: two thirds of the quality stage's Python time). */
+static struct {
+    PyTypeObject *cls;            /* models.Quality (a strong reference) */
+    Py_ssize_t offsets[7];        /* where each field's slot is, in field order */
+    const char *names[7];         /* and its name */
+} qual;
+
+PyDoc_STRVAR(configure_quality_doc,
+             "configure_quality(cls, members)\n\n"
+             "Hand over models.Quality and its seven slot descriptors, in field order.");
+
+static PyObject *native_configure_quality(PyObject *self, PyObject *args) {
+    PyObject *cls, *members;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &cls, &PyTuple_Type, &members))
+        return NULL;
+    if (PyTuple_GET_SIZE(members) != 7)
+        return PyErr_Format(PyExc_ValueError, "seven members expected");
+    for (Py_ssize_t k = 0; k < 7; k++) {
+        PyObject *d = PyTuple_GET_ITEM(members, k);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != (PyTypeObject *)cls)
+            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
+        PyMemberDef *m = ((PyMemberDescrObject *)d)->d_member;
+        if (m->type != T_OBJECT_EX || (m->flags & READONLY))
+            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
+        qual.offsets[k] = m->offset;
+        qual.names[k] = m->name;
+    }
+    Py_XSETREF(qual.cls, (PyTypeObject *)Py_NewRef(cls));
+    Py_RETURN_NONE;
+}
+
+/* part / whole as Python's true division of two ints or a float and an int gives it (both exact in a
+   double: counts of characters), 0.0 when whole is 0 (quality._ratio). */
+static PyObject *float_ratio(double part, long whole) {
+    return PyFloat_FromDouble(whole ? part / (double)whole : 0.0);
+}
+
+/* The number in `column` at i as a double (an int or a float); -1 with an exception. */
+static int number_at(PyObject *column, Py_ssize_t i, double *out) {
+    *out = PyFloat_AsDouble(PyList_GET_ITEM(column, i));
+    return *out == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+PyDoc_STRVAR(qualities_doc,
+             "qualities(words, nonspace, symbols, digits, tokens, stopwords, punctuated, zipf_sums) -> list\n\n"
+             "quality.per_text_python on Counts' columns (stopwords and zipf_sums may be None).");
+
+static PyObject *native_qualities(PyObject *self, PyObject *args) {
+    PyObject *col[8];
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!OO!O", &PyList_Type, &col[0], &PyList_Type, &col[1], &PyList_Type,
+                          &col[2], &PyList_Type, &col[3], &PyList_Type, &col[4], &col[5], &PyList_Type, &col[6],
+                          &col[7]))
+        return NULL;
+    if (qual.cls == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_quality first");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(col[0]);
+    for (int k = 0; k < 8; k++)
+        if ((k == 5 || k == 7) && col[k] == Py_None)
+            continue;
+        else if (!PyList_Check(col[k]) || PyList_GET_SIZE(col[k]) != n)
+            return PyErr_Format(PyExc_ValueError, "column %d is no list of %zd", k, n);
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long w = PyLong_AsLong(PyList_GET_ITEM(col[0], i)), ns = PyLong_AsLong(PyList_GET_ITEM(col[1], i));
+        long sym = PyLong_AsLong(PyList_GET_ITEM(col[2], i)), dig = PyLong_AsLong(PyList_GET_ITEM(col[3], i));
+        long tokens = PyLong_AsLong(PyList_GET_ITEM(col[4], i));
+        if (PyErr_Occurred())
+            goto fail;
+        if (w == 0) {
+            PyErr_SetString(PyExc_ZeroDivisionError, "division by zero");
+            goto fail;
+        }
+        int punctuated = PyObject_IsTrue(PyList_GET_ITEM(col[6], i));
+        double stops = 0.0, zipf = 0.0;
+        if (punctuated < 0 || (col[5] != Py_None && number_at(col[5], i, &stops) < 0) ||
+            (col[7] != Py_None && number_at(col[7], i, &zipf) < 0))
+            goto fail;
+        PyObject *fields[7] = {
+            Py_NewRef(PyList_GET_ITEM(col[0], i)),
+            PyFloat_FromDouble((double)ns / (double)w),
+            float_ratio((double)sym, ns),
+            float_ratio((double)dig, ns),
+            col[5] == Py_None ? Py_NewRef(Py_None) : float_ratio(stops, tokens),
+            PyFloat_FromDouble(punctuated ? 1.0 : 0.0),
+            col[7] == Py_None ? Py_NewRef(Py_None) : float_ratio(zipf, tokens),
+        };
+        PyObject *q = qual.cls->tp_alloc(qual.cls, 0);
+        int made = q != NULL;
+        for (int k = 0; k < 7; k++)
+            made = made && fields[k] != NULL;
+        if (!made) {
+            for (int k = 0; k < 7; k++)
+                Py_XDECREF(fields[k]);
+            Py_XDECREF(q);
+            goto fail;
+        }
+        for (int k = 0; k < 7; k++)
+            *(PyObject **)((char *)q + qual.offsets[k]) = fields[k];
+        PyList_SET_ITEM(out, i, q);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* render.quality_dict in C: a Quality's fields by name, the ratios rounded as render._rounded rounds them
+   (scaled, rounded half to even as Python's round() does, scaled back; near a half, and for values that
+   are no float, the Python function decides). Six roundings and a dict per block of every document. */
+static struct {
+    PyObject *names[7]; /* the fields' names, in field order */
+    double scale, scaled_max, tolerance;
+    PyObject *python;   /* render._rounded */
+} qd;
+
+PyDoc_STRVAR(configure_quality_dict_doc,
+             "configure_quality_dict(scale, scaled_max, tolerance, rounded)\n\n"
+             "Hand over render._rounded's constants and the function itself (configure_quality first).");
+
+static PyObject *native_configure_quality_dict(PyObject *self, PyObject *args) {
+    double scale, scaled_max, tolerance;
+    PyObject *python;
+    if (!PyArg_ParseTuple(args, "dddO", &scale, &scaled_max, &tolerance, &python))
+        return NULL;
+    if (qual.cls == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "configure_quality first");
+        return NULL;
+    }
+    for (int k = 0; k < 7; k++) {
+        PyObject *name = PyUnicode_InternFromString(qual.names[k]);
+        if (name == NULL)
+            return NULL;
+        Py_XSETREF(qd.names[k], name);
+    }
+    qd.scale = scale;
+    qd.scaled_max = scaled_max;
+    qd.tolerance = tolerance;
+    Py_XSETREF(qd.python, Py_NewRef(python));
+    Py_RETURN_NONE;
+}
+
+/* render._rounded(value): a new reference, or NULL. */
+static PyObject *quality_rounded(PyObject *value) {
+    if (PyFloat_CheckExact(value)) {
+        double v = PyFloat_AS_DOUBLE(value), scaled = v * qd.scale;
+        if (-qd.scaled_max < scaled && scaled < qd.scaled_max) {
+            double whole = round(scaled); /* float.__round__ without digits: half away from zero, then even */
+            if (fabs(scaled - whole) == 0.5)
+                whole = 2.0 * round(scaled / 2.0);
+            if (fabs(fabs(scaled - whole) - 0.5) > qd.tolerance)
+                return PyFloat_FromDouble(whole != 0.0 ? whole / qd.scale : 0.0 * v);
+        }
+    }
+    return PyObject_CallOneArg(qd.python, value);
+}
+
+PyDoc_STRVAR(quality_dict_doc, "quality_dict(q) -> dict\n\nrender.quality_dict_python(q).");
+
+static PyObject *native_quality_dict(PyObject *self, PyObject *q) {
+    if (qd.python == NULL || !Py_IS_TYPE(q, qual.cls)) {
+        PyErr_SetString(PyExc_TypeError, "a Quality expected (configure_quality_dict first)");
+        return NULL;
+    }
+    PyObject *d = PyDict_New();
+    if (d == NULL)
+        return NULL;
+    for (int k = 0; k < 7; k++) {
+        PyObject *v = *(PyObject **)((char *)q + qual.offsets[k]);
+        if (v == NULL) {
+            Py_DECREF(d);
+            return PyErr_Format(PyExc_AttributeError, "%s", qual.names[k]);
+        }
+        /* words as it is; the ratios rounded; None stays None */
+        PyObject *out = k == 0 || v == Py_None ? Py_NewRef(v) : quality_rounded(v);
+        if (out == NULL || PyDict_SetItem(d, qd.names[k], out) < 0) {
+            Py_XDECREF(out);
+            Py_DECREF(d);
+            return NULL;
+        }
+        Py_DECREF(out);
+    }
+    return d;
 }
 
 PyDoc_STRVAR(stop_hits_doc,
@@ -3518,8 +3908,6 @@ static struct {
     StopEntry *slots;
 } stops;
 
-static inline uint64_t fnv_step(uint64_t h, Py_UCS4 c) { return (h ^ (uint64_t)c) * 1099511628211ULL; }
-#define FNV_START 14695981039346656037ULL
 
 static void stops_clear(void) {
     if (stops.slots != NULL)
@@ -3598,20 +3986,48 @@ fail:
     return -1;
 }
 
-/* The entry for the token low[start:end] with hash h, or NULL. */
-static const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end, uint64_t h) {
+/* The entry for the token low[start:end] (ASCII letters lower-cased) with hash h, or NULL. */
+SPECIALISED const StopEntry *stops_find(int kind, const void *data, Py_ssize_t start, Py_ssize_t end,
+                                        uint64_t h) {
     Py_ssize_t len = end - start;
     for (size_t i = (size_t)h & stops.mask; stops.slots[i].len != 0; i = (i + 1) & stops.mask) {
         const StopEntry *e = &stops.slots[i];
         if (e->hash != h || e->len != len)
             continue;
         Py_ssize_t j = 0;
-        while (j < len && e->chars[j] == PyUnicode_READ(kind, data, start + j))
+        while (j < len && e->chars[j] == (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, start + j)))
             j++;
         if (j == len)
             return e;
     }
     return NULL;
+}
+
+/* stop_hits' pass over one folded text: its token count; each token's stoplists counted in `row`. */
+SPECIALISED long stop_scan(int kind, const void *data, Py_ssize_t len, long *row) {
+    long count = 0;
+    Py_ssize_t start = -1;
+    uint64_t h = FNV_START;
+    for (Py_ssize_t j = 0; j <= len; j++) {
+        Py_UCS4 c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
+        if (j < len && !Py_UNICODE_ISSPACE(c)) {
+            if (start < 0) {
+                start = j;
+                h = FNV_START;
+            }
+            h = fnv_step(h, c);
+            continue;
+        }
+        if (start < 0)
+            continue;
+        count++;
+        const StopEntry *e = stops_find(kind, data, start, j, h);
+        start = -1;
+        if (e != NULL)
+            for (Py_ssize_t k = 0; k < e->nlangs; k++)
+                row[e->langs[k]]++;
+    }
+    return count;
 }
 
 static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
@@ -3639,33 +4055,11 @@ static PyObject *native_stop_hits(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "texts must be str");
             goto done;
         }
-        PyObject *low = PyObject_CallMethodNoArgs(text, tok.lower);
+        PyObject *low = folded(text);
         if (low == NULL)
             goto done;
-        Py_ssize_t len = PyUnicode_GET_LENGTH(low), start = -1;
-        int kind = PyUnicode_KIND(low);
-        const void *data = PyUnicode_DATA(low);
-        long count = 0;
-        uint64_t h = FNV_START;
-        for (Py_ssize_t j = 0; j <= len; j++) {
-            Py_UCS4 c = j < len ? PyUnicode_READ(kind, data, j) : ' ';
-            if (j < len && !Py_UNICODE_ISSPACE(c)) {
-                if (start < 0) {
-                    start = j;
-                    h = FNV_START;
-                }
-                h = fnv_step(h, c);
-                continue;
-            }
-            if (start < 0)
-                continue;
-            count++;
-            const StopEntry *e = stops_find(kind, data, start, j, h);
-            start = -1;
-            if (e != NULL)
-                for (Py_ssize_t k = 0; k < e->nlangs; k++)
-                    hits[i * nlangs + e->langs[k]]++;
-        }
+        long count;
+        BY_KIND(count, low, stop_scan, PyUnicode_DATA(low), PyUnicode_GET_LENGTH(low), hits + i * nlangs);
         Py_DECREF(low);
         if (list_set_long(tokens, i, count) < 0)
             goto done;
@@ -4296,6 +4690,10 @@ static PyMethodDef methods[] = {
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},
     {"quality_counts", native_quality_counts, METH_VARARGS, quality_counts_doc},
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
+    {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
+    {"qualities", native_qualities, METH_VARARGS, qualities_doc},
+    {"configure_quality_dict", native_configure_quality_dict, METH_VARARGS, configure_quality_dict_doc},
+    {"quality_dict", native_quality_dict, METH_O, quality_dict_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},

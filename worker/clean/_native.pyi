@@ -85,6 +85,20 @@ def configure_tokens(digits: str, symbols: str, apostrophes: str, marks: str, li
 def quality_counts(
     texts: list[str], stoplist: frozenset[str] | None, zipf: dict[str, float] | None, /
 ) -> tuple[Any, ...]: ...
+def configure_quality(cls: type, members: tuple[Any, ...], /) -> None: ...
+def qualities(
+    words: list[int],
+    nonspace: list[int],
+    symbols: list[int],
+    digits: list[int],
+    tokens: list[int],
+    stopwords: list[int] | None,
+    punctuated: list[bool],
+    zipf_sums: list[float] | None,
+    /,
+) -> list[Any]: ...
+def configure_quality_dict(scale: float, scaled_max: float, tolerance: float, rounded: Any, /) -> None: ...
+def quality_dict(q: Any, /) -> dict[str, Any]: ...
 def stop_hits(
     texts: list[str], lists_of: dict[str, tuple[int, ...]], nlangs: int, /
 ) -> tuple[list[int], list[int]]: ...

@@ -206,6 +206,10 @@ BOILERPLATE_LINE = re.compile(
 BOILERPLATE_MAX_CHARS = 40
 # Copyright lines are footer text (jusText rule).
 COPYRIGHT = re.compile(r"©|&copy|\(c\) ?\d{4}|all rights reserved", re.IGNORECASE)
+# Every match of COPYRIGHT holds one of these in the lower-cased text (under IGNORECASE each of their
+# characters matches only its ASCII cases: test_classify checks every code point), so a block without
+# them is not searched: the search costs ~10 ns a character, most blocks hold none (~0.9 us a block).
+COPYRIGHT_ANCHORS = ("©", "&", "(", "ght")
 # Longer blocks mentioning a copyright are prose about copyright, not the footer.
 COPYRIGHT_MAX_CHARS = 200
 # Sentence punctuation: prose has it, menus and tag lists do not.

@@ -642,6 +642,71 @@ def quality_counter(
     return _chosen("quality_counts", off, reference, check, lambda ext: ext.quality_counts)
 
 
+PerText = Callable[[Any], list[Any]]
+
+
+def quality_builder(cls: type, reference: PerText, canaries: Callable[[], list[Any]]) -> PerText:
+    """The C per-text Quality (its slots filled directly) if it equals `reference` on the canaries' counts
+    (quality.Counts); else the Python one."""
+    members = tuple(cls.__dict__[f.name] for f in fields(cls))
+
+    def native(ext: Any) -> PerText:
+        def build(c: Any) -> list[Any]:
+            columns = (
+                c.words,
+                c.nonspace,
+                c.symbols,
+                c.digits,
+                c.tokens,
+                c.stopwords,
+                c.punctuated,
+                c.zipf_sums,
+            )
+            return ext.qualities(*columns)  # type: ignore[no-any-return]
+
+        return build
+
+    def check(ext: Any) -> str | None:
+        ext.configure_quality(cls, members)
+        for counts in canaries():
+            got, want = native(ext)(counts), reference(counts)
+            if [type(q) for q in got] != [cls] * len(want) or got != want:
+                return f"per-text qualities differ: {got} != {want}"
+        return None
+
+    off = "native per-text qualities off, the Python code runs"
+    return _chosen("qualities", off, reference, check, native)
+
+
+QualityDict = Callable[[Any], dict[str, Any]]
+
+
+def quality_dicter(
+    cls: type, reference: QualityDict, rounding: tuple[float, float, float, Any]
+) -> QualityDict:
+    """The C render.quality_dict if it equals `reference` on canary values; else the Python one.
+    `rounding`: render._rounded's scale, largest scaled value, distance to a half, and the function."""
+    members = tuple(cls.__dict__[f.name] for f in fields(cls))
+    values = (0.0, -0.0, 1.0005, 0.0005, -1e-12, 2.675, 1 / 3, 1e300, float("inf"), float("nan"), 5e-324)
+
+    def check(ext: Any) -> str | None:
+        ext.configure_quality(cls, members)
+        ext.configure_quality_dict(*rounding)
+        for v in values:
+            for q in (
+                cls(7, v, v, v, v, v, v),
+                cls(1, v, 0.5, 0.25, None, 1.0, None),
+                cls(2, 3, 1, 0, 1, 0, 2),
+            ):
+                got, want = ext.quality_dict(q), reference(q)
+                if repr(got) != repr(want):  # types, signs of zeros and NaNs too
+                    return f"quality dicts differ: {got} != {want}"
+        return None
+
+    off = "native quality dicts off, the Python code runs"
+    return _chosen("quality_dict", off, reference, check, lambda ext: ext.quality_dict)
+
+
 NativeScore = Callable[..., "tuple[Any, ...] | None"]
 # Pages whose scores exercise every rule: marks by class, id and tag, comment sections, content containers,
 # page-level classes, marks over most of the prose, link-dense and unpunctuated blocks, kinds.
@@ -731,6 +796,7 @@ def python_only() -> Iterator[None]:
         idents,
         lang,
         quality,
+        render,
         score,
         segment,
         sitememory,
@@ -742,6 +808,8 @@ def python_only() -> Iterator[None]:
         idents.ident_flags,
         lang.stop_hits,
         quality._counts,
+        quality._per_text,
+        render.quality_dict,
         score._accel,
         segment._accel,
         fingerprint._accel,
@@ -762,6 +830,7 @@ def python_only() -> Iterator[None]:
     dom.utf8 = dom.utf8_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
+    quality._per_text, render.quality_dict = quality.per_text_python, render.quality_dict_python
     score._accel = None
     sitememory._count_page = sitememory._count_page_python
     sitememory._template = sitememory._template_python
@@ -781,12 +850,13 @@ def python_only() -> Iterator[None]:
     finally:
         for m, accel in zip(model, saved_model, strict=True):
             m._accel = accel
-        idents.ident_flags, lang.stop_hits, quality._counts, score._accel = saved[:4]
-        segment._accel, fingerprint._accel = saved[4:6]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[6:9]
-        guard._scan, guard._nesting_counts, guard._count_attributes = saved[9:12]
-        marked.marked, header._after, header._before = saved[12:15]
-        template._position_sets, dom.utf8 = saved[15:17]
+        idents.ident_flags, lang.stop_hits, quality._counts, quality._per_text = saved[:4]
+        render.quality_dict, score._accel = saved[4:6]
+        segment._accel, fingerprint._accel = saved[6:8]
+        sitememory._count_page, sitememory._template, sitememory._prune = saved[8:11]
+        guard._scan, guard._nesting_counts, guard._count_attributes = saved[11:14]
+        marked.marked, header._after, header._before = saved[14:17]
+        template._position_sets, dom.utf8 = saved[17:19]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -14,7 +14,8 @@
 A document's signals are its blocks' counts summed, not a second pass over its text (a block's text is
 one line: the segmentation folds whitespace, so a document's lines are its blocks). The counts are taken
 in one pass per text by the C accelerator (worker/clean/_native.c) when it is active; count_python is the
-reference, with C-level string methods (str.translate marks what is counted, split makes the tokens).
+reference, with C-level string methods (str.translate marks what is counted, split makes the tokens). Each
+text's Quality is built in C too (per_text_python is the reference).
 """
 
 from __future__ import annotations
@@ -129,36 +130,57 @@ def _ratio(part: float, whole: float) -> float:
     return part / whole if whole else 0.0
 
 
-def signals(c: Counts, idx: Sequence[int]) -> Quality:
-    """The signals of the texts `idx` together (one text, or all that are kept)."""
-    words = sum(c.words[i] for i in idx)
-    nonspace = sum(c.nonspace[i] for i in idx)
-    tokens = sum(c.tokens[i] for i in idx)
+def signals(c: Counts, idx: Sequence[int] | None = None) -> Quality:
+    """The signals of the texts `idx` together (None: all of them)."""
+
+    def total(column: Sequence[float]) -> float:
+        return sum(column) if idx is None else sum(column[i] for i in idx)  # the same order either way
+
+    words, nonspace, tokens = total(c.words), total(c.nonspace), total(c.tokens)
     stops, zipf = c.stopwords, c.zipf_sums
     return Quality(
-        words=words,
+        words=int(words),
         mean_word_length=_ratio(nonspace, words),
-        symbol_ratio=_ratio(sum(c.symbols[i] for i in idx), nonspace),
-        digit_ratio=_ratio(sum(c.digits[i] for i in idx), nonspace),
-        stopword_ratio=None if stops is None else _ratio(sum(stops[i] for i in idx), tokens),
-        punctuated_lines=_ratio(sum(c.punctuated[i] for i in idx), len(idx)),
-        lm_score=None if zipf is None else _ratio(sum(zipf[i] for i in idx), tokens),
+        symbol_ratio=_ratio(total(c.symbols), nonspace),
+        digit_ratio=_ratio(total(c.digits), nonspace),
+        stopword_ratio=None if stops is None else _ratio(total(stops), tokens),
+        punctuated_lines=_ratio(total(c.punctuated), len(c.words) if idx is None else len(idx)),
+        lm_score=None if zipf is None else _ratio(total(zipf), tokens),
     )
 
 
-def _block(c: Counts, i: int) -> Quality:
-    """signals(c, [i]), without the sums."""
-    nonspace, tokens = c.nonspace[i], c.tokens[i]
-    stops, zipf = c.stopwords, c.zipf_sums
-    return Quality(
-        c.words[i],
-        nonspace / c.words[i],
-        _ratio(c.symbols[i], nonspace),
-        _ratio(c.digits[i], nonspace),
-        None if stops is None else _ratio(stops[i], tokens),
-        1.0 if c.punctuated[i] else 0.0,
-        None if zipf is None else _ratio(zipf[i], tokens),
-    )
+def per_text_python(c: Counts) -> list[Quality]:
+    """Each text's signals: signals(c, [i]) for every i, without the sums (the reference of the C code)."""
+    none: list[None] = [None] * len(c.words)
+    stops: Sequence[float | None] = none if c.stopwords is None else c.stopwords
+    zipf: Sequence[float | None] = none if c.zipf_sums is None else c.zipf_sums
+    return [
+        Quality(
+            w,
+            n / w,
+            s / n if n else 0.0,
+            d / n if n else 0.0,
+            None if stop is None else (stop / t if t else 0.0),
+            1.0 if p else 0.0,
+            None if z is None else (z / t if t else 0.0),
+        )
+        for w, n, s, d, t, p, stop, z in zip(
+            c.words, c.nonspace, c.symbols, c.digits, c.tokens, c.punctuated, stops, zipf, strict=True
+        )
+    ]
+
+
+def _canary_counts() -> list[Counts]:
+    """Counts that exercise the per-text signals: without a language, with a stoplist and a model, none."""
+    texts = list(native.TEXT_CANARIES)
+    words = sorted({w for t in texts for w in t.lower().split()})
+    with_lang = _counts(texts, frozenset(words[::2]), {w: 0.1 + len(w) / 3.0 for w in words[::3]})
+    return [Counts(*_counts(texts, None, None)), Counts(*with_lang), Counts(*_counts([], None, None))]
+
+
+# Each text's Quality built in C (worker/clean/_native.c) when native.py has checked it against
+# per_text_python: a document has dozens, and the frozen dataclass's __init__ costs ~0.7 us each.
+_per_text = native.quality_builder(Quality, per_text_python, _canary_counts)
 
 
 def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> Assessed:
@@ -169,10 +191,12 @@ def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> As
     heading or a name says little) and its language has a model."""
     texts = [t for t in texts if t]
     c = count(texts, lang)
-    per_text = [_block(c, i) for i in range(len(texts))]
+    blocks = _per_text(c)
     keep = [True] * len(texts)
     if min_score > 0 and c.zipf_sums is not None:
         floor, tokens = h.FILTER_MIN_TOKENS, c.tokens
-        keep = [tokens[i] < floor or (q.lm_score or 0.0) >= min_score for i, q in enumerate(per_text)]
+        keep = [tokens[i] < floor or (q.lm_score or 0.0) >= min_score for i, q in enumerate(blocks)]
+    if all(keep):
+        return Assessed(blocks, keep, signals(c) if texts else None)
     kept = [i for i, ok in enumerate(keep) if ok]
-    return Assessed(per_text, keep, signals(c, kept) if kept else None)
+    return Assessed(blocks, keep, signals(c, kept) if kept else None)
