@@ -1231,6 +1231,9 @@ PyDoc_STRVAR(fingerprint_doc,
              "without text) plus <body>'s once more at the end; None when the columns are not a segmentation's\n"
              "(the Python code then decides).");
 
+/* How many items ahead the fingerprint loops prefetch the objects they will read. */
+#define PREFETCH_AHEAD 8
+
 static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
     PyObject *texts, *tags, *classes, *ids, *parents, *firsts, *ends;
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!", &PyList_Type, &texts, &PyList_Type, &tags, &PyList_Type,
@@ -1267,6 +1270,8 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
     sums[0] = 0;
     for (Py_ssize_t b = 0; b < nb; b++) {
         PyObject *t = PyList_GET_ITEM(texts, b);
+        if (b + PREFETCH_AHEAD < nb) /* the texts are scattered over the heap: ask for them early */
+            __builtin_prefetch(PyList_GET_ITEM(texts, b + PREFETCH_AHEAD));
         if (!PyUnicode_CheckExact(t))
             goto invalid;
         if (normalise(t, &norm) < 0)
@@ -1274,6 +1279,12 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         sums[b + 1] = sums[b] + block_hash(norm.b, norm.n);
     }
     for (Py_ssize_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n) {
+            __builtin_prefetch(PyList_GET_ITEM(firsts, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(ends, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(classes, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(parents, i + PREFETCH_AHEAD));
+        }
         Py_ssize_t lo = i ? index_at(firsts, i, 0, nb) : lo0, hi = i ? index_at(ends, i, 0, nb) : hi0;
         if (lo < 0 || hi < 0)
             goto invalid;
