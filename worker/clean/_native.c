@@ -76,6 +76,7 @@ static first_attr_f first_attr;
 static next_attr_f next_attr;
 static attr_str_f attr_name;
 static attr_str_f attr_value;
+static attr_str_f attr_local_name;
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Configuration from segment.py (set once by configure())                                           */
@@ -2071,7 +2072,8 @@ static PyObject *native_configure(PyObject *self, PyObject *args) {
     next_attr = first_attr ? (next_attr_f)symbol(lib, "lxb_dom_element_next_attribute_noi") : NULL;
     attr_name = next_attr ? (attr_str_f)symbol(lib, "lxb_dom_attr_qualified_name") : NULL;
     attr_value = attr_name ? (attr_str_f)symbol(lib, "lxb_dom_attr_value_noi") : NULL;
-    if (attr_value == NULL)
+    attr_local_name = attr_value ? (attr_str_f)symbol(lib, "lxb_dom_attr_local_name_noi") : NULL;
+    if (attr_local_name == NULL)
         return NULL; /* the library stays open: selectolax holds it for the process's life anyway */
     /* Tables indexed by tag id, up to the largest id named (static ids of standard tags are small). */
     size_t ntags = 0;
@@ -2387,6 +2389,347 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
     }
     PyMem_Free(buf.b);
     return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Elements a simple selector list names, as selectolax nodes (worker/clean/meta/select.py)          */
+
+/* What `root.css(selector list)` returns for lists of compounds of a tag and attribute conditions
+   (`meta`, `abbr[title]`, `[property][content]`, `script[type*='ld+json' i]`, `a[rel~='author']`,
+   `.author`), without lexbor's selector engine, which costs ~0.1 ms a scan of a body whatever the
+   selector: the walk is marked()'s (the root, then its descendants in document order), an element is
+   listed once per compound that matches it, and the conditions are lexbor's (lxb_selectors_match_attribute
+   in lexbor/selectors/selectors.c): an attribute is found by its local name (the first of the name); a
+   valueless one reads as ""; `*=` is a substring test, false for an empty value; `~=` and the class
+   selector (lexbor matches classes in any ASCII case) a word test, words split at lexbor's whitespace
+   (space, tab, LF, FF, CR); `i` compares in any ASCII case. Each match is made a LexborNode as
+   selectolax's LexborNode.new makes one: the type's tp_new, then the node pointer and the parser set at
+   the offsets configure_nodes() found in a node selectolax made (native.py checks the result against
+   lexbor's scan at import). */
+
+enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2 };
+/* Case modes of a value's test: as written; in any ASCII case; in any ASCII case on an element in the HTML
+   namespace (HTML's attributes whose values selectors match in any case: rel, type...); in any ASCII case
+   in a document in quirks mode (class names). */
+enum { SEL_CASE_EXACT = 0, SEL_CASE_ANY = 1, SEL_CASE_HTML = 2, SEL_CASE_QUIRKS = 3 };
+enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024 };
+enum { CMODE_QUIRKS = 1 }; /* lxb_dom_document_cmode_t */
+
+/* The head of lexbor's lxb_dom_document_t: its node, then its compatibility mode. */
+typedef struct {
+    Node node;
+    int compat_mode;
+} Document;
+
+typedef struct {
+    const char *name, *value;
+    size_t nlen, vlen;
+    int op, ci;
+    int slot; /* index of the attribute's name in SelList.names */
+} SelCond;
+
+typedef struct {
+    uintptr_t tag; /* 0: any element */
+    Py_ssize_t nconds;
+    SelCond conds[SEL_CONDS_MAX];
+    uint32_t needs; /* a bit per attribute name the conditions read (SelList.names) */
+} SelCompound;
+
+/* A selector list as select() runs it: the compounds; those naming no tag (tried on every element) and
+   those naming one (tried on elements of a tag in `tags` only); the attribute names the conditions read,
+   found per attribute by its first byte and length (a bit per name in by_first and by_length), and what
+   the current element has of each. */
+typedef struct {
+    SelCompound sel[SEL_COMPOUNDS_MAX];
+    Py_ssize_t n;
+    Py_ssize_t any[SEL_COMPOUNDS_MAX], nany, tagged[SEL_COMPOUNDS_MAX], ntagged;
+    uint64_t tags[SEL_TAG_BITS / 64]; /* tag ids past these are tried on every compound that names a tag */
+    const char *names[SEL_NAMES_MAX];
+    size_t lens[SEL_NAMES_MAX];
+    int nnames;
+    uint32_t by_first[256], by_length[64];
+    uint32_t found;
+    const unsigned char *values[SEL_NAMES_MAX];
+    size_t vlens[SEL_NAMES_MAX];
+    int quirks; /* the document is in quirks mode */
+} SelList;
+
+static struct {
+    PyTypeObject *type; /* LexborNode (owned) */
+    Py_ssize_t node_offset, parser_offset;
+    uintptr_t html_ns; /* the namespace id of the sample node, an HTML element */
+} nodes_cfg;
+
+static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+
+static int bytes_eq(const unsigned char *a, const unsigned char *b, size_t n, int ci) {
+    if (!ci)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (ascii_fold(a[i]) != ascii_fold(b[i]))
+            return 0;
+    return 1;
+}
+
+static unsigned char lexbor_spaces[256]; /* space, tab, LF, FF, CR: lexbor_utils_whitespace */
+static inline int lexbor_space(unsigned char c) { return lexbor_spaces[c]; }
+
+static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t vn) {
+    const unsigned char *want = (const unsigned char *)c->value;
+    if (c->op == SEL_SUBSTRING) {
+        for (size_t i = 0; i + c->vlen <= vn; i++)
+            if (bytes_eq(v + i, want, c->vlen, ci))
+                return 1;
+        return 0;
+    }
+    /* SEL_WORD: a run of non-whitespace equal to the value */
+    size_t i = 0;
+    while (i < vn) {
+        while (i < vn && lexbor_space(v[i]))
+            i++;
+        size_t start = i;
+        while (i < vn && !lexbor_space(v[i]))
+            i++;
+        if (i - start == c->vlen && bytes_eq(v + start, want, c->vlen, ci))
+            return 1;
+    }
+    return 0;
+}
+
+/* The element's attributes of the list's names: the first of each name, by its local name. */
+static void read_sel_attrs(Node *el, SelList *l) {
+    l->found = 0;
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_local_name(at, &n);
+        if (an == NULL || n == 0 || n >= 64)
+            continue;
+        uint32_t maybe = l->by_first[an[0]] & l->by_length[n] & ~l->found;
+        while (maybe) {
+            int i = __builtin_ctz(maybe);
+            maybe &= maybe - 1;
+            if (memcmp(an, l->names[i], n) == 0) {
+                l->found |= (uint32_t)1 << i;
+                size_t vn = 0;
+                l->values[i] = attr_value(at, &vn);
+                l->vlens[i] = l->values[i] != NULL ? vn : 0;
+            }
+        }
+    }
+}
+
+static int compound_holds(const SelList *l, const SelCompound *c, const Node *el) {
+    if ((l->found & c->needs) != c->needs)
+        return 0;
+    for (Py_ssize_t j = 0; j < c->nconds; j++) {
+        const SelCond *d = &c->conds[j];
+        if (d->op == SEL_EXISTS)
+            continue;
+        int ci = d->ci == SEL_CASE_HTML ? el->ns == nodes_cfg.html_ns : d->ci == SEL_CASE_QUIRKS ? l->quirks : d->ci;
+        if (!value_holds(d, ci, l->values[d->slot], l->vlens[d->slot]))
+            return 0;
+    }
+    return 1;
+}
+
+/* How many compounds of the list name `el` (lexbor lists an element once per compound that does). */
+static Py_ssize_t compounds_matching(Node *el, SelList *l) {
+    if (el->type != NODE_ELEMENT)
+        return 0;
+    uintptr_t tid = el->tag_id;
+    int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
+    if (!tagged && l->nany == 0)
+        return 0;
+    int read = 0;
+    Py_ssize_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const Py_ssize_t *which = pass == 0 ? l->any : l->tagged;
+        Py_ssize_t n = pass == 0 ? l->nany : tagged ? l->ntagged : 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const SelCompound *c = &l->sel[which[i]];
+            if (c->tag != 0 && c->tag != tid)
+                continue;
+            if (c->nconds > 0 && !read) {
+                read_sel_attrs(el, l);
+                read = 1;
+            }
+            k += compound_holds(l, c, el);
+        }
+    }
+    return k;
+}
+
+static int sel_name(SelList *l, const char *name, size_t n) {
+    for (int k = 0; k < l->nnames; k++)
+        if (l->lens[k] == n && memcmp(l->names[k], name, n) == 0)
+            return k;
+    if (l->nnames == SEL_NAMES_MAX || n == 0 || n >= 64) {
+        PyErr_Format(PyExc_ValueError, "at most %d attribute names, each of 1 to 63 bytes", SEL_NAMES_MAX);
+        return -1;
+    }
+    int k = l->nnames++;
+    l->names[k] = name;
+    l->lens[k] = n;
+    l->by_first[(unsigned char)name[0]] |= (uint32_t)1 << k;
+    l->by_length[n] |= (uint32_t)1 << k;
+    return k;
+}
+
+/* The list from select()'s `compounds` (whose bytes it points into: they outlive the call). */
+static int sel_list(PyObject *spec, SelList *l) {
+    memset(l, 0, sizeof *l);
+    l->n = PyTuple_GET_SIZE(spec);
+    if (l->n > SEL_COMPOUNDS_MAX) {
+        PyErr_Format(PyExc_ValueError, "at most %d compounds", SEL_COMPOUNDS_MAX);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        SelCompound *c = &l->sel[i];
+        unsigned long long tag;
+        PyObject *conds;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(spec, i), "KO!", &tag, &PyTuple_Type, &conds))
+            return -1;
+        c->tag = (uintptr_t)tag;
+        c->nconds = PyTuple_GET_SIZE(conds);
+        if (c->nconds > SEL_CONDS_MAX) {
+            PyErr_Format(PyExc_ValueError, "at most %d conditions a compound", SEL_CONDS_MAX);
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < c->nconds; j++) {
+            SelCond *d = &c->conds[j];
+            Py_ssize_t nlen, vlen;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(conds, j), "y#iy#i", &d->name, &nlen, &d->op, &d->value, &vlen,
+                                  &d->ci))
+                return -1;
+            if (d->op < SEL_EXISTS || d->op > SEL_WORD || d->ci < SEL_CASE_EXACT || d->ci > SEL_CASE_QUIRKS) {
+                PyErr_Format(PyExc_ValueError, "unknown test %d or case mode %d", d->op, d->ci);
+                return -1;
+            }
+            if (d->op != SEL_EXISTS && vlen == 0) {
+                PyErr_SetString(PyExc_ValueError, "a test of a value needs a value");
+                return -1;
+            }
+            d->nlen = (size_t)nlen;
+            d->vlen = (size_t)vlen;
+            if ((d->slot = sel_name(l, d->name, d->nlen)) < 0)
+                return -1;
+            c->needs |= (uint32_t)1 << d->slot;
+        }
+        if (c->tag == 0)
+            l->any[l->nany++] = i;
+        else {
+            l->tagged[l->ntagged++] = i;
+            if (c->tag < SEL_TAG_BITS)
+                l->tags[c->tag >> 6] |= (uint64_t)1 << (c->tag & 63);
+        }
+    }
+    return 0;
+}
+
+/* The offset in `obj` (a pointer-aligned word after the object header) that holds `value`, or -1 when
+   none or more than one does. */
+static Py_ssize_t word_offset(PyObject *obj, uintptr_t value) {
+    Py_ssize_t found = -1;
+    for (Py_ssize_t off = (Py_ssize_t)sizeof(PyObject); off + (Py_ssize_t)sizeof(uintptr_t) <= Py_TYPE(obj)->tp_basicsize;
+         off += (Py_ssize_t)sizeof(uintptr_t)) {
+        uintptr_t word;
+        memcpy(&word, (char *)obj + off, sizeof word);
+        if (word == value) {
+            if (found >= 0)
+                return -1;
+            found = off;
+        }
+    }
+    return found;
+}
+
+PyDoc_STRVAR(configure_nodes_doc,
+             "configure_nodes(sample, address, parser) -> (node_offset, parser_offset)\n\n"
+             "Where a selectolax node keeps its lexbor node and its parser, found in `sample` (a node\n"
+             "selectolax made, of `address` in the tree of `parser`, an HTML element: its namespace is\n"
+             "HTML's): select() makes its nodes so.");
+
+static PyObject *native_configure_nodes(PyObject *self, PyObject *args) {
+    PyObject *sample, *parser;
+    unsigned long long address;
+    if (!PyArg_ParseTuple(args, "OKO", &sample, &address, &parser))
+        return NULL;
+    Py_ssize_t node_offset = word_offset(sample, (uintptr_t)address);
+    Py_ssize_t parser_offset = word_offset(sample, (uintptr_t)parser);
+    if (node_offset < 0 || parser_offset < 0 || address == 0)
+        return PyErr_Format(PyExc_ValueError, "no single word of the node holds its address and its parser");
+    if (Py_TYPE(sample)->tp_new == NULL)
+        return PyErr_Format(PyExc_TypeError, "the node's type makes no objects");
+    Py_XSETREF(nodes_cfg.type, (PyTypeObject *)Py_NewRef(Py_TYPE(sample)));
+    nodes_cfg.node_offset = node_offset;
+    nodes_cfg.parser_offset = parser_offset;
+    nodes_cfg.html_ns = ((const Node *)(uintptr_t)address)->ns;
+    return Py_BuildValue("(nn)", node_offset, parser_offset);
+}
+
+static PyObject *make_node(Node *node, PyObject *parser, PyObject *no_args) {
+    PyObject *obj = nodes_cfg.type->tp_new(nodes_cfg.type, no_args, NULL);
+    if (obj == NULL)
+        return NULL;
+    memcpy((char *)obj + nodes_cfg.node_offset, &node, sizeof node);
+    PyObject **slot = (PyObject **)((char *)obj + nodes_cfg.parser_offset);
+    Py_XSETREF(*slot, Py_NewRef(parser));
+    return obj;
+}
+
+PyDoc_STRVAR(select_doc,
+             "select(root, compounds) -> list[LexborNode]\n\n"
+             "The elements at and below `root` (a selectolax node) that the compounds name, in document order,\n"
+             "each once per compound that names it, as selectolax's css() lists them. A compound is (tag id or\n"
+             "0, ((local name, op, value, any case), ...)) as bytes; op 0: the attribute is there, 1: its value\n"
+             "holds `value`, 2: one of its whitespace-separated words is `value`.");
+
+static PyObject *native_select(PyObject *self, PyObject *args) {
+    PyObject *root_obj, *spec;
+    if (!PyArg_ParseTuple(args, "OO!", &root_obj, &PyTuple_Type, &spec))
+        return NULL;
+    if (!cfg.ready || nodes_cfg.type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
+        return NULL;
+    }
+    if (Py_TYPE(root_obj) != nodes_cfg.type)
+        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
+    SelList list;
+    if (sel_list(spec, &list) < 0)
+        return NULL;
+    Node *root;
+    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
+    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
+    const Document *doc = (const Document *)root->owner_document;
+    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
+    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
+    if (out == NULL || no_args == NULL)
+        goto fail;
+    Node *node = root;
+    while (node != NULL) {
+        Py_ssize_t times = compounds_matching(node, &list);
+        for (Py_ssize_t i = 0; i < times; i++) {
+            PyObject *item = make_node(node, parser, no_args);
+            if (item == NULL || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        node = node == root ? NULL : node->next;
+    }
+    Py_DECREF(no_args);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(no_args);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -3952,6 +4295,8 @@ static PyMethodDef methods[] = {
     {"attributes", native_attributes, METH_O, attributes_doc},
     {"marked", native_marked, METH_VARARGS, marked_doc},
     {"header_text", native_header_text, METH_VARARGS, header_text_doc},
+    {"configure_nodes", native_configure_nodes, METH_VARARGS, configure_nodes_doc},
+    {"select", native_select, METH_VARARGS, select_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
@@ -3984,6 +4329,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     crc_init();
+    for (const char *c = " \t\n\f\r"; *c; c++)
+        lexbor_spaces[(unsigned char)*c] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         ascii_space[c] = (unsigned char)(Py_UNICODE_ISSPACE(c) != 0);
     PyObject *m = PyModule_Create(&module);

@@ -395,6 +395,77 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
     return _chosen("marked", off, reference, check, native)
 
 
+# _native.select(root, compounds): the elements a selector list names, as selectolax nodes (meta/select.py).
+NodeSelector = Callable[[LexborNode, Any], list[LexborNode]]
+# Pages of elements the metadata's selector lists name, or nearly, in every way the scan tests them: a
+# document in quirks mode (no doctype), in limited quirks mode and in standards mode; values in any case,
+# across words and with every whitespace lexbor splits at; elements in SVG and MathML; valueless and
+# empty attributes; an element named by several compounds; a <template>'s content (not in the tree).
+SELECT_CANARIES = (
+    '<meta name=a content=b><link rel=canonical href=x><title>t</title><script type="application/LD+JSON">'
+    '{}</script><p class="Author x">a</p><p class="x\tauthor\fy">b</p><a rel="nofollow AUTHOR">c</a>'
+    '<svg><a rel="AUTHOR">d</a><title class=author>e</title><script type=ld+json>s</script></svg>'
+    "<math><mi itemprop=x>f</mi></math><span property content>g</span><span property>h</span>"
+    "<meta itemprop=datePublished content=2020 property=x class=author><abbr title>i</abbr>"
+    '<template><p class=author>t</p></template><p class=authors data-x="author">j</p><p class="">k</p>',
+    '<div class="\u212author author\u00a0">l</div><a rel="author\vx">m</a><a rel>n</a><h1 class=AUTHOR>'
+    'o<time itemprop>p</time></h1><script type="text/json+ld">q</script><link rel><link>',
+)
+_SELECT_DOCTYPES = (
+    "",
+    "<!DOCTYPE html>",
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+    '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">',
+)
+
+
+def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
+    """The C scan of the elements a selector list names if it equals `reference` on the canaries (in the
+    page's head, body and root, each page in quirks, limited-quirks and standards mode) for each of
+    `lists` (things with `native_args()`: compounds of lexbor tag ids and attribute tests); else
+    `reference`. The nodes it makes must be selectolax's own: the same node, parser, tag, attributes
+    and text."""
+
+    def native(ext: Any) -> NodeSelector:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(root: LexborNode, wanted: Any) -> list[LexborNode]:
+            told = args.get(wanted)
+            if told is None:
+                told = args[wanted] = wanted.native_args()
+            return ext.select(root, told)  # type: ignore[no-any-return]
+
+        return scan
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        sample = LexborHTMLParser("<html><head></head><body></body></html>")
+        assert sample.body is not None
+        ext.configure_nodes(sample.body, sample.body.mem_id, sample)
+        scan = native(ext)
+        for page in _tree_canaries(SELECT_CANARIES, " class=author itemprop=x"):
+            for doctype in _SELECT_DOCTYPES:
+                tree = LexborHTMLParser(doctype + page)
+                for root in (tree.head, tree.body, tree.root):
+                    assert root is not None
+                    for wanted in lists:
+                        got, want = scan(root, wanted), reference(root, wanted)
+                        if [_seen(n) for n in got] != [_seen(n) for n in want]:
+                            return f"selected elements differ on a canary: {got} != {want}"
+                        if any(g.parser is not tree for g in got):
+                            return "a selected node is not of the page's parser"
+        return None
+
+    off = "native selection of elements off, lexbor's CSS scan runs"
+    return _chosen("select", off, reference, check, native)
+
+
+def _seen(node: LexborNode) -> tuple[int, str | None, dict[str, str | None], str, int]:
+    """What selectolax says of a node: its address, tag, attributes, text and parent's address."""
+    return node.mem_id, node.tag, node.attributes, node.text(deep=True), _address(node.parent)
+
+
 # A walk from the headline (header.py): (node, limit) -> the text after or before it.
 HeaderWalk = Callable[[LexborNode, int], str]
 # Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
@@ -684,7 +755,7 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory, template
-    from worker.clean.meta import header, marked
+    from worker.clean.meta import header, marked, select
 
     saved = (
         idents.ident_flags,
@@ -703,6 +774,7 @@ def python_only() -> Iterator[None]:
         header._after,
         header._before,
         template._position_sets,
+        select.select,
     )
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
@@ -715,6 +787,7 @@ def python_only() -> Iterator[None]:
     guard._probe_runs, guard._nesting_counts = guard._probe_runs_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
     marked.marked = marked.marked_python
+    select.select = select.select_python
     header._after, header._before = header._after_python, header._before_python
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
@@ -733,6 +806,7 @@ def python_only() -> Iterator[None]:
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
         template._position_sets = saved[15]
+        select.select = saved[16]
 
 
 def _configure(t: SegmentTables) -> None:

@@ -1,9 +1,9 @@
 """The scans of the parsed tree for every element that carries metadata, sorted into a Harvest.
 
-lexbor runs a CSS selector list as one walk of the tree whatever the number of alternatives in it, so
-the element kinds read are named in one selector per scan (HEAD_SELECTOR, BODY_SELECTOR) and the
-matches are dispatched by tag in Python, in document order. The date-like elements (DATE_MARKS) are read
-only when no markup dated the page, by a scan that gives their strings, not nodes (marked.py).
+The element kinds read are named in one selector list per scan (HEAD, BODY: one walk of the tree each,
+in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order.
+The date-like elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives
+their strings, not nodes (marked.py).
 """
 
 from __future__ import annotations
@@ -15,19 +15,31 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
 from worker.clean.meta import jsonld
 from worker.clean.meta import marked as mk
+from worker.clean.meta import select as sel
 from worker.clean.meta import tables as t
 from worker.clean.meta.dates import Stamp, parse_value
 from worker.clean.meta.marked import Marks
+from worker.clean.meta.select import Attr, Compound, Selector
 from worker.clean.meta.text import text_dates
 
-# <head> is small: its scan costs ~15 µs. Everything a head holds that the extractor reads.
-HEAD_SELECTOR = "meta, link[rel], title, script[type*='ld+json' i]"
-# <body> is where the cost is (~85 µs a scan on htmldate's pages): only element kinds that are rare
-# and cheap to match (tag names, attribute presence; each class selector adds ~20 µs a scan, so only
-# the byline class of WordPress and most themes is here).
-BODY_SELECTOR = (
-    "meta, script[type*='ld+json' i], time, abbr[title], [itemprop], [property][content], h1,"
-    " a[rel~='author'], .author"
+_LD_JSON = Compound("script", (Attr("type", "*=", "ld+json", any_case=True),))
+# Everything a head holds that the extractor reads: "meta, link[rel], title, script[type*='ld+json' i]".
+HEAD = Selector((Compound("meta"), Compound("link", (Attr("rel"),)), Compound("title"), _LD_JSON))
+# What a body holds: only element kinds that are rare (tag names, attribute presence, and the byline
+# class of WordPress and most themes). "meta, script[type*='ld+json' i], time, abbr[title], [itemprop],
+# [property][content], h1, a[rel~='author'], .author"
+BODY = Selector(
+    (
+        Compound("meta"),
+        _LD_JSON,
+        Compound("time"),
+        Compound("abbr", (Attr("title"),)),
+        Compound(attrs=(Attr("itemprop"),)),
+        Compound(attrs=(Attr("property"), Attr("content"))),
+        Compound("h1"),
+        Compound("a", (Attr("rel", "~=", "author"),)),
+        Compound(cls="author"),
+    )
 )
 # What the text fallback cuts out of the body's text.
 SKIPPED_MARKS = Marks(tags=("script", "style", "noscript", "template"))
@@ -199,9 +211,9 @@ def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
     h = Harvest()
     scripts: list[str] = []
     head, body = tree.head, tree.body
-    for node in head.css(HEAD_SELECTOR) if head is not None else ():
+    for node in sel.select(head, HEAD) if head is not None else ():
         _dispatch(node, h, latest, scripts)
-    for node in body.css(BODY_SELECTOR) if body is not None else ():
+    for node in sel.select(body, BODY) if body is not None else ():
         _dispatch(node, h, latest, scripts)
     h.linked = jsonld.read(scripts)
     for prop, value in h.linked.published:
