@@ -208,9 +208,11 @@ def test_python_only_runs_the_reference() -> None:
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
         assert sl.select is sl.select_python
+        assert mk.unmarked_text is mk.unmarked_text_python
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
     assert mk.marked is not mk.marked_python
     assert sl.select is not sl.select_python
+    assert mk.unmarked_text is not mk.unmarked_text_python
     assert hd._after is not hd._after_python
     assert sc._accel is not None
     assert guard._count_attributes is not guard._count_attributes_python
@@ -745,3 +747,46 @@ def test_an_element_is_selected_once_per_compound_that_names_it() -> None:
 def test_a_selector_names_standard_tags_only() -> None:
     with pytest.raises(ValueError, match="no standard tag"):
         sl.Selector((sl.Compound("x-custom"),)).native_args()
+
+
+# The text without marked elements' (worker/clean/meta/marked.py's unmarked_text, the text fallback's
+# visible text): scripts whose text is also written outside them, short and empty ones, nesting.
+UNMARK_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<script>var x = 1;</script>", "var x = 1;", "<style>p{}</style>", "<script>ab</script>",
+         "<noscript><p>no script</p></noscript>", "<svg><style>svg style</style></svg>", "<!-- c -->",
+         "<template>t</template>", " \u3000\n", "über 漢字 😀", "<script></script>", "<br>"]
+    ),
+)  # fmt: skip
+UNMARK_TREES = html_trees(UNMARK_LEAF, st.sampled_from(["div", "p", "span", "script", "style"]), st.just(""))
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(UNMARK_TREES, min_size=1, max_size=4), st.sampled_from([collect.SKIPPED_MARKS, Marks(("p",))])
+)
+def test_text_without_marked_elements_equals_pythons(parts: list[str], marks: Marks) -> None:
+    body = LexborHTMLParser(f"<html><body>{''.join(parts)}</body></html>").body
+    assert body is not None
+    for node in native._nodes(body):
+        assert mk.unmarked_text(node, marks) == mk.unmarked_text_python(node, marks)
+
+
+@needs_native
+def test_text_that_is_not_utf8_is_left_to_the_reference() -> None:
+    body = LexborHTMLParser(b"<body><p>caf\xe9</p><script>var x = 10;</script>tail</body>").body
+    assert body is not None
+    assert mk.unmarked_text(body, collect.SKIPPED_MARKS) == mk.unmarked_text_python(
+        body, collect.SKIPPED_MARKS
+    )
+    assert mk.unmarked_text(body, collect.SKIPPED_MARKS) == "caf\ufffd tail"
+
+
+def test_words_in_class_or_id_are_not_cut_out_of_a_text() -> None:
+    body = LexborHTMLParser("<body><p class=date>x</p></body>").body
+    assert body is not None
+    if mk.unmarked_text is not mk.unmarked_text_python:
+        with pytest.raises(ValueError, match="only tags"):
+            mk.unmarked_text(body, collect.DATE_MARKS)

@@ -31,6 +31,7 @@
    costs speed, never correctness.
 */
 #define PY_SSIZE_T_CLEAN
+#define _GNU_SOURCE /* memmem */
 #include <Python.h>
 #include <dlfcn.h>
 #include <math.h>
@@ -4286,6 +4287,143 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The text of a subtree without its marked elements' (worker/clean/meta/marked.py's unmarked_text_python) */
+
+/* Bytes of text below `root` (its text nodes' UTF-8, as deep_text reads them). */
+static size_t text_bytes(Node *root) {
+    size_t n = 0;
+    Node *node = root->first_child;
+    while (node != NULL) {
+        if (node->tag_id == cfg.text_id && ((const CharData *)node)->data.data != NULL)
+            n += ((const CharData *)node)->data.length;
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        if (node == root)
+            break;
+        node = node->next;
+    }
+    return n;
+}
+
+/* Append s[0:n] to `out` with its whitespace runs (str.isspace) as one space, none at the start of `out`:
+   *pending says a space is owed before the next non-space. -1 when s is not valid UTF-8. */
+static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pending) {
+    if (buf_reserve(out, n + 1) < 0)
+        return -1;
+    size_t i = 0;
+    while (i < n) {
+        Py_UCS4 cp;
+        int len = utf8_decode(s + i, n - i, &cp);
+        if (len == 0)
+            return -1;
+        if (cp < 128 ? ascii_space[cp] : Py_UNICODE_ISSPACE(cp)) {
+            *pending = out->n > 0;
+        } else {
+            if (*pending) {
+                out->b[out->n++] = ' ';
+                *pending = 0;
+            }
+            memcpy(out->b + out->n, s + i, (size_t)len);
+            out->n += (size_t)len;
+        }
+        i += (size_t)len;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(unmarked_text_doc,
+             "unmarked_text(address, tag_ids, min_chars) -> str | None\n\n"
+             "text.visible_text(node.text(deep=True), texts) of the node at `address`, whitespace-folded, where\n"
+             "texts are those of the elements at and below it with a tag id in `tag_ids` in document order (as\n"
+             "marked() lists them); each text of `min_chars` characters or more is cut out at its next\n"
+             "occurrence in the text. None when the text is not valid UTF-8 (selectolax would decode it with\n"
+             "\"replace\"): the caller runs the Python reference.");
+
+static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *tag_ids;
+    Py_ssize_t min_chars;
+    if (!PyArg_ParseTuple(args, "KO!n", &address, &PyTuple_Type, &tag_ids, &min_chars))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    uintptr_t tags[WALK_TAGS_MAX];
+    Py_ssize_t ntags;
+    if (read_tag_ids(tag_ids, tags, &ntags) < 0)
+        return NULL;
+    Buf text = {0}, out = {0};
+    Vec cuts = {0}; /* start and end byte of each marked element's text */
+    PyObject *result = NULL;
+    Node *root = (Node *)(uintptr_t)address;
+    Node *node = root;
+    while (node != NULL) {
+        if (node->type == NODE_ELEMENT && id_in_set(tags, ntags, node->tag_id)) {
+            size_t start = node == root ? 0 : text.n;
+            if (vec_push(&cuts, (Py_ssize_t)start) < 0 || vec_push(&cuts, (Py_ssize_t)(start + text_bytes(node))) < 0)
+                goto done;
+        }
+        if (node->tag_id == cfg.text_id) {
+            const LexStr *t = &((const CharData *)node)->data;
+            if (t->data != NULL && t->length > 0) {
+                if (buf_reserve(&text, t->length) < 0)
+                    goto done;
+                memcpy(text.b + text.n, t->data, t->length);
+                text.n += t->length;
+            }
+        }
+        if (node->first_child != NULL) {
+            node = node->first_child;
+            continue;
+        }
+        while (node != root && node->next == NULL)
+            node = node->parent;
+        node = node == root ? NULL : node->next;
+    }
+    /* Valid UTF-8 throughout: then a byte search finds what str.find finds (a valid needle matches at
+       character boundaries only) and character counts are counts of lead bytes. */
+    for (size_t i = 0; i < text.n;) {
+        Py_UCS4 cp;
+        int len = utf8_decode(text.b + i, text.n - i, &cp);
+        if (len == 0) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        i += (size_t)len;
+    }
+    size_t pos = 0;
+    int pending = 0;
+    for (Py_ssize_t c = 0; c < cuts.n; c += 2) {
+        size_t a = (size_t)cuts.v[c], b = (size_t)cuts.v[c + 1];
+        Py_ssize_t chars = 0;
+        for (size_t i = a; i < b; i++)
+            chars += (text.b[i] & 0xC0) != 0x80;
+        if (chars < min_chars)
+            continue;
+        const unsigned char *k = b > a ? memmem(text.b + pos, text.n - pos, text.b + a, b - a) : text.b + pos;
+        if (k == NULL)
+            continue;
+        if (append_folded(&out, text.b + pos, (size_t)(k - text.b) - pos, &pending) < 0)
+            goto done;
+        pending = out.n > 0; /* the pieces are joined with a space */
+        pos = (size_t)(k - text.b) + (b - a);
+    }
+    if (append_folded(&out, text.b + pos, text.n - pos, &pending) < 0)
+        goto done;
+    result = PyUnicode_DecodeUTF8((const char *)out.b, (Py_ssize_t)out.n, "strict");
+done:
+    PyMem_Free(text.b);
+    PyMem_Free(out.b);
+    PyMem_Free(cuts.v);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -4297,6 +4435,7 @@ static PyMethodDef methods[] = {
     {"header_text", native_header_text, METH_VARARGS, header_text_doc},
     {"configure_nodes", native_configure_nodes, METH_VARARGS, configure_nodes_doc},
     {"select", native_select, METH_VARARGS, select_doc},
+    {"unmarked_text", native_unmarked_text, METH_VARARGS, unmarked_text_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

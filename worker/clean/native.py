@@ -466,6 +466,57 @@ def _seen(node: LexborNode) -> tuple[int, str | None, dict[str, str | None], str
     return node.mem_id, node.tag, node.attributes, node.text(deep=True), _address(node.parent)
 
 
+# The text of a node without its marked elements' (meta/marked.py's unmarked_text): (root, marks) -> text.
+Unmarker = Callable[[LexborNode, Any], str]
+# Pages whose skipped texts test every rule of the cuts: a text also written before its element (cut
+# there: str.find's first occurrence), texts shorter than the minimum, nested marked elements, text split
+# over nodes and comments, whitespace of every kind at the cuts, non-ASCII text.
+UNMARK_CANARIES = (
+    "<p>var x = 1;</p><script>var x = 1;</script><style>p{}</style><b>bold <p>para</p></b>x\u3000y "
+    "<noscript><p>no script</p></noscript><svg><style>svg style</style><script>q</script></svg>"
+    "<template>t</template><p> \u00a0über\n漢字 😀 </p><!-- c --><p></p><b>1234567</b><b>12345678</b>"
+    "<p>12345678 again</p> tail\u2028",
+)
+
+
+def unmarker(reference: Unmarker, marks: tuple[Any, ...], min_chars: int) -> Unmarker:
+    """The C text without marked elements' if it equals `reference` on the canaries for each of `marks`
+    (things with `native_args()`; tags alone: words in class or id are for `marker`), from every element
+    of the canaries; else `reference`. Text that is not valid UTF-8 is left to `reference`."""
+
+    def native(ext: Any) -> Unmarker:
+        args: dict[Any, tuple[int, ...]] = {}
+
+        def text(root: LexborNode, wanted: Any) -> str:
+            tag_ids = args.get(wanted)
+            if tag_ids is None:
+                tag_ids, in_class, in_id = wanted.native_args()
+                if in_class or in_id:
+                    raise ValueError(f"only tags are cut out of a text, not {wanted}")
+                args[wanted] = tag_ids
+            got = ext.unmarked_text(root.mem_id, tag_ids, min_chars)
+            return reference(root, wanted) if got is None else got
+
+        return text
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        ours = native(ext)
+        for page in _tree_canaries(UNMARK_CANARIES):
+            body = LexborHTMLParser(page).body
+            assert body is not None
+            for node in _nodes(body):
+                for wanted in marks:
+                    got, want = ours(node, wanted), reference(node, wanted)
+                    if got != want:
+                        return f"text without marked elements differs on a canary: {got!r} != {want!r}"
+        return None
+
+    off = "native text without marked elements off, the Python cuts run"
+    return _chosen("unmarked", off, reference, check, native)
+
+
 # A walk from the headline (header.py): (node, limit) -> the text after or before it.
 HeaderWalk = Callable[[LexborNode, int], str]
 # Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
@@ -775,6 +826,7 @@ def python_only() -> Iterator[None]:
         header._before,
         template._position_sets,
         select.select,
+        marked.unmarked_text,
     )
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
@@ -788,6 +840,7 @@ def python_only() -> Iterator[None]:
     guard._count_attributes = guard._count_attributes_python
     marked.marked = marked.marked_python
     select.select = select.select_python
+    marked.unmarked_text = marked.unmarked_text_python
     header._after, header._before = header._after_python, header._before_python
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
@@ -806,7 +859,7 @@ def python_only() -> Iterator[None]:
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
         template._position_sets = saved[15]
-        select.select = saved[16]
+        select.select, marked.unmarked_text = saved[16:18]
 
 
 def _configure(t: SegmentTables) -> None:
