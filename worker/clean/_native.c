@@ -4316,11 +4316,24 @@ static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pendin
         return -1;
     size_t i = 0;
     while (i < n) {
+        if (s[i] < 0x80) { /* ASCII: no decoding */
+            if (ascii_space[s[i]]) {
+                *pending = out->n > 0;
+            } else {
+                if (*pending) {
+                    out->b[out->n++] = ' ';
+                    *pending = 0;
+                }
+                out->b[out->n++] = s[i];
+            }
+            i++;
+            continue;
+        }
         Py_UCS4 cp;
         int len = utf8_decode(s + i, n - i, &cp);
         if (len == 0)
             return -1;
-        if (cp < 128 ? ascii_space[cp] : Py_UNICODE_ISSPACE(cp)) {
+        if (Py_UNICODE_ISSPACE(cp)) {
             *pending = out->n > 0;
         } else {
             if (*pending) {
@@ -4388,6 +4401,11 @@ static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
     /* Valid UTF-8 throughout: then a byte search finds what str.find finds (a valid needle matches at
        character boundaries only) and character counts are counts of lead bytes. */
     for (size_t i = 0; i < text.n;) {
+        uint64_t word;
+        if (i + 8 <= text.n && (memcpy(&word, text.b + i, 8), (word & 0x8080808080808080ull) == 0)) {
+            i += 8; /* eight ASCII bytes */
+            continue;
+        }
         Py_UCS4 cp;
         int len = utf8_decode(text.b + i, text.n - i, &cp);
         if (len == 0) {

@@ -4,10 +4,10 @@ image, tags, categories and the article's own headline, read from the parsed tre
     extract_metadata(tree, url) -> PageMetadata
 
 `tree` must be the page as parsed, before pre-cleaning: JSON-LD lives in <script>, which pre-cleaning
-removes. The tree is only read, never changed. Cost: one CSS scan of <head>, one of <body>; a short
-walk from the headline where the markup gives no date or several; pages that neither dates get a scan
-for date-like elements and, failing that, a search of the visible text (the walk and these scans in C
-with the accelerator: header.py, marked.py).
+removes. The tree is only read, never changed. Cost: one selector scan of <head>, one of <body>; a
+short walk from the headline where the markup gives no date or several; pages that neither dates get a
+scan for date-like elements and, failing that, a search of the visible text (the scans, the walk and the
+visible text in C with the accelerator: select.py, header.py, marked.py).
 """
 
 from __future__ import annotations
