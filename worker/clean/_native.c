@@ -2263,6 +2263,15 @@ static PyObject *attr_or_none(Node *el, const char *name, size_t m) {
     return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
 }
 
+/* The node after `node` in document order within `root`'s subtree (children first), NULL past its end. */
+static inline Node *next_in_subtree(Node *node, const Node *root) {
+    if (node->first_child != NULL)
+        return node->first_child;
+    while (node != root && node->next == NULL)
+        node = node->parent;
+    return node == root ? NULL : node->next;
+}
+
 /* selectolax's text(deep=True) of `root`, or None when it is longer than `max_chars` characters: then
    its UTF-8 is not read past 4 * max_chars bytes (no character takes more, nor does a "replace" of
    invalid bytes) and only a text within that is decoded and measured. */
@@ -2282,15 +2291,7 @@ static PyObject *deep_text(Node *root, Buf *buf, Py_ssize_t max_chars) {
                     Py_RETURN_NONE;
             }
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        if (node == root)
-            break;
-        node = node->next;
+        node = next_in_subtree(node, root);
     }
     PyObject *text = PyUnicode_DecodeUTF8((const char *)buf->b, (Py_ssize_t)buf->n, "replace");
     if (text != NULL && PyUnicode_GET_LENGTH(text) > max_chars)
@@ -2380,13 +2381,7 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
             }
             Py_DECREF(item);
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        node = node == root ? NULL : node->next;
+        node = next_in_subtree(node, root);
     }
     PyMem_Free(buf.b);
     return out;
@@ -2717,13 +2712,7 @@ static PyObject *native_select(PyObject *self, PyObject *args) {
             }
             Py_DECREF(item);
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        node = node == root ? NULL : node->next;
+        node = next_in_subtree(node, root);
     }
     Py_DECREF(no_args);
     return out;
@@ -4296,15 +4285,7 @@ static size_t text_bytes(Node *root) {
     while (node != NULL) {
         if (node->tag_id == cfg.text_id && ((const CharData *)node)->data.data != NULL)
             n += ((const CharData *)node)->data.length;
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        if (node == root)
-            break;
-        node = node->next;
+        node = next_in_subtree(node, root);
     }
     return n;
 }
@@ -4390,13 +4371,7 @@ static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
                 text.n += t->length;
             }
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        node = node == root ? NULL : node->next;
+        node = next_in_subtree(node, root);
     }
     /* Valid UTF-8 throughout: then a byte search finds what str.find finds (a valid needle matches at
        character boundaries only) and character counts are counts of lead bytes. */
