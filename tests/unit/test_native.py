@@ -209,10 +209,12 @@ def test_python_only_runs_the_reference() -> None:
         assert mk.marked is mk.marked_python
         assert sl.select is sl.select_python
         assert mk.unmarked_text is mk.unmarked_text_python
+        assert collect._in_comment is collect.in_comment_python
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
     assert mk.marked is not mk.marked_python
     assert sl.select is not sl.select_python
     assert mk.unmarked_text is not mk.unmarked_text_python
+    assert collect._in_comment is not collect.in_comment_python
     assert hd._after is not hd._after_python
     assert sc._accel is not None
     assert guard._count_attributes is not guard._count_attributes_python
@@ -790,3 +792,32 @@ def test_words_in_class_or_id_are_not_cut_out_of_a_text() -> None:
     if mk.unmarked_text is not mk.unmarked_text_python:
         with pytest.raises(ValueError, match="only tags"):
             mk.unmarked_text(body, collect.DATE_MARKS)
+
+
+# Ancestors named like a comment (worker/clean/meta/collect.py's _in_comment), from every node.
+ANCESTOR_ATTRS = st.lists(
+    st.tuples(
+        st.sampled_from(["class", "id", "title"]),
+        st.one_of(
+            st.none(),
+            st.sampled_from(["comment", "x-COMMENTS", "Comm ent", "\u0130", "\u212acomment", "", "c"]),
+        ),
+    ),
+    max_size=3,
+    unique_by=lambda kv: kv[0],
+).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+ANCESTOR_TREES = html_trees(
+    st.sampled_from(["<time>1</time>", "x", "<!-- c -->"]),
+    st.sampled_from(["div", "p", "li"]),
+    ANCESTOR_ATTRS,
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(ANCESTOR_TREES, min_size=1, max_size=4), ANCESTOR_ATTRS)
+def test_ancestors_named_like_a_comment_equal_pythons(parts: list[str], root_attrs: str) -> None:
+    tree = LexborHTMLParser(f"<html{root_attrs}><body{root_attrs}>{''.join(parts)}</body></html>")
+    assert tree.root is not None
+    for node in native._nodes(tree.root):
+        assert collect._in_comment(node) == collect.in_comment_python(node)

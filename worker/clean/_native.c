@@ -4329,6 +4329,45 @@ static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pendin
     return 0;
 }
 
+PyDoc_STRVAR(in_marked_ancestor_doc,
+             "in_marked_ancestor(address, depth, words) -> bool\n\n"
+             "Whether the class or the id of one of the `depth` nearest ancestors of the node at `address` holds\n"
+             "one of `words` (lower-case ASCII bytes) in any ASCII case (non-elements have neither); the class\n"
+             "and id are the last of the name, as selectolax's attributes dict gives them.");
+
+static PyObject *native_in_marked_ancestor(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    Py_ssize_t depth;
+    PyObject *words;
+    if (!PyArg_ParseTuple(args, "KnO!", &address, &depth, &PyTuple_Type, &words))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++)
+        if (!PyBytes_Check(PyTuple_GET_ITEM(words, i)))
+            return PyErr_Format(PyExc_TypeError, "words must be bytes");
+    const Node *node = ((const Node *)(uintptr_t)address)->parent;
+    for (Py_ssize_t k = 0; k < depth && node != NULL; k++, node = node->parent) {
+        if (node->type != NODE_ELEMENT)
+            continue;
+        static const char *const names[] = {"class", "id"};
+        for (int a = 0; a < 2; a++) {
+            const unsigned char *v = NULL;
+            size_t vn = 0;
+            if (!value_of((Node *)node, names[a], strlen(names[a]), 1, &v, &vn) || v == NULL)
+                continue;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
+                PyObject *w = PyTuple_GET_ITEM(words, i);
+                if (contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w)))
+                    Py_RETURN_TRUE;
+            }
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
 PyDoc_STRVAR(unmarked_text_doc,
              "unmarked_text(address, tag_ids, min_chars) -> str | None\n\n"
              "text.visible_text(node.text(deep=True), texts) of the node at `address`, whitespace-folded, where\n"
@@ -4429,6 +4468,7 @@ static PyMethodDef methods[] = {
     {"configure_nodes", native_configure_nodes, METH_VARARGS, configure_nodes_doc},
     {"select", native_select, METH_VARARGS, select_doc},
     {"unmarked_text", native_unmarked_text, METH_VARARGS, unmarked_text_doc},
+    {"in_marked_ancestor", native_in_marked_ancestor, METH_VARARGS, in_marked_ancestor_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

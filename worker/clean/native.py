@@ -517,6 +517,51 @@ def unmarker(reference: Unmarker, marks: tuple[Any, ...], min_chars: int) -> Unm
     return _chosen("unmarked", off, reference, check, native)
 
 
+# Whether an ancestor's class or id names something (meta/collect.py's _in_comment): node -> bool.
+AncestorMarker = Callable[[LexborNode], bool]
+# Pages of elements below ancestors named in every way the test reads them: in class or id, in any case,
+# inside other words, further up than the depth, on the root and past it, next to characters whose
+# lower case is ASCII ("İ", "K").
+ANCESTOR_CANARIES = (
+    '<div class="x-COMMENT-list"><p><time>1</time></p></div><ul id="Comments"><li><time>2</time></li></ul>'
+    '<div class="comment"><div><div><div><div><div><div><time>deep</time></div></div></div></div></div></div>'
+    '</div><p class="İ comm ent" id="x"><b class>3</b></p><p id="Kcomment"><i>4</i></p>',
+)
+
+
+def ancestor_marker(reference: AncestorMarker, words: tuple[str, ...], depth: int) -> AncestorMarker:
+    """The C test of the `depth` nearest ancestors' class and id for `words` if it equals `reference` from
+    every node of the canaries (in documents whose root is named too); else `reference`. Words must be
+    ASCII letters that str.lower makes from no other character (none of "k" (from the Kelvin sign) and
+    "i" (from "İ", with a combining dot after it) at a word's end), or the reference runs."""
+    told = tuple(w.encode("ascii") for w in words if w.isascii())
+
+    def native(ext: Any) -> AncestorMarker:
+        def marked(node: LexborNode) -> bool:
+            return ext.in_marked_ancestor(node.mem_id, depth, told)  # type: ignore[no-any-return]
+
+        return marked
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        if len(told) != len(words) or any(
+            not w or w != w.lower() or b"k" in w or w.endswith(b"i") for w in told
+        ):
+            return f"words the C test cannot read as str.lower does: {words}"
+        ours = native(ext)
+        for page in _tree_canaries(ANCESTOR_CANARIES, ' class="comment-body"'):
+            tree = LexborHTMLParser(page.replace("<html>", '<html id="comments">'))
+            assert tree.root is not None
+            for node in _nodes(tree.root):
+                if ours(node) != reference(node):
+                    return f"ancestors' marks differ on a canary below {node.parent}"
+        return None
+
+    off = "native test of ancestors' class and id off, the Python test runs"
+    return _chosen("ancestors", off, reference, check, native)
+
+
 # A walk from the headline (header.py): (node, limit) -> the text after or before it.
 HeaderWalk = Callable[[LexborNode, int], str]
 # Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
@@ -806,7 +851,7 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import fingerprint, guard, idents, lang, quality, score, segment, sitememory, template
-    from worker.clean.meta import header, marked, select
+    from worker.clean.meta import collect, header, marked, select
 
     saved = (
         idents.ident_flags,
@@ -827,6 +872,7 @@ def python_only() -> Iterator[None]:
         template._position_sets,
         select.select,
         marked.unmarked_text,
+        collect._in_comment,
     )
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
@@ -841,6 +887,7 @@ def python_only() -> Iterator[None]:
     marked.marked = marked.marked_python
     select.select = select.select_python
     marked.unmarked_text = marked.unmarked_text_python
+    collect._in_comment = collect.in_comment_python
     header._after, header._before = header._after_python, header._before_python
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
@@ -859,7 +906,7 @@ def python_only() -> Iterator[None]:
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
         template._position_sets = saved[15]
-        select.select, marked.unmarked_text = saved[16:18]
+        select.select, marked.unmarked_text, collect._in_comment = saved[16:19]
 
 
 def _configure(t: SegmentTables) -> None:

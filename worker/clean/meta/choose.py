@@ -23,7 +23,7 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import marked as mk
-from worker.clean.meta.collect import SKIPPED_MARKS, Candidate, Harvest, date_element_dates
+from worker.clean.meta.collect import SKIPPED_MARKS, Candidate, Harvest, date_element_date
 from worker.clean.meta.dates import local_day
 from worker.clean.meta.text import TextDate, text_dates
 from worker.models import FoundDate
@@ -165,8 +165,8 @@ def from_header(header: list[TextDate]) -> FoundDate | None:
 
 
 def from_elements(tree: LexborHTMLParser, latest: date) -> FoundDate | None:
-    found = date_element_dates(tree, latest)
-    return _found(found[0].stamp.day, found[0].rule) if found else None
+    found = date_element_date(tree, latest)
+    return _found(found.stamp.day, found.rule) if found is not None else None
 
 
 def from_text(tree: LexborHTMLParser, h: Harvest, title: str | None, latest: date) -> FoundDate | None:

@@ -13,6 +13,7 @@ from datetime import date
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
+from worker.clean import native
 from worker.clean.meta import jsonld
 from worker.clean.meta import marked as mk
 from worker.clean.meta import select as sel
@@ -150,7 +151,7 @@ def _meta(attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
         h.authors.append(("meta:" + key, content))
 
 
-def _in_comment(node: LexborNode) -> bool:
+def in_comment_python(node: LexborNode) -> bool:
     """Whether one of the COMMENT_DEPTH nearest ancestors is named like a comment ("comment-body",
     "comment-list"): the <time> of a reader's comment dates the comment, not the page."""
     parent = node.parent
@@ -163,6 +164,11 @@ def _in_comment(node: LexborNode) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# In C, once native.py has checked it against in_comment_python on canary pages (the ancestors' class and
+# id without a Python dict each).
+_in_comment = native.ancestor_marker(in_comment_python, COMMENT_MARKERS, COMMENT_DEPTH)
 
 
 def _time(node: LexborNode, h: Harvest, latest: date) -> None:
@@ -195,11 +201,11 @@ def _itemprop(node: LexborNode, attrs: dict[str, str | None], h: Harvest, latest
         h.itemprop_headline = fold(node.text(deep=True)) or None
 
 
-def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
-    """Dates in the text of date-like elements (class "date", "byline", "posted"...), read only when
-    markup gave no date: one candidate per element, skipping comments' dates and dates whose cue
-    says they are no publication date ("bis", "zuletzt geändert")."""
-    found: list[Candidate] = []
+def date_element_date(tree: LexborHTMLParser, latest: date) -> Candidate | None:
+    """The first date in the text of a date-like element (class "date", "byline", "posted"...), read
+    only when markup gave no date: each element's first date, skipping comments' dates and dates whose
+    cue says they are no publication date ("bis", "zuletzt geändert"); the elements after the first
+    that dates the page are not read."""
     body = tree.body
     elements = mk.marked(body, DATE_MARKS, DATE_ELEMENTS_MAX, DATE_TEXT_MAX * 4) if body is not None else []
     for cls, ident, text in elements:
@@ -213,13 +219,13 @@ def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
             continue
         for d in text_dates(text, latest, limit=1):
             if d.dates_page:
-                found.append(Candidate(Stamp(d.day), "text:date-element", 3))
-    return found
+                return Candidate(Stamp(d.day), "text:date-element", 3)
+    return None
 
 
 def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
     """Everything the head and body say in markup (the date-like elements are left to
-    date_element_dates)."""
+    date_element_date)."""
     h = Harvest()
     scripts: list[str] = []
     head, body = tree.head, tree.body

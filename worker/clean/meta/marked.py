@@ -2,7 +2,7 @@
 of their ancestor's text.
 
 The two scans of the metadata that need no node afterwards, only what an element says: the date-like
-elements (collect.date_element_dates) and the elements whose text no reader sees (choose.from_text:
+elements (collect.date_element_date) and the elements whose text no reader sees (choose.from_text:
 unmarked_text, the body's text without theirs, which the C accelerator makes without a Python string
 per script and style, and without the text of the whole body as one). A
 lexbor CSS scan of <body> builds a Python node per match and costs ~0.1 ms a scan whatever the selector
