@@ -2530,9 +2530,11 @@ static int compound_holds(const SelList *l, const SelCompound *c, const Node *el
 
 /* How many compounds of the list name `el` (lexbor lists an element once per compound that does). */
 static Py_ssize_t compounds_matching(Node *el, SelList *l) {
-    if (el->type != NODE_ELEMENT)
-        return 0;
     uintptr_t tid = el->tag_id;
+    /* A text node (most nodes) is known by its tag id, on the cache line of the links the walk reads; the
+       node type is the struct's last field, often on the next line. */
+    if (tid == cfg.text_id || el->type != NODE_ELEMENT)
+        return 0;
     int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
     if (!tagged && l->nany == 0)
         return 0;
