@@ -870,10 +870,9 @@ def python_only() -> Iterator[None]:
         header._after,
         header._before,
         template._position_sets,
-        select.select,
-        marked.unmarked_text,
-        collect._in_comment,
     )
+    # the metadata's scans (kept apart: a stage added above does not move their places)
+    saved_meta = (select.select, marked.unmarked_text, collect._in_comment)
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
     idents.ident_flags = idents.ident_flags_python
@@ -906,7 +905,7 @@ def python_only() -> Iterator[None]:
         guard._probe_runs, guard._nesting_counts, guard._count_attributes = saved[9:12]
         marked.marked, header._after, header._before = saved[12:15]
         template._position_sets = saved[15]
-        select.select, marked.unmarked_text, collect._in_comment = saved[16:19]
+        select.select, marked.unmarked_text, collect._in_comment = saved_meta
 
 
 def _configure(t: SegmentTables) -> None:
