@@ -405,3 +405,18 @@ def test_the_tree_is_not_changed() -> None:
     before = tree.html
     extract_metadata(tree, "https://garden.example.com/", today=TODAY)
     assert tree.html == before
+
+
+@pytest.mark.parametrize(
+    ("rel", "canonical"),
+    [
+        pytest.param("canonical", "https://x.example/a", id="plain"),
+        pytest.param("Alternate  CANONICAL", "https://x.example/a", id="among words, any case"),
+        pytest.param("canonical-ish", None, id="a longer word"),
+        pytest.param("alternate", None, id="another link"),
+    ],
+)
+def test_the_canonical_link_is_read_by_its_rel_word(rel: str, canonical: str | None) -> None:
+    head = f'<link rel="stylesheet" href="/s.css"><link rel="{rel}" href="https://x.example/a">'
+    m = meta_of(f"<html><head>{head}</head><body><p>x</p></body></html>")
+    assert m.canonical_url == canonical

@@ -32,6 +32,7 @@ from worker.clean import template as tm
 from worker.clean.meta import collect
 from worker.clean.meta import header as hd
 from worker.clean.meta import marked as mk
+from worker.clean.meta import select as sl
 from worker.clean.meta.marked import Marks
 from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.pipeline import clean_page
@@ -206,10 +207,16 @@ def test_python_only_runs_the_reference() -> None:
         assert sc._accel is None
         assert guard._count_attributes is guard._count_attributes_python
         assert mk.marked is mk.marked_python
+        assert sl.select is sl.select_python
+        assert mk.unmarked_text is mk.unmarked_text_python
+        assert collect._in_comment is collect.in_comment_python
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
         assert dom.utf8 is dom.utf8_python
     assert dom.utf8 is not dom.utf8_python
     assert mk.marked is not mk.marked_python
+    assert sl.select is not sl.select_python
+    assert mk.unmarked_text is not mk.unmarked_text_python
+    assert collect._in_comment is not collect.in_comment_python
     assert hd._after is not hd._after_python
     assert sc._accel is not None
     assert guard._count_attributes is not guard._count_attributes_python
@@ -744,3 +751,148 @@ def test_every_character_that_lower_changes_is_lowered_before_it_is_counted() ->
     _, hits = native._native.stop_hits(texts, table, 1)
     assert hits == [sum(w in table for w in t.lower().split()) for t in texts]
     assert all(hits)
+
+
+# The selection of elements (worker/clean/meta/select.py): the metadata's scans of <head> and <body>, whose
+# nodes the dispatch reads. Attributes and values in every case and shape the tests look at: words across
+# whitespace lexbor splits at and that it does not (\v, \xa0), substrings, valueless and empty attributes.
+SELECT_VALUES = ["author", "Author", "AUTHOR", "x author", "author\ty", "x\vauthor", "authors", "\xa0author",
+                 "application/ld+json", "LD+JSON", "ld+jso", "", "k\u212author"]  # fmt: skip
+SELECT_ATTRS = st.lists(
+    st.tuples(
+        st.sampled_from(["class", "rel", "type", "itemprop", "property", "content", "title", "data-x", "id"]),
+        st.one_of(st.none(), st.sampled_from(SELECT_VALUES)),
+    ),
+    max_size=4,
+).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+SELECT_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<meta name=a content=b>", '<link rel="canonical">', "<title>t</title>", "<!-- c -->",
+         "<template><p class=author>t</p></template>", '<svg><a rel="AUTHOR">s</a><title>x</title></svg>',
+         "<math><mi class=author>m</mi></math>", "<time>3 May</time>"]
+    ),
+)  # fmt: skip
+SELECT_TREES = html_trees(
+    SELECT_LEAF,
+    st.sampled_from(["div", "a", "meta", "script", "time", "abbr", "h1", "link", "title", "span", "svg"]),
+    SELECT_ATTRS,
+)
+SELECTORS = [
+    collect.HEAD,
+    collect.BODY,
+    sl.Selector(
+        (
+            sl.Compound(attrs=(sl.Attr("type", "~=", "author"), sl.Attr("data-x", "*=", "auth"))),
+            sl.Compound("span", (sl.Attr("id", "*=", "AUTH", any_case=True),), cls="Author"),
+            sl.Compound(attrs=(sl.Attr("rel", "*=", "author"),)),
+        )
+    ),
+]
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(SELECT_TREES, min_size=1, max_size=4),
+    st.sampled_from(
+        ["", "<!DOCTYPE html>", '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01 Transitional//EN">']
+    ),
+    SELECT_ATTRS,
+    st.sampled_from(SELECTORS),
+)
+def test_selected_elements_equal_lexbors_css_scan(
+    parts: list[str], doctype: str, body_attrs: str, selector: sl.Selector
+) -> None:
+    tree = LexborHTMLParser(
+        f"{doctype}<html><head>{''.join(parts)}</head><body{body_attrs}>{''.join(parts)}</body></html>"
+    )
+    for root in (tree.head, tree.body, tree.root):
+        assert root is not None
+        got, want = sl.select(root, selector), sl.select_python(root, selector)
+        assert [n.mem_id for n in got] == [n.mem_id for n in want]
+        assert all(n.parser is tree and n.attributes == w.attributes for n, w in zip(got, want, strict=True))
+
+
+@needs_native
+def test_an_element_is_selected_once_per_compound_that_names_it() -> None:
+    body = LexborHTMLParser('<body><meta itemprop="x" property="y" content="z"></body>').body
+    assert body is not None
+    assert [n.tag for n in sl.select(body, collect.BODY)] == ["meta"] * 3
+
+
+def test_a_selector_names_standard_tags_only() -> None:
+    with pytest.raises(ValueError, match="no standard tag"):
+        sl.Selector((sl.Compound("x-custom"),)).native_args()
+
+
+# The text without marked elements' (worker/clean/meta/marked.py's unmarked_text, the text fallback's
+# visible text): scripts whose text is also written outside them, short and empty ones, nesting.
+UNMARK_LEAF = st.one_of(
+    TEXT,
+    st.sampled_from(
+        ["<script>var x = 1;</script>", "var x = 1;", "<style>p{}</style>", "<script>ab</script>",
+         "<noscript><p>no script</p></noscript>", "<svg><style>svg style</style></svg>", "<!-- c -->",
+         "<template>t</template>", " \u3000\n", "über 漢字 😀", "<script></script>", "<br>"]
+    ),
+)  # fmt: skip
+UNMARK_TREES = html_trees(UNMARK_LEAF, st.sampled_from(["div", "p", "span", "script", "style"]), st.just(""))
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(UNMARK_TREES, min_size=1, max_size=4), st.sampled_from([collect.SKIPPED_MARKS, Marks(("p",))])
+)
+def test_text_without_marked_elements_equals_pythons(parts: list[str], marks: Marks) -> None:
+    body = LexborHTMLParser(f"<html><body>{''.join(parts)}</body></html>").body
+    assert body is not None
+    for node in native._nodes(body):
+        assert mk.unmarked_text(node, marks) == mk.unmarked_text_python(node, marks)
+
+
+@needs_native
+def test_text_that_is_not_utf8_is_left_to_the_reference() -> None:
+    body = LexborHTMLParser(b"<body><p>caf\xe9</p><script>var x = 10;</script>tail</body>").body
+    assert body is not None
+    assert mk.unmarked_text(body, collect.SKIPPED_MARKS) == mk.unmarked_text_python(
+        body, collect.SKIPPED_MARKS
+    )
+    assert mk.unmarked_text(body, collect.SKIPPED_MARKS) == "caf\ufffd tail"
+
+
+def test_words_in_class_or_id_are_not_cut_out_of_a_text() -> None:
+    body = LexborHTMLParser("<body><p class=date>x</p></body>").body
+    assert body is not None
+    if mk.unmarked_text is not mk.unmarked_text_python:
+        with pytest.raises(ValueError, match="only tags"):
+            mk.unmarked_text(body, collect.DATE_MARKS)
+
+
+# Ancestors named like a comment (worker/clean/meta/collect.py's _in_comment), from every node.
+ANCESTOR_ATTRS = st.lists(
+    st.tuples(
+        st.sampled_from(["class", "id", "title"]),
+        st.one_of(
+            st.none(),
+            st.sampled_from(["comment", "x-COMMENTS", "Comm ent", "\u0130", "\u212acomment", "", "c"]),
+        ),
+    ),
+    max_size=3,
+    unique_by=lambda kv: kv[0],
+).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+ANCESTOR_TREES = html_trees(
+    st.sampled_from(["<time>1</time>", "x", "<!-- c -->"]),
+    st.sampled_from(["div", "p", "li"]),
+    ANCESTOR_ATTRS,
+)
+
+
+@needs_native
+@settings(max_examples=200)
+@given(st.lists(ANCESTOR_TREES, min_size=1, max_size=4), ANCESTOR_ATTRS)
+def test_ancestors_named_like_a_comment_equal_pythons(parts: list[str], root_attrs: str) -> None:
+    tree = LexborHTMLParser(f"<html{root_attrs}><body{root_attrs}>{''.join(parts)}</body></html>")
+    assert tree.root is not None
+    for node in native._nodes(tree.root):
+        assert collect._in_comment(node) == collect.in_comment_python(node)

@@ -31,6 +31,7 @@
    costs speed, never correctness.
 */
 #define PY_SSIZE_T_CLEAN
+#define _GNU_SOURCE /* memmem */
 #include <Python.h>
 #include <structmember.h>
 #ifdef __SSE2__
@@ -80,6 +81,7 @@ static first_attr_f first_attr;
 static next_attr_f next_attr;
 static attr_str_f attr_name;
 static attr_str_f attr_value;
+static attr_str_f attr_local_name;
 
 /* ------------------------------------------------------------------------------------------------ */
 /* Configuration from segment.py (set once by configure())                                           */
@@ -2409,7 +2411,8 @@ static PyObject *native_configure(PyObject *self, PyObject *args) {
     next_attr = first_attr ? (next_attr_f)symbol(lib, "lxb_dom_element_next_attribute_noi") : NULL;
     attr_name = next_attr ? (attr_str_f)symbol(lib, "lxb_dom_attr_qualified_name") : NULL;
     attr_value = attr_name ? (attr_str_f)symbol(lib, "lxb_dom_attr_value_noi") : NULL;
-    if (attr_value == NULL)
+    attr_local_name = attr_value ? (attr_str_f)symbol(lib, "lxb_dom_attr_local_name_noi") : NULL;
+    if (attr_local_name == NULL)
         return NULL; /* the library stays open: selectolax holds it for the process's life anyway */
     /* Tables indexed by tag id, up to the largest id named (static ids of standard tags are small). */
     size_t ntags = 0;
@@ -2598,6 +2601,15 @@ static PyObject *attr_or_none(Node *el, const char *name, size_t m) {
     return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
 }
 
+/* The node after `node` in document order within `root`'s subtree (children first), NULL past its end. */
+static inline Node *next_in_subtree(Node *node, const Node *root) {
+    if (node->first_child != NULL)
+        return node->first_child;
+    while (node != root && node->next == NULL)
+        node = node->parent;
+    return node == root ? NULL : node->next;
+}
+
 /* selectolax's text(deep=True) of `root`, or None when it is longer than `max_chars` characters: then
    its UTF-8 is not read past 4 * max_chars bytes (no character takes more, nor does a "replace" of
    invalid bytes) and only a text within that is decoded and measured. */
@@ -2617,15 +2629,7 @@ static PyObject *deep_text(Node *root, Buf *buf, Py_ssize_t max_chars) {
                     Py_RETURN_NONE;
             }
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        if (node == root)
-            break;
-        node = node->next;
+        node = next_in_subtree(node, root);
     }
     PyObject *text = PyUnicode_DecodeUTF8((const char *)buf->b, (Py_ssize_t)buf->n, "replace");
     if (text != NULL && PyUnicode_GET_LENGTH(text) > max_chars)
@@ -2715,16 +2719,347 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
             }
             Py_DECREF(item);
         }
-        if (node->first_child != NULL) {
-            node = node->first_child;
-            continue;
-        }
-        while (node != root && node->next == NULL)
-            node = node->parent;
-        node = node == root ? NULL : node->next;
+        node = next_in_subtree(node, root);
     }
     PyMem_Free(buf.b);
     return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
+/* Elements a simple selector list names, as selectolax nodes (worker/clean/meta/select.py)          */
+
+/* What `root.css(selector list)` returns for lists of compounds of a tag and attribute conditions
+   (`meta`, `abbr[title]`, `[property][content]`, `script[type*='ld+json' i]`, `a[rel~='author']`,
+   `.author`), without lexbor's selector engine, which costs ~0.1 ms a scan of a body whatever the
+   selector: the walk is marked()'s (the root, then its descendants in document order), an element is
+   listed once per compound that matches it, and the conditions are lexbor's (lxb_selectors_match_attribute
+   in lexbor/selectors/selectors.c): an attribute is found by its local name (the first of the name); a
+   valueless one reads as ""; `*=` is a substring test, false for an empty value; `~=` and the class
+   selector (lexbor matches classes in any ASCII case) a word test, words split at lexbor's whitespace
+   (space, tab, LF, FF, CR); `i` compares in any ASCII case. Each match is made a LexborNode as
+   selectolax's LexborNode.new makes one: the type's tp_new, then the node pointer and the parser set at
+   the offsets configure_nodes() found in a node selectolax made (native.py checks the result against
+   lexbor's scan at import). */
+
+enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2 };
+/* Case modes of a value's test: as written; in any ASCII case; in any ASCII case on an element in the HTML
+   namespace (HTML's attributes whose values selectors match in any case: rel, type...); in any ASCII case
+   in a document in quirks mode (class names). */
+enum { SEL_CASE_EXACT = 0, SEL_CASE_ANY = 1, SEL_CASE_HTML = 2, SEL_CASE_QUIRKS = 3 };
+enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024 };
+enum { CMODE_QUIRKS = 1 }; /* lxb_dom_document_cmode_t */
+
+/* The head of lexbor's lxb_dom_document_t: its node, then its compatibility mode. */
+typedef struct {
+    Node node;
+    int compat_mode;
+} Document;
+
+typedef struct {
+    const char *name, *value;
+    size_t nlen, vlen;
+    int op, ci;
+    int slot; /* index of the attribute's name in SelList.names */
+} SelCond;
+
+typedef struct {
+    uintptr_t tag; /* 0: any element */
+    Py_ssize_t nconds;
+    SelCond conds[SEL_CONDS_MAX];
+    uint32_t needs; /* a bit per attribute name the conditions read (SelList.names) */
+} SelCompound;
+
+/* A selector list as select() runs it: the compounds; those naming no tag (tried on every element) and
+   those naming one (tried on elements of a tag in `tags` only); the attribute names the conditions read,
+   found per attribute by its first byte and length (a bit per name in by_first and by_length), and what
+   the current element has of each. */
+typedef struct {
+    SelCompound sel[SEL_COMPOUNDS_MAX];
+    Py_ssize_t n;
+    Py_ssize_t any[SEL_COMPOUNDS_MAX], nany, tagged[SEL_COMPOUNDS_MAX], ntagged;
+    uint64_t tags[SEL_TAG_BITS / 64]; /* tag ids past these are tried on every compound that names a tag */
+    const char *names[SEL_NAMES_MAX];
+    size_t lens[SEL_NAMES_MAX];
+    int nnames;
+    uint32_t by_first[256], by_length[64];
+    uint32_t found;
+    const unsigned char *values[SEL_NAMES_MAX];
+    size_t vlens[SEL_NAMES_MAX];
+    int quirks; /* the document is in quirks mode */
+} SelList;
+
+static struct {
+    PyTypeObject *type; /* LexborNode (owned) */
+    Py_ssize_t node_offset, parser_offset;
+    uintptr_t html_ns; /* the namespace id of the sample node, an HTML element */
+} nodes_cfg;
+
+static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+
+static int bytes_eq(const unsigned char *a, const unsigned char *b, size_t n, int ci) {
+    if (!ci)
+        return memcmp(a, b, n) == 0;
+    for (size_t i = 0; i < n; i++)
+        if (ascii_fold(a[i]) != ascii_fold(b[i]))
+            return 0;
+    return 1;
+}
+
+static unsigned char lexbor_spaces[256]; /* space, tab, LF, FF, CR: lexbor_utils_whitespace */
+static inline int lexbor_space(unsigned char c) { return lexbor_spaces[c]; }
+
+static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t vn) {
+    const unsigned char *want = (const unsigned char *)c->value;
+    if (c->op == SEL_SUBSTRING) {
+        for (size_t i = 0; i + c->vlen <= vn; i++)
+            if (bytes_eq(v + i, want, c->vlen, ci))
+                return 1;
+        return 0;
+    }
+    /* SEL_WORD: a run of non-whitespace equal to the value */
+    size_t i = 0;
+    while (i < vn) {
+        while (i < vn && lexbor_space(v[i]))
+            i++;
+        size_t start = i;
+        while (i < vn && !lexbor_space(v[i]))
+            i++;
+        if (i - start == c->vlen && bytes_eq(v + start, want, c->vlen, ci))
+            return 1;
+    }
+    return 0;
+}
+
+/* The element's attributes of the list's names: the first of each name, by its local name. */
+static void read_sel_attrs(Node *el, SelList *l) {
+    l->found = 0;
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_local_name(at, &n);
+        if (an == NULL || n == 0 || n >= 64)
+            continue;
+        uint32_t maybe = l->by_first[an[0]] & l->by_length[n] & ~l->found;
+        while (maybe) {
+            int i = __builtin_ctz(maybe);
+            maybe &= maybe - 1;
+            if (memcmp(an, l->names[i], n) == 0) {
+                l->found |= (uint32_t)1 << i;
+                size_t vn = 0;
+                l->values[i] = attr_value(at, &vn);
+                l->vlens[i] = l->values[i] != NULL ? vn : 0;
+            }
+        }
+    }
+}
+
+static int compound_holds(const SelList *l, const SelCompound *c, const Node *el) {
+    if ((l->found & c->needs) != c->needs)
+        return 0;
+    for (Py_ssize_t j = 0; j < c->nconds; j++) {
+        const SelCond *d = &c->conds[j];
+        if (d->op == SEL_EXISTS)
+            continue;
+        int ci = d->ci == SEL_CASE_HTML ? el->ns == nodes_cfg.html_ns : d->ci == SEL_CASE_QUIRKS ? l->quirks : d->ci;
+        if (!value_holds(d, ci, l->values[d->slot], l->vlens[d->slot]))
+            return 0;
+    }
+    return 1;
+}
+
+/* How many compounds of the list name `el` (lexbor lists an element once per compound that does). */
+static Py_ssize_t compounds_matching(Node *el, SelList *l) {
+    uintptr_t tid = el->tag_id;
+    /* A text node (most nodes) is known by its tag id, on the cache line of the links the walk reads; the
+       node type is the struct's last field, often on the next line. */
+    if (tid == cfg.text_id || el->type != NODE_ELEMENT)
+        return 0;
+    int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
+    if (!tagged && l->nany == 0)
+        return 0;
+    int read = 0;
+    Py_ssize_t k = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const Py_ssize_t *which = pass == 0 ? l->any : l->tagged;
+        Py_ssize_t n = pass == 0 ? l->nany : tagged ? l->ntagged : 0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const SelCompound *c = &l->sel[which[i]];
+            if (c->tag != 0 && c->tag != tid)
+                continue;
+            if (c->nconds > 0 && !read) {
+                read_sel_attrs(el, l);
+                read = 1;
+            }
+            k += compound_holds(l, c, el);
+        }
+    }
+    return k;
+}
+
+static int sel_name(SelList *l, const char *name, size_t n) {
+    for (int k = 0; k < l->nnames; k++)
+        if (l->lens[k] == n && memcmp(l->names[k], name, n) == 0)
+            return k;
+    if (l->nnames == SEL_NAMES_MAX || n == 0 || n >= 64) {
+        PyErr_Format(PyExc_ValueError, "at most %d attribute names, each of 1 to 63 bytes", SEL_NAMES_MAX);
+        return -1;
+    }
+    int k = l->nnames++;
+    l->names[k] = name;
+    l->lens[k] = n;
+    l->by_first[(unsigned char)name[0]] |= (uint32_t)1 << k;
+    l->by_length[n] |= (uint32_t)1 << k;
+    return k;
+}
+
+/* The list from select()'s `compounds` (whose bytes it points into: they outlive the call). */
+static int sel_list(PyObject *spec, SelList *l) {
+    memset(l, 0, sizeof *l);
+    l->n = PyTuple_GET_SIZE(spec);
+    if (l->n > SEL_COMPOUNDS_MAX) {
+        PyErr_Format(PyExc_ValueError, "at most %d compounds", SEL_COMPOUNDS_MAX);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        SelCompound *c = &l->sel[i];
+        unsigned long long tag;
+        PyObject *conds;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(spec, i), "KO!", &tag, &PyTuple_Type, &conds))
+            return -1;
+        c->tag = (uintptr_t)tag;
+        c->nconds = PyTuple_GET_SIZE(conds);
+        if (c->nconds > SEL_CONDS_MAX) {
+            PyErr_Format(PyExc_ValueError, "at most %d conditions a compound", SEL_CONDS_MAX);
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < c->nconds; j++) {
+            SelCond *d = &c->conds[j];
+            Py_ssize_t nlen, vlen;
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(conds, j), "y#iy#i", &d->name, &nlen, &d->op, &d->value, &vlen,
+                                  &d->ci))
+                return -1;
+            if (d->op < SEL_EXISTS || d->op > SEL_WORD || d->ci < SEL_CASE_EXACT || d->ci > SEL_CASE_QUIRKS) {
+                PyErr_Format(PyExc_ValueError, "unknown test %d or case mode %d", d->op, d->ci);
+                return -1;
+            }
+            if (d->op != SEL_EXISTS && vlen == 0) {
+                PyErr_SetString(PyExc_ValueError, "a test of a value needs a value");
+                return -1;
+            }
+            d->nlen = (size_t)nlen;
+            d->vlen = (size_t)vlen;
+            if ((d->slot = sel_name(l, d->name, d->nlen)) < 0)
+                return -1;
+            c->needs |= (uint32_t)1 << d->slot;
+        }
+        if (c->tag == 0)
+            l->any[l->nany++] = i;
+        else {
+            l->tagged[l->ntagged++] = i;
+            if (c->tag < SEL_TAG_BITS)
+                l->tags[c->tag >> 6] |= (uint64_t)1 << (c->tag & 63);
+        }
+    }
+    return 0;
+}
+
+/* The offset in `obj` (a pointer-aligned word after the object header) that holds `value`, or -1 when
+   none or more than one does. */
+static Py_ssize_t word_offset(PyObject *obj, uintptr_t value) {
+    Py_ssize_t found = -1;
+    for (Py_ssize_t off = (Py_ssize_t)sizeof(PyObject); off + (Py_ssize_t)sizeof(uintptr_t) <= Py_TYPE(obj)->tp_basicsize;
+         off += (Py_ssize_t)sizeof(uintptr_t)) {
+        uintptr_t word;
+        memcpy(&word, (char *)obj + off, sizeof word);
+        if (word == value) {
+            if (found >= 0)
+                return -1;
+            found = off;
+        }
+    }
+    return found;
+}
+
+PyDoc_STRVAR(configure_nodes_doc,
+             "configure_nodes(sample, address, parser) -> (node_offset, parser_offset)\n\n"
+             "Where a selectolax node keeps its lexbor node and its parser, found in `sample` (a node\n"
+             "selectolax made, of `address` in the tree of `parser`, an HTML element: its namespace is\n"
+             "HTML's): select() makes its nodes so.");
+
+static PyObject *native_configure_nodes(PyObject *self, PyObject *args) {
+    PyObject *sample, *parser;
+    unsigned long long address;
+    if (!PyArg_ParseTuple(args, "OKO", &sample, &address, &parser))
+        return NULL;
+    Py_ssize_t node_offset = word_offset(sample, (uintptr_t)address);
+    Py_ssize_t parser_offset = word_offset(sample, (uintptr_t)parser);
+    if (node_offset < 0 || parser_offset < 0 || address == 0)
+        return PyErr_Format(PyExc_ValueError, "no single word of the node holds its address and its parser");
+    if (Py_TYPE(sample)->tp_new == NULL)
+        return PyErr_Format(PyExc_TypeError, "the node's type makes no objects");
+    Py_XSETREF(nodes_cfg.type, (PyTypeObject *)Py_NewRef(Py_TYPE(sample)));
+    nodes_cfg.node_offset = node_offset;
+    nodes_cfg.parser_offset = parser_offset;
+    nodes_cfg.html_ns = ((const Node *)(uintptr_t)address)->ns;
+    return Py_BuildValue("(nn)", node_offset, parser_offset);
+}
+
+static PyObject *make_node(Node *node, PyObject *parser, PyObject *no_args) {
+    PyObject *obj = nodes_cfg.type->tp_new(nodes_cfg.type, no_args, NULL);
+    if (obj == NULL)
+        return NULL;
+    memcpy((char *)obj + nodes_cfg.node_offset, &node, sizeof node);
+    PyObject **slot = (PyObject **)((char *)obj + nodes_cfg.parser_offset);
+    Py_XSETREF(*slot, Py_NewRef(parser));
+    return obj;
+}
+
+PyDoc_STRVAR(select_doc,
+             "select(root, compounds) -> list[LexborNode]\n\n"
+             "The elements at and below `root` (a selectolax node) that the compounds name, in document order,\n"
+             "each once per compound that names it, as selectolax's css() lists them. A compound is (tag id or\n"
+             "0, ((local name, op, value, any case), ...)) as bytes; op 0: the attribute is there, 1: its value\n"
+             "holds `value`, 2: one of its whitespace-separated words is `value`.");
+
+static PyObject *native_select(PyObject *self, PyObject *args) {
+    PyObject *root_obj, *spec;
+    if (!PyArg_ParseTuple(args, "OO!", &root_obj, &PyTuple_Type, &spec))
+        return NULL;
+    if (!cfg.ready || nodes_cfg.type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
+        return NULL;
+    }
+    if (Py_TYPE(root_obj) != nodes_cfg.type)
+        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
+    SelList list;
+    if (sel_list(spec, &list) < 0)
+        return NULL;
+    Node *root;
+    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
+    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
+    const Document *doc = (const Document *)root->owner_document;
+    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
+    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
+    if (out == NULL || no_args == NULL)
+        goto fail;
+    Node *node = root;
+    while (node != NULL) {
+        Py_ssize_t times = compounds_matching(node, &list);
+        for (Py_ssize_t i = 0; i < times; i++) {
+            PyObject *item = make_node(node, parser, no_args);
+            if (item == NULL || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                goto fail;
+            }
+            Py_DECREF(item);
+        }
+        node = next_in_subtree(node, root);
+    }
+    Py_DECREF(no_args);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(no_args);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -4674,6 +5009,186 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The text of a subtree without its marked elements' (worker/clean/meta/marked.py's unmarked_text_python) */
+
+/* Bytes of text below `root` (its text nodes' UTF-8, as deep_text reads them). */
+static size_t text_bytes(Node *root) {
+    size_t n = 0;
+    Node *node = root->first_child;
+    while (node != NULL) {
+        if (node->tag_id == cfg.text_id && ((const CharData *)node)->data.data != NULL)
+            n += ((const CharData *)node)->data.length;
+        node = next_in_subtree(node, root);
+    }
+    return n;
+}
+
+/* Append s[0:n] to `out` with its whitespace runs (str.isspace) as one space, none at the start of `out`:
+   *pending says a space is owed before the next non-space. -1 when s is not valid UTF-8. */
+static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pending) {
+    if (buf_reserve(out, n + 1) < 0)
+        return -1;
+    size_t i = 0;
+    while (i < n) {
+        if (s[i] < 0x80) { /* ASCII: no decoding */
+            if (ascii_space[s[i]]) {
+                *pending = out->n > 0;
+            } else {
+                if (*pending) {
+                    out->b[out->n++] = ' ';
+                    *pending = 0;
+                }
+                out->b[out->n++] = s[i];
+            }
+            i++;
+            continue;
+        }
+        Py_UCS4 cp;
+        int len = utf8_decode(s + i, n - i, &cp);
+        if (len == 0)
+            return -1;
+        if (Py_UNICODE_ISSPACE(cp)) {
+            *pending = out->n > 0;
+        } else {
+            if (*pending) {
+                out->b[out->n++] = ' ';
+                *pending = 0;
+            }
+            memcpy(out->b + out->n, s + i, (size_t)len);
+            out->n += (size_t)len;
+        }
+        i += (size_t)len;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(in_marked_ancestor_doc,
+             "in_marked_ancestor(address, depth, words) -> bool\n\n"
+             "Whether the class or the id of one of the `depth` nearest ancestors of the node at `address` holds\n"
+             "one of `words` (lower-case ASCII bytes) in any ASCII case (non-elements have neither); the class\n"
+             "and id are the last of the name, as selectolax's attributes dict gives them.");
+
+static PyObject *native_in_marked_ancestor(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    Py_ssize_t depth;
+    PyObject *words;
+    if (!PyArg_ParseTuple(args, "KnO!", &address, &depth, &PyTuple_Type, &words))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++)
+        if (!PyBytes_Check(PyTuple_GET_ITEM(words, i)))
+            return PyErr_Format(PyExc_TypeError, "words must be bytes");
+    const Node *node = ((const Node *)(uintptr_t)address)->parent;
+    for (Py_ssize_t k = 0; k < depth && node != NULL; k++, node = node->parent) {
+        if (node->type != NODE_ELEMENT)
+            continue;
+        static const char *const names[] = {"class", "id"};
+        for (int a = 0; a < 2; a++) {
+            const unsigned char *v = NULL;
+            size_t vn = 0;
+            if (!value_of((Node *)node, names[a], strlen(names[a]), 1, &v, &vn) || v == NULL)
+                continue;
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
+                PyObject *w = PyTuple_GET_ITEM(words, i);
+                if (contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w)))
+                    Py_RETURN_TRUE;
+            }
+        }
+    }
+    Py_RETURN_FALSE;
+}
+
+PyDoc_STRVAR(unmarked_text_doc,
+             "unmarked_text(address, tag_ids, min_chars) -> str | None\n\n"
+             "text.visible_text(node.text(deep=True), texts) of the node at `address`, whitespace-folded, where\n"
+             "texts are those of the elements at and below it with a tag id in `tag_ids` in document order (as\n"
+             "marked() lists them); each text of `min_chars` characters or more is cut out at its next\n"
+             "occurrence in the text. None when the text is not valid UTF-8 (selectolax would decode it with\n"
+             "\"replace\"): the caller runs the Python reference.");
+
+static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    PyObject *tag_ids;
+    Py_ssize_t min_chars;
+    if (!PyArg_ParseTuple(args, "KO!n", &address, &PyTuple_Type, &tag_ids, &min_chars))
+        return NULL;
+    if (!cfg.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
+        return NULL;
+    }
+    uintptr_t tags[WALK_TAGS_MAX];
+    Py_ssize_t ntags;
+    if (read_tag_ids(tag_ids, tags, &ntags) < 0)
+        return NULL;
+    Buf text = {0}, out = {0};
+    Vec cuts = {0}; /* start and end byte of each marked element's text */
+    PyObject *result = NULL;
+    Node *root = (Node *)(uintptr_t)address;
+    Node *node = root;
+    while (node != NULL) {
+        if (node->type == NODE_ELEMENT && id_in_set(tags, ntags, node->tag_id)) {
+            size_t start = node == root ? 0 : text.n;
+            if (vec_push(&cuts, (Py_ssize_t)start) < 0 || vec_push(&cuts, (Py_ssize_t)(start + text_bytes(node))) < 0)
+                goto done;
+        }
+        if (node->tag_id == cfg.text_id) {
+            const LexStr *t = &((const CharData *)node)->data;
+            if (t->data != NULL && t->length > 0) {
+                if (buf_reserve(&text, t->length) < 0)
+                    goto done;
+                memcpy(text.b + text.n, t->data, t->length);
+                text.n += t->length;
+            }
+        }
+        node = next_in_subtree(node, root);
+    }
+    /* Valid UTF-8 throughout: then a byte search finds what str.find finds (a valid needle matches at
+       character boundaries only) and character counts are counts of lead bytes. */
+    for (size_t i = 0; i < text.n;) {
+        uint64_t word;
+        if (i + 8 <= text.n && (memcpy(&word, text.b + i, 8), (word & 0x8080808080808080ull) == 0)) {
+            i += 8; /* eight ASCII bytes */
+            continue;
+        }
+        Py_UCS4 cp;
+        int len = utf8_decode(text.b + i, text.n - i, &cp);
+        if (len == 0) {
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        i += (size_t)len;
+    }
+    size_t pos = 0;
+    int pending = 0;
+    for (Py_ssize_t c = 0; c < cuts.n; c += 2) {
+        size_t a = (size_t)cuts.v[c], b = (size_t)cuts.v[c + 1];
+        Py_ssize_t chars = 0;
+        for (size_t i = a; i < b; i++)
+            chars += (text.b[i] & 0xC0) != 0x80;
+        if (chars < min_chars)
+            continue;
+        const unsigned char *k = b > a ? memmem(text.b + pos, text.n - pos, text.b + a, b - a) : text.b + pos;
+        if (k == NULL)
+            continue;
+        if (append_folded(&out, text.b + pos, (size_t)(k - text.b) - pos, &pending) < 0)
+            goto done;
+        pending = out.n > 0; /* the pieces are joined with a space */
+        pos = (size_t)(k - text.b) + (b - a);
+    }
+    if (append_folded(&out, text.b + pos, text.n - pos, &pending) < 0)
+        goto done;
+    result = PyUnicode_DecodeUTF8((const char *)out.b, (Py_ssize_t)out.n, "strict");
+done:
+    PyMem_Free(text.b);
+    PyMem_Free(out.b);
+    PyMem_Free(cuts.v);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -4683,6 +5198,10 @@ static PyMethodDef methods[] = {
     {"attributes", native_attributes, METH_O, attributes_doc},
     {"marked", native_marked, METH_VARARGS, marked_doc},
     {"header_text", native_header_text, METH_VARARGS, header_text_doc},
+    {"configure_nodes", native_configure_nodes, METH_VARARGS, configure_nodes_doc},
+    {"select", native_select, METH_VARARGS, select_doc},
+    {"unmarked_text", native_unmarked_text, METH_VARARGS, unmarked_text_doc},
+    {"in_marked_ancestor", native_in_marked_ancestor, METH_VARARGS, in_marked_ancestor_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
@@ -4720,6 +5239,8 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__native(void) {
     crc_init();
+    for (const char *c = " \t\n\f\r"; *c; c++)
+        lexbor_spaces[(unsigned char)*c] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         ascii_space[c] = (unsigned char)(Py_UNICODE_ISSPACE(c) != 0);
     PyObject *m = PyModule_Create(&module);

@@ -435,6 +435,173 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
     return _chosen("marked", off, reference, check, native)
 
 
+# _native.select(root, compounds): the elements a selector list names, as selectolax nodes (meta/select.py).
+NodeSelector = Callable[[LexborNode, Any], list[LexborNode]]
+# Pages of elements the metadata's selector lists name, or nearly, in every way the scan tests them: a
+# document in quirks mode (no doctype), in limited quirks mode and in standards mode; values in any case,
+# across words and with every whitespace lexbor splits at; elements in SVG and MathML; valueless and
+# empty attributes; an element named by several compounds; a <template>'s content (not in the tree).
+SELECT_CANARIES = (
+    '<meta name=a content=b><link rel=canonical href=x><title>t</title><script type="application/LD+JSON">'
+    '{}</script><p class="Author x">a</p><p class="x\tauthor\fy">b</p><a rel="nofollow AUTHOR">c</a>'
+    '<svg><a rel="AUTHOR">d</a><title class=author>e</title><script type=ld+json>s</script></svg>'
+    "<math><mi itemprop=x>f</mi></math><span property content>g</span><span property>h</span>"
+    "<meta itemprop=datePublished content=2020 property=x class=author><abbr title>i</abbr>"
+    '<template><p class=author>t</p></template><p class=authors data-x="author">j</p><p class="">k</p>',
+    '<div class="\u212author author\u00a0">l</div><a rel="author\vx">m</a><a rel>n</a><h1 class=AUTHOR>'
+    'o<time itemprop>p</time></h1><script type="text/json+ld">q</script><link rel><link>',
+)
+_SELECT_DOCTYPES = (
+    "",
+    "<!DOCTYPE html>",
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+    '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">',
+)
+
+
+def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
+    """The C scan of the elements a selector list names if it equals `reference` on the canaries (in the
+    page's head, body and root, each page in quirks, limited-quirks and standards mode) for each of
+    `lists` (things with `native_args()`: compounds of lexbor tag ids and attribute tests); else
+    `reference`. The nodes it makes must be selectolax's own: the same node, parser, tag, attributes
+    and text."""
+
+    def native(ext: Any) -> NodeSelector:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(root: LexborNode, wanted: Any) -> list[LexborNode]:
+            told = args.get(wanted)
+            if told is None:
+                told = args[wanted] = wanted.native_args()
+            return ext.select(root, told)  # type: ignore[no-any-return]
+
+        return scan
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        sample = LexborHTMLParser("<html><head></head><body></body></html>")
+        assert sample.body is not None
+        ext.configure_nodes(sample.body, sample.body.mem_id, sample)
+        scan = native(ext)
+        for page in _tree_canaries(SELECT_CANARIES, " class=author itemprop=x"):
+            for doctype in _SELECT_DOCTYPES:
+                tree = LexborHTMLParser(doctype + page)
+                for root in (tree.head, tree.body, tree.root):
+                    assert root is not None
+                    for wanted in lists:
+                        got, want = scan(root, wanted), reference(root, wanted)
+                        if [_seen(n) for n in got] != [_seen(n) for n in want]:
+                            return f"selected elements differ on a canary: {got} != {want}"
+                        if any(g.parser is not tree for g in got):
+                            return "a selected node is not of the page's parser"
+        return None
+
+    off = "native selection of elements off, lexbor's CSS scan runs"
+    return _chosen("select", off, reference, check, native)
+
+
+def _seen(node: LexborNode) -> tuple[int, str | None, dict[str, str | None], str, int]:
+    """What selectolax says of a node: its address, tag, attributes, text and parent's address."""
+    return node.mem_id, node.tag, node.attributes, node.text(deep=True), _address(node.parent)
+
+
+# The text of a node without its marked elements' (meta/marked.py's unmarked_text): (root, marks) -> text.
+Unmarker = Callable[[LexborNode, Any], str]
+# Pages whose skipped texts test every rule of the cuts: a text also written before its element (cut
+# there: str.find's first occurrence), texts shorter than the minimum, nested marked elements, text split
+# over nodes and comments, whitespace of every kind at the cuts, non-ASCII text.
+UNMARK_CANARIES = (
+    "<p>var x = 1;</p><script>var x = 1;</script><style>p{}</style><b>bold <p>para</p></b>x\u3000y "
+    "<noscript><p>no script</p></noscript><svg><style>svg style</style><script>q</script></svg>"
+    "<template>t</template><p> \u00a0über\n漢字 😀 </p><!-- c --><p></p><b>1234567</b><b>12345678</b>"
+    "<p>12345678 again</p> tail\u2028",
+)
+
+
+def unmarker(reference: Unmarker, marks: tuple[Any, ...], min_chars: int) -> Unmarker:
+    """The C text without marked elements' if it equals `reference` on the canaries for each of `marks`
+    (things with `native_args()`; tags alone: words in class or id are for `marker`), from every element
+    of the canaries; else `reference`. Text that is not valid UTF-8 is left to `reference`."""
+
+    def native(ext: Any) -> Unmarker:
+        args: dict[Any, tuple[int, ...]] = {}
+
+        def text(root: LexborNode, wanted: Any) -> str:
+            tag_ids = args.get(wanted)
+            if tag_ids is None:
+                tag_ids, in_class, in_id = wanted.native_args()
+                if in_class or in_id:
+                    raise ValueError(f"only tags are cut out of a text, not {wanted}")
+                args[wanted] = tag_ids
+            got = ext.unmarked_text(root.mem_id, tag_ids, min_chars)
+            return reference(root, wanted) if got is None else got
+
+        return text
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        ours = native(ext)
+        for page in _tree_canaries(UNMARK_CANARIES):
+            body = LexborHTMLParser(page).body
+            assert body is not None
+            for node in _nodes(body):
+                for wanted in marks:
+                    got, want = ours(node, wanted), reference(node, wanted)
+                    if got != want:
+                        return f"text without marked elements differs on a canary: {got!r} != {want!r}"
+        return None
+
+    off = "native text without marked elements off, the Python cuts run"
+    return _chosen("unmarked", off, reference, check, native)
+
+
+# Whether an ancestor's class or id names something (meta/collect.py's _in_comment): node -> bool.
+AncestorMarker = Callable[[LexborNode], bool]
+# Pages of elements below ancestors named in every way the test reads them: in class or id, in any case,
+# inside other words, further up than the depth, on the root and past it, next to characters whose
+# lower case is ASCII ("İ", "K").
+ANCESTOR_CANARIES = (
+    '<div class="x-COMMENT-list"><p><time>1</time></p></div><ul id="Comments"><li><time>2</time></li></ul>'
+    '<div class="comment"><div><div><div><div><div><div><time>deep</time></div></div></div></div></div></div>'
+    '</div><p class="İ comm ent" id="x"><b class>3</b></p><p id="Kcomment"><i>4</i></p>',
+)
+
+
+def ancestor_marker(reference: AncestorMarker, words: tuple[str, ...], depth: int) -> AncestorMarker:
+    """The C test of the `depth` nearest ancestors' class and id for `words` if it equals `reference` from
+    every node of the canaries (in documents whose root is named too); else `reference`. Words must be
+    ASCII letters that str.lower makes from no other character (none of "k" (from the Kelvin sign) and
+    "i" (from "İ", with a combining dot after it) at a word's end), or the reference runs."""
+    told = tuple(w.encode("ascii") for w in words if w.isascii())
+
+    def native(ext: Any) -> AncestorMarker:
+        def marked(node: LexborNode) -> bool:
+            return ext.in_marked_ancestor(node.mem_id, depth, told)  # type: ignore[no-any-return]
+
+        return marked
+
+    def check(ext: Any) -> str | None:
+        if problem := _tree_reading_off():
+            return problem
+        if len(told) != len(words) or any(
+            not w or w != w.lower() or b"k" in w or w.endswith(b"i") for w in told
+        ):
+            return f"words the C test cannot read as str.lower does: {words}"
+        ours = native(ext)
+        for page in _tree_canaries(ANCESTOR_CANARIES, ' class="comment-body"'):
+            tree = LexborHTMLParser(page.replace("<html>", '<html id="comments">'))
+            assert tree.root is not None
+            for node in _nodes(tree.root):
+                if ours(node) != reference(node):
+                    return f"ancestors' marks differ on a canary below {node.parent}"
+        return None
+
+    off = "native test of ancestors' class and id off, the Python test runs"
+    return _chosen("ancestors", off, reference, check, native)
+
+
 # A walk from the headline (header.py): (node, limit) -> the text after or before it.
 HeaderWalk = Callable[[LexborNode, int], str]
 # Pages around a headline: text split over nodes and comments, skipped and stopping elements at every
@@ -802,7 +969,7 @@ def python_only() -> Iterator[None]:
         sitememory,
         template,
     )
-    from worker.clean.meta import header, marked
+    from worker.clean.meta import collect, header, marked, select
 
     saved = (
         idents.ident_flags,
@@ -825,6 +992,8 @@ def python_only() -> Iterator[None]:
         template._position_sets,
         dom.utf8,
     )
+    # the metadata's scans (kept apart: a stage added above does not move their places)
+    saved_meta = (select.select, marked.unmarked_text, collect._in_comment)
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
     dom.utf8 = dom.utf8_python
@@ -838,6 +1007,9 @@ def python_only() -> Iterator[None]:
     guard._scan, guard._nesting_counts = guard._scan_python, guard._nesting_counts_python
     guard._count_attributes = guard._count_attributes_python
     marked.marked = marked.marked_python
+    select.select = select.select_python
+    marked.unmarked_text = marked.unmarked_text_python
+    collect._in_comment = collect.in_comment_python
     header._after, header._before = header._after_python, header._before_python
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
@@ -857,6 +1029,7 @@ def python_only() -> Iterator[None]:
         guard._scan, guard._nesting_counts, guard._count_attributes = saved[11:14]
         marked.marked, header._after, header._before = saved[14:17]
         template._position_sets, dom.utf8 = saved[17:19]
+        select.select, marked.unmarked_text, collect._in_comment = saved_meta
 
 
 def _configure(t: SegmentTables) -> None:

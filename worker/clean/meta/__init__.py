@@ -4,10 +4,10 @@ image, tags, categories and the article's own headline, read from the parsed tre
     extract_metadata(tree, url) -> PageMetadata
 
 `tree` must be the page as parsed, before pre-cleaning: JSON-LD lives in <script>, which pre-cleaning
-removes. The tree is only read, never changed. Cost: one CSS scan of <head>, one of <body>; a short
-walk from the headline where the markup gives no date or several; pages that neither dates get a scan
-for date-like elements and, failing that, a search of the visible text (the walk and these scans in C
-with the accelerator: header.py, marked.py).
+removes. The tree is only read, never changed. Cost: one selector scan of <head>, one of <body>; a
+short walk from the headline where the markup gives no date or several; pages that neither dates get a
+scan for date-like elements and, failing that, a search of the visible text (the scans, the walk and the
+visible text in C with the accelerator: select.py, header.py, marked.py).
 """
 
 from __future__ import annotations
@@ -40,12 +40,14 @@ def _url_parts(url: str | None) -> tuple[str, str]:
     return split.path + ("?" + split.query if split.query else ""), host.rsplit(".", 1)[-1]
 
 
-def _url_days(path: str, canonical: str | None, latest: date) -> tuple[date | None, date | None]:
-    """The permalink's year-first day and a slug's day-first day, from the fetched URL or else the
-    canonical one: the permalink, which may carry the date the fetched URL lacks (AMP, short links,
-    ?p=123)."""
+def _url_days(
+    url: str | None, path: str, canonical: str | None, latest: date
+) -> tuple[date | None, date | None]:
+    """The permalink's year-first day and a slug's day-first day, from the fetched URL (`path` is its
+    path) or else the canonical one: the permalink, which may carry the date the fetched URL lacks (AMP,
+    short links, ?p=123). A canonical URL that is the fetched one (9 pages in 10) is not read twice."""
     paths = [path]
-    if canonical:
+    if canonical and canonical != url:
         paths.append(_url_parts(canonical)[0])
     day = next((d for p in paths if p and (d := url_day(p, latest)) is not None), None)
     dmy = next((d for p in paths if p and (d := url_dmy_day(p, latest)) is not None), None)
@@ -60,7 +62,7 @@ def extract_metadata(
     h = harvest(tree, latest)
     path, suffix = _url_parts(url)
     canonical = h.canonical or h.meta.get("og:url") or h.linked.url
-    day, dmy = _url_days(path, canonical, latest)
+    day, dmy = _url_days(url, path, canonical, latest)
     if dmy is not None:  # a slug's day-first date is weaker: a tier-2 source among the markup's
         h.published.append(Candidate(Stamp(dmy), "url:dmy", 2))
     site = fields.site_name(h)

@@ -23,9 +23,9 @@ from typing import NamedTuple
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import marked as mk
-from worker.clean.meta.collect import SKIPPED_MARKS, Candidate, Harvest, date_element_dates
+from worker.clean.meta.collect import SKIPPED_MARKS, Candidate, Harvest, date_element_date
 from worker.clean.meta.dates import local_day
-from worker.clean.meta.text import TextDate, text_dates, visible_text
+from worker.clean.meta.text import TextDate, text_dates
 from worker.models import FoundDate
 
 # Within a tier, the source whose day is taken (lower first). JSON-LD before Open Graph: where they
@@ -44,8 +44,6 @@ CET_SUMMER_MONTHS = range(4, 11)
 HEADLINE_REACH = 1000
 # ... and before it, this many (a dateline or kicker above the title: "Jan 18, 2019 | Politics").
 HEADLINE_BEFORE = 150
-# Not a limit: the text fallback cuts every script and style out of the text.
-SKIPPED_MAX = 1 << 62
 
 
 def _found(day: date, rule: str) -> FoundDate:
@@ -167,16 +165,15 @@ def from_header(header: list[TextDate]) -> FoundDate | None:
 
 
 def from_elements(tree: LexborHTMLParser, latest: date) -> FoundDate | None:
-    found = date_element_dates(tree, latest)
-    return _found(found[0].stamp.day, found[0].rule) if found else None
+    found = date_element_date(tree, latest)
+    return _found(found.stamp.day, found.rule) if found is not None else None
 
 
 def from_text(tree: LexborHTMLParser, h: Harvest, title: str | None, latest: date) -> FoundDate | None:
     body = tree.body
     if body is None:
         return None
-    skipped = [text or "" for _, _, text in mk.marked(body, SKIPPED_MARKS, SKIPPED_MAX, SKIPPED_MAX)]
-    text = " ".join(visible_text(body.text(deep=True), skipped).split())
+    text = mk.unmarked_text(body, SKIPPED_MARKS)
     found = text_dates(text, latest)
     if not found:
         return None

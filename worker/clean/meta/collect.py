@@ -1,9 +1,9 @@
 """The scans of the parsed tree for every element that carries metadata, sorted into a Harvest.
 
-lexbor runs a CSS selector list as one walk of the tree whatever the number of alternatives in it, so
-the element kinds read are named in one selector per scan (HEAD_SELECTOR, BODY_SELECTOR) and the
-matches are dispatched by tag in Python, in document order. The date-like elements (DATE_MARKS) are read
-only when no markup dated the page, by a scan that gives their strings, not nodes (marked.py).
+The element kinds read are named in one selector list per scan (HEAD, BODY: one walk of the tree each,
+in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order.
+The date-like elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives
+their strings, not nodes (marked.py).
 """
 
 from __future__ import annotations
@@ -13,21 +13,46 @@ from datetime import date
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
+from worker.clean import native
 from worker.clean.meta import jsonld
 from worker.clean.meta import marked as mk
+from worker.clean.meta import select as sel
 from worker.clean.meta import tables as t
 from worker.clean.meta.dates import Stamp, parse_value
 from worker.clean.meta.marked import Marks
+from worker.clean.meta.select import Attr, Compound, Selector
 from worker.clean.meta.text import text_dates
 
-# <head> is small: its scan costs ~15 µs. Everything a head holds that the extractor reads.
-HEAD_SELECTOR = "meta, link[rel], title, script[type*='ld+json' i]"
-# <body> is where the cost is (~85 µs a scan on htmldate's pages): only element kinds that are rare
-# and cheap to match (tag names, attribute presence; each class selector adds ~20 µs a scan, so only
-# the byline class of WordPress and most themes is here).
-BODY_SELECTOR = (
-    "meta, script[type*='ld+json' i], time, abbr[title], [itemprop], [property][content], h1,"
-    " a[rel~='author'], .author"
+_LD_JSON = Compound("script", (Attr("type", "*=", "ld+json", any_case=True),))
+# Everything a head holds that the extractor reads: "meta, link[rel*='canonical' i], title,
+# script[type*='ld+json' i]". Of the links only the canonical one is read: the others (stylesheets, icons,
+# preloads: 16 a page on the shared pages, a third of the elements dispatched) are not listed. Every rel
+# whose lower-cased words hold "canonical" holds it in any ASCII case (str.lower makes its letters from no
+# non-ASCII character but "İ", which gives "i" and a combining dot), so _dispatch sees the same canonical
+# links.
+HEAD = Selector(
+    (
+        Compound("meta"),
+        Compound("link", (Attr("rel", "*=", "canonical", any_case=True),)),
+        Compound("title"),
+        _LD_JSON,
+    )
+)
+# What a body holds: only element kinds that are rare (tag names, attribute presence, and the byline
+# class of WordPress and most themes). "meta, script[type*='ld+json' i], time, abbr[title], [itemprop],
+# [property][content], h1, a[rel~='author'], .author"
+BODY = Selector(
+    (
+        Compound("meta"),
+        _LD_JSON,
+        Compound("time"),
+        Compound("abbr", (Attr("title"),)),
+        Compound(attrs=(Attr("itemprop"),)),
+        Compound(attrs=(Attr("property"), Attr("content"))),
+        Compound("h1"),
+        Compound("a", (Attr("rel", "~=", "author"),)),
+        Compound(cls="author"),
+    )
 )
 # What the text fallback cuts out of the body's text.
 SKIPPED_MARKS = Marks(tags=("script", "style", "noscript", "template"))
@@ -126,7 +151,7 @@ def _meta(attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
         h.authors.append(("meta:" + key, content))
 
 
-def _in_comment(node: LexborNode) -> bool:
+def in_comment_python(node: LexborNode) -> bool:
     """Whether one of the COMMENT_DEPTH nearest ancestors is named like a comment ("comment-body",
     "comment-list"): the <time> of a reader's comment dates the comment, not the page."""
     parent = node.parent
@@ -139,6 +164,11 @@ def _in_comment(node: LexborNode) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# In C, once native.py has checked it against in_comment_python on canary pages (the ancestors' class and
+# id without a Python dict each).
+_in_comment = native.ancestor_marker(in_comment_python, COMMENT_MARKERS, COMMENT_DEPTH)
 
 
 def _time(node: LexborNode, h: Harvest, latest: date) -> None:
@@ -171,11 +201,11 @@ def _itemprop(node: LexborNode, attrs: dict[str, str | None], h: Harvest, latest
         h.itemprop_headline = fold(node.text(deep=True)) or None
 
 
-def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
-    """Dates in the text of date-like elements (class "date", "byline", "posted"...), read only when
-    markup gave no date: one candidate per element, skipping comments' dates and dates whose cue
-    says they are no publication date ("bis", "zuletzt geändert")."""
-    found: list[Candidate] = []
+def date_element_date(tree: LexborHTMLParser, latest: date) -> Candidate | None:
+    """The first date in the text of a date-like element (class "date", "byline", "posted"...), read
+    only when markup gave no date: each element's first date, skipping comments' dates and dates whose
+    cue says they are no publication date ("bis", "zuletzt geändert"); the elements after the first
+    that dates the page are not read."""
     body = tree.body
     elements = mk.marked(body, DATE_MARKS, DATE_ELEMENTS_MAX, DATE_TEXT_MAX * 4) if body is not None else []
     for cls, ident, text in elements:
@@ -189,19 +219,19 @@ def date_element_dates(tree: LexborHTMLParser, latest: date) -> list[Candidate]:
             continue
         for d in text_dates(text, latest, limit=1):
             if d.dates_page:
-                found.append(Candidate(Stamp(d.day), "text:date-element", 3))
-    return found
+                return Candidate(Stamp(d.day), "text:date-element", 3)
+    return None
 
 
 def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
     """Everything the head and body say in markup (the date-like elements are left to
-    date_element_dates)."""
+    date_element_date)."""
     h = Harvest()
     scripts: list[str] = []
     head, body = tree.head, tree.body
-    for node in head.css(HEAD_SELECTOR) if head is not None else ():
+    for node in sel.select(head, HEAD) if head is not None else ():
         _dispatch(node, h, latest, scripts)
-    for node in body.css(BODY_SELECTOR) if body is not None else ():
+    for node in sel.select(body, BODY) if body is not None else ():
         _dispatch(node, h, latest, scripts)
     h.linked = jsonld.read(scripts)
     for prop, value in h.linked.published:

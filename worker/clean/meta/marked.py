@@ -1,7 +1,10 @@
-"""Elements marked by their tag or by a word in their class or id, read as (class, id, text).
+"""Elements marked by their tag or by a word in their class or id, read as (class, id, text), or cut out
+of their ancestor's text.
 
 The two scans of the metadata that need no node afterwards, only what an element says: the date-like
-elements (collect.date_element_dates) and the elements whose text no reader sees (choose.from_text). A
+elements (collect.date_element_date) and the elements whose text no reader sees (choose.from_text:
+unmarked_text, the body's text without theirs, which the C accelerator makes without a Python string
+per script and style, and without the text of the whole body as one). A
 lexbor CSS scan of <body> builds a Python node per match and costs ~0.1 ms a scan whatever the selector
 (htmldate's pages); the C accelerator (worker/clean/_native.c) walks the same elements in the same order
 and reads the same strings, once native.py has checked it against marked_python on canary pages.
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborNode, create_tag
 
 from worker.clean import native
+from worker.clean.meta.text import SKIPPED_MIN_CHARS, visible_text
 
 # (class, id, text(deep=True)) of one element: class and id None when absent, the text None when longer
 # than the scan's max_chars.
@@ -65,3 +69,20 @@ _CANARY_MARKS = (
     Marks(("time", "h1"), ("author",), ("x",)),
 )
 marked: Callable[[LexborNode, Marks, int, int], list[Marked]] = native.marker(marked_python, _CANARY_MARKS)
+
+
+# The text a limit never cuts.
+_UNLIMITED = 1 << 62
+
+
+def unmarked_text_python(root: LexborNode, marks: Marks) -> str:
+    """The text of `root` without that of the elements `marks` names by tag (text.visible_text's cuts),
+    whitespace-folded."""
+    skipped = [text or "" for _, _, text in marked(root, marks, _UNLIMITED, _UNLIMITED)]
+    return " ".join(visible_text(root.text(deep=True), skipped).split())
+
+
+_CANARY_TAG_MARKS = (Marks(("script", "style", "noscript", "template")), Marks(("p", "b")))
+unmarked_text: Callable[[LexborNode, Marks], str] = native.unmarker(
+    unmarked_text_python, _CANARY_TAG_MARKS, SKIPPED_MIN_CHARS
+)

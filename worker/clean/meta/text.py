@@ -37,6 +37,9 @@ _DIGIT = re.compile("[0-9]")
 # septiembre de 2019" is longer) and after it end ("2019. március 14.").
 WINDOW_BEFORE = 40
 WINDOW_AFTER = 20
+# Skipped texts shorter than this are left in the visible text: an empty or tiny script cannot hold a
+# date, and searching for it could match prose.
+SKIPPED_MIN_CHARS = 8
 # Years looked at per page at most: archives list hundreds of months.
 MAX_YEARS = 300
 # How many characters before a date are read for its cue.
@@ -104,8 +107,8 @@ def visible_text(body_text: str, skipped: list[str]) -> str:
     pieces: list[str] = []
     pos = 0
     for s in skipped:
-        if len(s) < 8:
-            continue  # an empty or tiny script cannot hold a date; searching for it could match prose
+        if len(s) < SKIPPED_MIN_CHARS:
+            continue
         k = body_text.find(s, pos)
         if k >= 0:
             pieces.append(body_text[pos:k])
