@@ -476,6 +476,16 @@ def test_class_id_flags_equal_pythons(pairs: list[tuple[str, str]]) -> None:
 
 
 @needs_native
+@settings(max_examples=200)
+@given(st.lists(st.tuples(IDENTS, IDENTS), min_size=1, max_size=6), st.lists(st.integers(0, 5), max_size=40))
+def test_class_id_flags_of_repeated_pairs_equal_pythons(pairs: list[tuple[str, str]], at: list[int]) -> None:
+    # a page repeats its pairs as equal strs that are distinct objects (each read from its own element)
+    chosen = [pairs[k % len(pairs)] for k in at]
+    classes, ids = ["".join(list(c)) for c, _ in chosen], ["".join(list(i)) for _, i in chosen]
+    assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
+
+
+@needs_native
 def test_class_id_flags_of_a_huge_attribute_come_from_the_reference() -> None:
     huge = "main-nav " * 1000 + "hentry"
     assert idents.ident_flags([huge, "x" * 5000], ["", "comments"]) == bytes(
