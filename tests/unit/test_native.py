@@ -99,6 +99,13 @@ TAGS = st.sampled_from(
     ["div", "p", "span", "a", "b", "li", "ul", "h2", "td", "tr", "table", "blockquote", "pre", "section",
      "font", "em", "my-widget", "foo", "article", "nav", "center", "dd"]
 )  # fmt: skip
+
+
+def attribute_list(pairs: list[tuple[str, str | None]]) -> str:
+    """An element's attributes as written in a start tag: a name alone when it has no value."""
+    return "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in pairs)
+
+
 ATTR_VALUES = st.sampled_from(
     ["", "x", "content main", "x sr-only", "Hidden", "HIDDEN", "d-none y", "post-12", "screen-reader-text",
      "none", "hidey", "true", "TRUE", "\u212arue", "display:none", "Display : NONE", "visibility: hidden",
@@ -110,7 +117,7 @@ ATTR_NAMES = st.sampled_from(
 )
 ATTRS = st.lists(
     st.tuples(ATTR_NAMES, st.one_of(st.none(), ATTR_VALUES)), max_size=3, unique_by=lambda kv: kv[0].lower()
-).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+).map(attribute_list)
 LEAF = st.one_of(
     TEXT,
     st.sampled_from(
@@ -680,7 +687,7 @@ MARK_ATTRS = st.lists(
     st.tuples(st.sampled_from(["class", "id", "title"]), st.one_of(st.none(), st.sampled_from(MARK_WORDS))),
     max_size=3,
     unique_by=lambda kv: kv[0],
-).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+).map(attribute_list)
 MARK_LEAF = st.one_of(
     TEXT,
     st.sampled_from(
@@ -774,7 +781,7 @@ SELECT_ATTRS = st.lists(
         st.one_of(st.none(), st.sampled_from(SELECT_VALUES)),
     ),
     max_size=4,
-).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+).map(attribute_list)
 SELECT_LEAF = st.one_of(
     TEXT,
     st.sampled_from(
@@ -890,7 +897,7 @@ ANCESTOR_ATTRS = st.lists(
     ),
     max_size=3,
     unique_by=lambda kv: kv[0],
-).map(lambda kvs: "".join(f" {k}" if v is None else f' {k}="{v}"' for k, v in kvs))
+).map(attribute_list)
 ANCESTOR_TREES = html_trees(
     st.sampled_from(["<time>1</time>", "x", "<!-- c -->"]),
     st.sampled_from(["div", "p", "li"]),

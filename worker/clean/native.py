@@ -250,25 +250,43 @@ POSITION_CANARIES: tuple[tuple[array[int], list[int], list[int], list[int]], ...
 def position_sets(reference: PositionSets) -> PositionSets:
     """The C positions of a page's blocks if they equal the Python ones on the canaries; else the Python
     ones (which also decide whenever an index is out of range)."""
+    off = "native block positions off, the Python code runs"
+    return _declining("positions", off, reference, "position_sets", POSITION_CANARIES)
 
-    def native(ext: Any) -> PositionSets:
-        def sets(
-            paths: array[int], parents: list[int], owners: list[int], kept: list[int]
-        ) -> tuple[set[int], set[int]]:
-            got: tuple[set[int], set[int]] | None = ext.position_sets(paths, parents, owners, kept)
-            return got if got is not None else reference(paths, parents, owners, kept)
 
-        return sets
+def _declining(
+    stage: str,
+    off: str,
+    reference: F,
+    name: str,
+    canaries: tuple[tuple[Any, ...], ...],
+    declined: tuple[tuple[Any, ...], ...] = (),
+) -> F:
+    """The extension's function `name` where it answers, `reference` where it returns None (input the C
+    code leaves to Python), if it equals `reference` on the `canaries` and declines every `declined`;
+    else `reference` (see _chosen)."""
+
+    def native(ext: Any) -> F:
+        fn = getattr(ext, name)
+
+        def call(*args: Any) -> Any:
+            got = fn(*args)
+            return got if got is not None else cast(Callable[..., Any], reference)(*args)
+
+        return cast(F, call)
 
     def check(ext: Any) -> str | None:
-        for args in POSITION_CANARIES:
-            got, want = ext.position_sets(*args), reference(*args)
+        fn = getattr(ext, name)
+        for args in canaries:
+            got, want = fn(*args), cast(Callable[..., Any], reference)(*args)
             if got != want:
-                return f"block positions differ: {got} != {want}"
+                return f"{name} differs on {args!r:.80}: {got!r:.80} != {want!r:.80}"
+        for args in declined:
+            if fn(*args) is not None:
+                return f"{name} answered {args!r:.80}, which it must leave to Python"
         return None
 
-    off = "native block positions off, the Python code runs"
-    return _chosen("positions", off, reference, check, native)
+    return _chosen(stage, off, reference, check, native)
 
 
 Utf8 = Callable[[str], bytes]
@@ -286,23 +304,9 @@ UTF8_CANARIES = (
 def utf8_encoder(reference: Utf8) -> Utf8:
     """The C encoder if it equals `reference` (str.encode("utf-8")) on the canaries; else `reference`,
     which also decides for a str holding a surrogate (it raises there)."""
-
-    def native(ext: Any) -> Utf8:
-        def utf8(text: str) -> bytes:
-            got: bytes | None = ext.utf8(text)
-            return got if got is not None else reference(text)
-
-        return utf8
-
-    def check(ext: Any) -> str | None:
-        for text in UTF8_CANARIES:
-            if ext.utf8(text) != reference(text):
-                return f"UTF-8 of {text!r} differs"
-        if ext.utf8("a\ud800b") is not None:
-            return "a lone surrogate was encoded"
-        return None
-
-    return _chosen("utf8", "native UTF-8 encoding off, str.encode runs", reference, check, native)
+    off = "native UTF-8 encoding off, str.encode runs"
+    canaries = tuple((text,) for text in UTF8_CANARIES)
+    return _declining("utf8", off, reference, "utf8", canaries, declined=(("a\ud800b",),))
 
 
 def _native_count_page(
@@ -685,9 +689,9 @@ def guard_scans(
         for markup in GUARD_CANARIES:
             wide = {markup.replace("x", c) for c in ("\u00e9", "\u4e00", "\U0001f600")} - {markup}
             for text in (markup, *sorted(wide)):
-                # The Python nesting counts cost ~0.3 us a tag: on the long canaries they are compared
-                # in one storage kind only (every kind is compared on the shorter ones), which keeps
-                # this check at a few ms of every process's start-up.
+                # The Python nesting counts of every canary in every storage kind took 18 ms of every
+                # process's start-up: on the long canaries they are compared in one kind only (every
+                # kind is compared on the shorter ones; the guard's import 25 -> 15 ms, measured).
                 nesting = text is markup or len(text) <= WIDE_NESTING_CANARY_CHARS
                 if scans(text) != scan(text) or (nesting and counts(text) != nesting_counts(text)):
                     problem = f"guard scans differ on {text[:40]!r}"
