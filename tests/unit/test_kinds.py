@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import heuristics as h
+from worker.clean import idents
 from worker.clean.classify import classify_region
 from worker.clean.kinds import captions, find_headline, text_blocks, words
 from worker.clean.model import decide
@@ -17,6 +18,7 @@ from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
 from worker.clean.region import choose
 from worker.clean.score import score
+from worker.clean.segment import Segmentation
 from worker.models import Page
 
 TITLE = "Bridge opens after two years of delays"
@@ -99,6 +101,41 @@ def test_captions_by_class_name() -> None:
         "<div class='image-credit'>Photo: J. Smith</div><p class='recaption'>Not one</p>"
     )
     assert captions(seg) == [False, True, True, False]
+
+
+def _captions_by_every_element(seg: Segmentation) -> list[bool]:
+    """The reference: every element tested, each outermost caption covering its subtree."""
+    flags = idents.ident_flags(seg.classes, seg.ids)
+    inside = [False] * len(seg.tags)
+    covered = 0
+    for i, (tag, f) in enumerate(zip(seg.tags, flags, strict=True)):
+        if (tag in h.CAPTION_TAGS or f & idents.CAPTION) and i >= covered:
+            covered = seg.skips[i]
+            inside[i:covered] = [True] * (covered - i)
+    return [inside[e] for e in seg.owners]
+
+
+_CAPTION_OPENERS = [
+    "<div>",
+    "<figure>",
+    "<figcaption>",
+    "<div class='caption'>",
+    "<span id='photo-credit'>",
+    "<p>",
+]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_CAPTION_OPENERS), st.integers(0, 3)), min_size=1, max_size=12))
+def test_captions_agree_with_a_walk_over_every_element(items: list[tuple[str, int]]) -> None:
+    # Nested and sibling captions, captions inside captions: the scans find what the walk finds.
+    html, open_tags = "", []
+    for opener, closes in items:
+        html += f"{opener}text {len(open_tags)} "
+        open_tags.append(opener[1:].split(">")[0].split(" ")[0])
+        for _ in range(min(closes, len(open_tags))):
+            html += f"</{open_tags.pop()}>"
+    seg = seg_of(f"<p>{PROSE}</p>{html}")
+    assert captions(seg) == _captions_by_every_element(seg)
 
 
 def test_text_blocks_puts_the_headline_and_captions_in_the_text_when_asked() -> None:

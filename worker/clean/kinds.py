@@ -16,7 +16,6 @@ they hold the headline with at most HEADLINE_EXTRA_WORDS more (a label or a date
 from __future__ import annotations
 
 import re
-from itertools import compress
 
 from worker.clean import heuristics as h
 from worker.clean import idents
@@ -74,24 +73,43 @@ def find_headline(seg: Segmentation, title: str | None) -> int | None:
     return None
 
 
-def captions(seg: Segmentation, flags: bytes | None = None) -> list[bool]:
-    """Per block: is it a caption (inside <figure>, <figcaption>, or an element whose class/id names a
-    caption or credit)? `flags`: the segmentation's worker.clean.idents flags, when already computed."""
+def caption_elements(seg: Segmentation, flags: bytes | None = None) -> bytearray | None:
+    """Per element: 1 where it is or sits inside a caption (<figure>, <figcaption>, or an element whose
+    class/id names a caption or credit); None on a page without one (most pages). `flags`: the
+    segmentation's worker.clean.idents flags, when already computed. Found with C scans (bytes.translate,
+    list.index), not one Python step per element."""
     if flags is None:
         flags = idents.ident_flags(seg.classes, seg.ids)
-    tags, skips = seg.tags, seg.skips
-    n = len(tags)
-    caption_tags, caption = h.CAPTION_TAGS, idents.CAPTION
-    marks = [t in caption_tags or f & caption != 0 for t, f in zip(tags, flags, strict=True)]
-    if not any(marks):
+    marks = bytearray(flags.translate(_CAPTION_MARKED))
+    tags = seg.tags
+    for tag in h.CAPTION_TAGS:
+        at = -1
+        for _ in range(tags.count(tag)):
+            at = tags.index(tag, at + 1)
+            marks[at] = 1
+    at = marks.find(1)
+    if at < 0:
+        return None
+    skips = seg.skips
+    inside = bytearray(len(tags))
+    while at >= 0:
+        # A mark covers its subtree; the marks inside it are passed over.
+        covered = skips[at]
+        inside[at:covered] = b"\x01" * (covered - at)
+        at = marks.find(1, max(covered, at + 1))
+    return inside
+
+
+# idents' flags -> 1 where the CAPTION flag is set, else 0 (bytes.translate's table).
+_CAPTION_MARKED = bytes(1 if flags & idents.CAPTION else 0 for flags in range(256))
+
+
+def captions(seg: Segmentation, flags: bytes | None = None) -> list[bool]:
+    """Per block: is it a caption (see caption_elements)?"""
+    inside = caption_elements(seg, flags)
+    if inside is None:
         return [False] * len(seg.texts)
-    inside = [False] * n
-    covered = 0
-    for i in compress(range(n), marks):
-        if i >= covered:
-            covered = skips[i]
-            inside[i:covered] = [True] * (covered - i)
-    return [inside[e] for e in seg.owners]
+    return [inside[e] == 1 for e in seg.owners]
 
 
 def text_blocks(
@@ -109,7 +127,8 @@ def text_blocks(
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     if headline is not None and keep_headline and headline not in kept:
         kept = sorted([*kept, headline])
-    caption = captions(seg, flags)
+    inside = caption_elements(seg, flags)
+    owners = seg.owners
     blocks: list[int] = []
     kinds: list[BlockKind] = []
     seg_kinds = seg.kinds
@@ -118,7 +137,7 @@ def text_blocks(
             if keep_headline:
                 blocks.append(i)
                 kinds.append("headline")
-        elif caption[i]:
+        elif inside is not None and inside[owners[i]]:
             if keep_captions:
                 blocks.append(i)
                 kinds.append("caption")
