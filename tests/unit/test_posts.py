@@ -3,11 +3,13 @@ pages, a phpBB-like forum thread and a news live blog."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, html_trees, seg_of
-from worker.clean import idents, posts
+from worker.clean import heuristics as h
+from worker.clean import idents, native, posts, repeats
 from worker.clean.pipeline import clean_page
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation
@@ -189,3 +191,42 @@ def test_post_candidates_are_those_the_element_walk_finds(parts: list[str], body
     seg = seg_of(f"<html><body{body_attr}>{''.join(parts)}</body></html>")
     scores = score(seg)
     assert posts._marked(seg, scores) == _marked_by_every_element(seg, scores)
+
+
+# The repeated signatures (repeats.repeats_python) in C: classes with digits and spaces of other scripts,
+# elements with and without blocks, every root, a wanted signature or none.
+_REPEAT_ATTRS = st.sampled_from(
+    [
+        "",
+        ' class="item"',
+        ' class="item-2 x"',
+        ' class=" item\u0663"',
+        ' class="\u2003it\u00e9m"',
+        ' class="a b"',
+    ]
+)
+_REPEAT_TREES = html_trees(
+    st.sampled_from(["<p>Words.</p>", "text", "<br>", "<h2>Title</h2>"]),
+    st.sampled_from(["div", "li", "ul", "section", "my.el"]),
+    _REPEAT_ATTRS,
+)
+
+
+@pytest.mark.skipif(native.status().get("repeats") != "native", reason="the C repeats are not active")
+@settings(max_examples=300)
+@given(st.lists(_REPEAT_TREES, min_size=1, max_size=4), st.data())
+def test_repeated_signatures_equal_pythons(parts: list[str], data: st.DataObject) -> None:
+    seg = seg_of(f"<html><body>{''.join(parts)}</body></html>")
+    root = data.draw(st.integers(0, len(seg.tags) - 1))
+    want = data.draw(st.sampled_from([None, "li.item", "div.itém", "p.", "li.a", "my.el.item"]))
+    args = (seg.tags, seg.classes, seg.parents, seg.firsts, seg.ends, root, seg.skips[root], want)
+    assert repeats._repeats(*args) == repeats.repeats_python(*args)
+
+
+def test_two_headed_items_are_enough_for_the_heading_count() -> None:
+    # The heading count bails out below POSTS_MIN headings only: two items with one heading each pass.
+    html = (
+        f"<div class=item><h2>One</h2><p>{PROSE}</p></div><div class=item><h2>Two</h2><p>{PROSE2}</p></div>"
+    )
+    seg = seg_of(html)
+    assert len(posts._repeated(seg, score(seg))) == h.POSTS_MIN == 2
