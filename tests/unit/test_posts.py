@@ -230,3 +230,16 @@ def test_two_headed_items_are_enough_for_the_heading_count() -> None:
     )
     seg = seg_of(html)
     assert len(posts._repeated(seg, score(seg))) == h.POSTS_MIN == 2
+
+
+@pytest.mark.skipif(native.status().get("positions") != "native", reason="the C list scan is not active")
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.sampled_from(["article", "p", "", "arti", "h\u00e9ading", "\U0001f600", "heading"]), max_size=40
+    ),
+    st.sampled_from(["article", "heading", "", "h\u00e9ading", "\U0001f600", "div"]),
+)
+def test_the_c_list_scan_equals_pythons(items: list[str], value: str) -> None:
+    copies = [item + "" if i % 2 else "".join(item) for i, item in enumerate(items)]  # distinct objects too
+    assert posts._indexes(copies, value) == posts.indexes_python(copies, value)

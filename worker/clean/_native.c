@@ -5585,6 +5585,37 @@ done: /* declined, or out of memory (no Python object made yet) */
 }
 
 
+PyDoc_STRVAR(positions_doc,
+             "positions(items, value) -> list[int] | None\n\n"
+             "The indexes of the items equal to `value` (posts._indexes): str items and value only, else None.");
+
+static PyObject *native_positions(PyObject *self, PyObject *args) {
+    PyObject *items, *value;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &items, &value))
+        return NULL;
+    if (!PyUnicode_CheckExact(value))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(items), len = PyUnicode_GET_LENGTH(value);
+    int kind = PyUnicode_KIND(value);
+    const void *data = PyUnicode_DATA(value);
+    for (Py_ssize_t i = 0; i < n; i++) /* first all items checked: no object made before it declines */
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(items, i)))
+            Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(items, i);
+        /* str equality: the same object, or the same length, storage kind and code units */
+        if (x != value && (PyUnicode_GET_LENGTH(x) != len || PyUnicode_KIND(x) != kind ||
+                           memcmp(PyUnicode_DATA(x), data, (size_t)(len * kind)) != 0))
+            continue;
+        PyObject *at = PyLong_FromSsize_t(i);
+        if (at == NULL || PyList_Append(out, at) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(at);
+    }
+    return out;
+}
+
 /* Block classification (classify.decide_python): jusText's classes, context smoothing, the flat comment
    tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters and the
    three regex tests (boilerplate line, copyright, comment heading; called back, only for the blocks that
@@ -6029,6 +6060,7 @@ static PyMethodDef methods[] = {
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
     {"block_features", native_block_features, METH_VARARGS, block_features_doc},
     {"repeats", native_repeats, METH_VARARGS, repeats_doc},
+    {"positions", native_positions, METH_VARARGS, positions_doc},
     {"configure_classify", native_configure_classify, METH_VARARGS, configure_classify_doc},
     {"decide", native_decide, METH_VARARGS, decide_doc},
     {NULL, NULL, 0, NULL},

@@ -337,6 +337,24 @@ def repeats_finder(reference: Repeats) -> Repeats:
     return _declining("repeats", off, reference, "repeats", REPEAT_CANARIES, declined)
 
 
+Positions = Callable[[list[str], str], list[int]]
+# Lists of str for posts._indexes: equal strs that are distinct objects, every storage kind, prefixes.
+_WORDS = ["article", "articles", "artic", "", "h\u00e9ading", "heading", "\u2003heading", "\U0001f600x", "x"]
+POSITION_LIST_CANARIES = tuple(
+    (items, value)
+    for items in ([], _WORDS, [w + "" for w in _WORDS * 3], ["".join(["art", "icle"]), "p", "article"])
+    for value in ("article", "heading", "", "\U0001f600x", "h\u00e9ading", "absent")
+)
+
+
+def positions_finder(reference: Positions) -> Positions:
+    """The C list scan if it equals `reference` on the canaries; else `reference`, which also decides for
+    lists holding other than str."""
+    off = "native list scans off, the Python code runs"
+    declined = (([1, "a"], "a"), (["a"], 1))
+    return _declining("positions", off, reference, "positions", POSITION_LIST_CANARIES, declined)
+
+
 Decide = Callable[
     [
         list[str], list[str], list[int], list[int], list[int], list[float], list[int], list[int], list[int],
@@ -1101,6 +1119,7 @@ def python_only() -> Iterator[None]:
         guard,
         idents,
         lang,
+        posts,
         quality,
         render,
         repeats,
@@ -1135,8 +1154,9 @@ def python_only() -> Iterator[None]:
     # the metadata's scans (kept apart: a stage added above does not move their places)
     saved_meta = (select.select, marked.unmarked_text, collect._in_comment)
     # classification and repeated signatures (kept apart likewise)
-    saved_classes = (classify._decide, repeats._repeats)
+    saved_classes = (classify._decide, repeats._repeats, posts._indexes)
     classify._decide, repeats._repeats = classify.decide_python, repeats.repeats_python
+    posts._indexes = posts.indexes_python
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
     dom.utf8 = dom.utf8_python
@@ -1173,7 +1193,7 @@ def python_only() -> Iterator[None]:
         marked.marked, header._after, header._before = saved[14:17]
         template._position_sets, dom.utf8 = saved[17:19]
         select.select, marked.unmarked_text, collect._in_comment = saved_meta
-        classify._decide, repeats._repeats = saved_classes
+        classify._decide, repeats._repeats, posts._indexes = saved_classes
 
 
 def _configure(t: SegmentTables) -> None:
