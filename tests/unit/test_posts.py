@@ -13,7 +13,7 @@ from worker.clean import idents, native, posts, repeats
 from worker.clean.pipeline import clean_page
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation
-from worker.models import Document, Page
+from worker.models import Document, Page, Post
 
 P4 = (
     "The market on the square will move to the old tram depot for the summer, the organisers said, "
@@ -243,3 +243,35 @@ def test_two_headed_items_are_enough_for_the_heading_count() -> None:
 def test_the_c_list_scan_equals_pythons(items: list[str], value: str) -> None:
     copies = [item + "" if i % 2 else "".join(item) for i, item in enumerate(items)]  # distinct objects too
     assert posts._indexes(copies, value) == posts.indexes_python(copies, value)
+
+
+# find_posts stops reading items once the stated share cannot be reached: the same posts (or none) as
+# reading all of them and applying the rule, whatever the order of stated, unstated and empty items.
+ITEMS = st.lists(st.sampled_from(["stated", "dated", "unstated", "empty"]), max_size=12)
+
+
+@given(ITEMS)
+def test_stopping_early_gives_what_reading_every_item_gives(items: list[str]) -> None:
+    made = {
+        "stated": Post("text", "t", "Eve", None),
+        "dated": Post("text", "t", None, "2024-01-02"),
+        "unstated": Post("text", "t", None, None),
+        "empty": None,
+    }
+    ranges = [(i, i + 1) for i in range(len(items))]
+    read: list[int] = []
+
+    def post(seg: object, scores: object, lo: int, hi: int, today: object, bylines: object) -> Post | None:
+        read.append(lo)
+        return made[items[lo]]
+
+    every = [p for p in (made[i] for i in items) if p is not None]
+    stated = sum(1 for p in every if p.author or p.published)
+    want = every if len(every) >= h.POSTS_MIN and stated >= h.POSTS_STATED_SHARE * len(every) else []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(posts, "_marked", lambda seg, scores: ranges)
+        patch.setattr(posts, "_is_list", lambda scores, r: True)
+        patch.setattr(posts, "_post", post)
+        got = posts.find_posts(seg_of("<p>x</p>"), None, None, None)  # type: ignore[arg-type]
+    assert got == want
+    assert read == list(range(len(read)))  # in order, each once

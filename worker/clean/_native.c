@@ -5746,7 +5746,7 @@ typedef struct {
     Py_ssize_t n;
     PyObject **texts;
     double *chars, *ld;
-    long *words, *lw, *stops;
+    Py_ssize_t *words, *lw, *stops;
     unsigned char *heading, *paragraph, *bad;
 } ClBlocks;
 
@@ -5853,20 +5853,8 @@ static void smooth_classes(const ClBlocks *b, const unsigned char *initial, unsi
             cls[i] = C_GOOD;
 }
 
-static int read_long(PyObject *list, Py_ssize_t i, long *out) {
-    PyObject *x = PyList_GET_ITEM(list, i);
-    if (!PyLong_CheckExact(x))
-        return -1;
-    *out = PyLong_AsLong(x);
-    if (*out == -1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        return -1;
-    }
-    return 0;
-}
-
 /* marked[owner] as 0 / 1, or -1 where it is not a bool of the list. */
-static int flag_at(PyObject *flags, long owner) {
+static int flag_at(PyObject *flags, Py_ssize_t owner) {
     if (owner < 0 || owner >= PyList_GET_SIZE(flags))
         return -1;
     PyObject *x = PyList_GET_ITEM(flags, owner);
@@ -5898,10 +5886,10 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
     b.texts = PyMem_Malloc(m * sizeof(PyObject *));
     b.chars = PyMem_Malloc(m * sizeof(double));
     b.ld = PyMem_Malloc(m * sizeof(double));
-    b.words = PyMem_Malloc(m * sizeof(long));
-    b.lw = PyMem_Malloc(m * sizeof(long));
-    b.stops = PyMem_Malloc(m * sizeof(long));
-    long *ids = PyMem_Malloc(m * sizeof(long)), *own = PyMem_Malloc(m * sizeof(long));
+    b.words = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    b.lw = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    b.stops = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    Py_ssize_t *ids = PyMem_Malloc(m * sizeof(Py_ssize_t)), *own = PyMem_Malloc(m * sizeof(Py_ssize_t));
     unsigned char *flags = PyMem_Malloc(m * 9); /* heading, paragraph, bad, initial, cls, 4 of tmp */
     PyObject *result = NULL, *kept = NULL;
     int declined = 0;
@@ -5916,11 +5904,17 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
     unsigned char *initial = flags + 3 * n, *cls = flags + 4 * n, *tmp = flags + 5 * n;
     for (Py_ssize_t k = 0; k < n; k++) {
         PyObject *text = PyList_GET_ITEM(texts, k), *kind = PyList_GET_ITEM(kinds, k), *x = PyList_GET_ITEM(ld, k);
-        long c;
+        Py_ssize_t c;
         if (!PyUnicode_CheckExact(text) || !PyUnicode_CheckExact(kind) || !PyFloat_CheckExact(x) ||
-            read_long(chars, k, &c) < 0 || read_long(words, k, &b.words[k]) < 0 || read_long(lw, k, &b.lw[k]) < 0 ||
-            read_long(stops, k, &b.stops[k]) < 0 || read_long(idx, k, &ids[k]) < 0 || ids[k] < 0 ||
-            ids[k] >= PyList_GET_SIZE(owners) || read_long(owners, ids[k], &own[k]) < 0) {
+            read_index(chars, k, &c) < 0 || read_index(words, k, &b.words[k]) < 0 || read_index(lw, k, &b.lw[k]) < 0 ||
+            read_index(stops, k, &b.stops[k]) < 0 || read_index(idx, k, &ids[k]) < 0 || ids[k] < 0 ||
+            ids[k] >= PyList_GET_SIZE(owners) || read_index(owners, ids[k], &own[k]) < 0) {
+            declined = 1;
+            goto done;
+        }
+        /* counts past 2**40 (no page has them) are left to Python: sums of doubles stay exact below */
+        const Py_ssize_t lim = (Py_ssize_t)1 << 40;
+        if (c > lim || c < -lim || b.words[k] > lim || b.words[k] < -lim || b.stops[k] > lim || b.stops[k] < -lim) {
             declined = 1;
             goto done;
         }

@@ -76,7 +76,7 @@ def repeats_python(
 
 
 # In C (worker/clean/_native.c) once native.py has checked it against repeats_python: the per-element
-# signatures and the (parent, signature) count were most of find_posts' time on every page.
+# signatures and the (parent, signature) count were most of find_posts' time on pages without post marks.
 _repeats = native.repeats_finder(repeats_python)
 
 
