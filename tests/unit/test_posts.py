@@ -275,3 +275,20 @@ def test_stopping_early_gives_what_reading_every_item_gives(items: list[str]) ->
         got = posts.find_posts(seg_of("<p>x</p>"), None, None, None)  # type: ignore[arg-type]
     assert got == want
     assert read == list(range(len(read)))  # in order, each once
+
+
+@pytest.mark.skipif(native.status().get("repeats") != "native", reason="the C repeats are not active")
+def test_repeats_past_the_kept_buffers_size_and_after_it_equal_pythons() -> None:
+    # 70,000 elements: the C buffers grow past what they keep, are given back, and the next page is fine
+    n = 70_000
+    big = (
+        ["body"] + ["li", "p"] * (n // 2),
+        [""] + [f"item-{i} x" if i % 2 == 0 else "" for i in range(n)],
+        [-1] + [0 if i % 2 == 0 else i for i in range(n)],
+        [0] + [i // 2 for i in range(n)],
+        [n // 2] + [i // 2 + 1 for i in range(n)],
+    )
+    small = (["body", "div", "div"], ["", "a", "a1"], [-1, 0, 0], [0, 0, 1], [2, 1, 2])
+    for columns in (big, small, big, small):
+        args = (*columns, 0, len(columns[0]), None)
+        assert repeats._repeats(*args) == repeats.repeats_python(*args)

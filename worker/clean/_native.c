@@ -5392,6 +5392,25 @@ PyDoc_STRVAR(repeats_doc,
              "of one element share and how many; the sorted first blocks of the elements of that signature\n"
              "(or of `want`). None (Python decides) for columns that are not a segmentation's.");
 
+/* After a page of more than 65536 elements or 1M signature code points, the buffers are given back
+   rather than kept at that size for the worker's life. (Used inside native_repeats: its statics.) */
+#define REPEATS_RELEASE_LARGE()                                                                           \
+    do {                                                                                                 \
+        if (capacity > (1 << 16) || t.arena.cap > (1 << 20)) {                                           \
+            Py_ssize_t **kept[] = {&t.off, &t.slot_of, &t.slots, &sig, &first, &pkeys, &pcount, &pslots, \
+                                   &pslot_of};                                                           \
+            for (int i = 0; i < 9; i++) {                                                                \
+                PyMem_Free(*kept[i]);                                                                    \
+                *kept[i] = NULL;                                                                         \
+            }                                                                                            \
+            PyMem_Free(t.hashes);                                                                        \
+            PyMem_Free(t.arena.v);                                                                       \
+            t.hashes = NULL;                                                                             \
+            t.arena.v = NULL;                                                                            \
+            t.arena.cap = t.arena.n = capacity = table_cap = 0;                                          \
+        }                                                                                                \
+    } while (0)
+
 static PyObject *native_repeats(PyObject *self, PyObject *args) {
     PyObject *tags, *classes, *parents, *firsts, *ends, *want;
     Py_ssize_t root, end;
@@ -5548,6 +5567,7 @@ static PyObject *native_repeats(PyObject *self, PyObject *args) {
     for (Py_ssize_t k = 0; k < npairs; k++)
         pslots[pslot_of[k]] = 0;
     t.nsig = npairs = 0;
+    REPEATS_RELEASE_LARGE();
     if (mine == NULL) {
         if (name != NULL)
             PyErr_NoMemory();
@@ -5579,6 +5599,7 @@ done: /* declined, or out of memory (no Python object made yet) */
     for (Py_ssize_t k = 0; k < npairs; k++)
         pslots[pslot_of[k]] = 0;
     t.nsig = 0;
+    REPEATS_RELEASE_LARGE();
     if (declined && !PyErr_Occurred())
         Py_RETURN_NONE;
     return NULL;
