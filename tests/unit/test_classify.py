@@ -250,7 +250,7 @@ def test_the_copyright_test_is_the_patterns_search(text: str) -> None:
 BLOCK_TEXTS = st.one_of(
     st.sampled_from(
         [PROSE, PROSE2, PROSE3, CITED, "Share this", "Advertisement", "12 Comments", "Leave a Reply",
-         "© 2024 Example Ltd", "(c) 2019 Straße GmbH", "All rights reserved.", "The night was right.",
+         "© 2024 Example Ltd", "(c) 2019 Straße GmbH", "ALL RIGHTS RESERVED", "The night was right.",
          "Staff Reports", "Tags: news", "Read more »", "A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, steel",
          "İstanbul ght", "これは日本語の文です。", "x" * 120, "word " * 30, PROSE[:99] + "."]
     ),
@@ -293,3 +293,15 @@ def test_a_block_without_words_is_left_to_python() -> None:
     args = ([PROSE], ["paragraph"], [len(PROSE)], [0], [0], [0.0], [0], [0], [0], None, None, "en")
     with pytest.raises(ZeroDivisionError):
         classify_mod._decide(*args)
+
+
+def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_one() -> None:
+    # The C copyright test reads the text with ASCII capitals lower-cased and every other character as it
+    # is (_native.c: holds_anchor): exact when no other character's lower() holds an anchor's character.
+    anchor_chars = set("".join(h.COPYRIGHT_ANCHORS))
+    assert all(a.lower() == a for a in h.COPYRIGHT_ANCHORS)
+    for code in range(sys.maxunicode + 1):
+        low = chr(code).lower()
+        if anchor_chars & set(low):
+            assert low in anchor_chars, hex(code)
+            assert low == chr(code) or code < 128, hex(code)

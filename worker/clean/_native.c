@@ -5638,10 +5638,10 @@ static PyObject *native_positions(PyObject *self, PyObject *args) {
 }
 
 /* Block classification (classify.decide_python): jusText's classes, context smoothing, the flat comment
-   tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters and the
-   three regex tests (boilerplate line, copyright, comment heading; called back, only for the blocks that
-   reach them) come from classify.py through configure_classify: nothing of the heuristics is spelled
-   here. */
+   tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters, the
+   copyright anchors and the three patterns (boilerplate line, copyright, comment heading: their match or
+   search methods, called only for the blocks that reach them) come from classify.py through
+   configure_classify: nothing of the heuristics is spelled here. */
 
 enum { C_GOOD, C_BAD, C_SHORT, C_NEAR };
 
@@ -5651,8 +5651,8 @@ static struct {
         copyright_max, sentence_box_min;
     int edge, low_stop;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
-    PyObject *anchors;        /* tuple of ASCII bytes: copyright anchors in lower case */
-    PyObject *boiler, *copyright, *comment_heading; /* the regex tests, str -> bool */
+    PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
+    PyObject *boiler, *copyright, *comment_heading; /* the patterns' match / search / match methods */
     PyObject *heading, *paragraph;                  /* the kinds the rules name */
 } cl;
 
@@ -5670,7 +5670,8 @@ static int class_of(PyObject *name, int *out) {
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
              "                   comment_heading, heading, paragraph)\n\n"
-             "classify.py's thresholds (a tuple of 16 numbers in the order of the C struct), classes and tests.");
+             "classify.py's thresholds (16 numbers in the order of the C struct), classes, characters, the\n"
+             "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
     PyObject *numbers, *edge, *low_stop, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading,
@@ -5691,8 +5692,8 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
         *slots[i] = v;
     }
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(anchors); i++)
-        if (!PyBytes_Check(PyTuple_GET_ITEM(anchors, i)))
-            return PyErr_Format(PyExc_TypeError, "anchors must be bytes");
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(anchors, i)))
+            return PyErr_Format(PyExc_TypeError, "anchors must be str");
     if (class_of(edge, &cl.edge) < 0 || class_of(low_stop, &cl.low_stop) < 0)
         return NULL;
     PyObject **objs[] = {&cl.punct, &cl.ends, &cl.anchors, &cl.boiler, &cl.copyright, &cl.comment_heading,
@@ -5730,37 +5731,64 @@ static int ends_with_char_of(PyObject *text, PyObject *set) {
     return 0;
 }
 
-/* A regex test called back: 1, 0, or -1 with its exception. */
+/* A pattern's match or search method called: 1 (a match), 0 (None), or -1 with its exception. */
 static int test_of(PyObject *fn, PyObject *text) {
     PyObject *r = PyObject_CallOneArg(fn, text);
     if (r == NULL)
         return -1;
-    int v = PyObject_IsTrue(r);
+    int v = r != Py_None;
     Py_DECREF(r);
     return v;
 }
 
-/* classify._copyright: for an ASCII text (its lower() is ASCII's), none of the anchors in it means no
-   match without calling the test; other texts and texts with an anchor ask the test. */
-static int copyright_of(PyObject *text) {
+/* classify._boilerplate_line: the pattern matched on text.lower() (for an ASCII text, ASCII's lower case,
+   made here; other texts' by str.lower). */
+static int boiler_of(PyObject *text) {
+    PyObject *low;
     if (PyUnicode_IS_ASCII(text)) {
         Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+        if ((low = PyUnicode_New(n, 127)) == NULL)
+            return -1;
         const unsigned char *s = PyUnicode_1BYTE_DATA(text);
-        unsigned char low[256];
-        if (n <= (Py_ssize_t)sizeof low) {
-            for (Py_ssize_t i = 0; i < n; i++)
-                low[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (unsigned char)(s[i] + 32) : s[i];
-            int found = 0;
-            for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(cl.anchors) && !found; a++) {
-                PyObject *anchor = PyTuple_GET_ITEM(cl.anchors, a);
-                Py_ssize_t m = PyBytes_GET_SIZE(anchor);
-                found = m == 0 || (m <= n && memmem(low, (size_t)n, PyBytes_AS_STRING(anchor), (size_t)m) != NULL);
-            }
-            if (!found)
-                return 0;
+        unsigned char *d = PyUnicode_1BYTE_DATA(low);
+        for (Py_ssize_t i = 0; i < n; i++)
+            d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (unsigned char)(s[i] + 32) : s[i];
+    } else if ((low = PyObject_CallMethod(text, "lower", NULL)) == NULL)
+        return -1;
+    int v = test_of(cl.boiler, low);
+    Py_DECREF(low);
+    return v;
+}
+
+/* Is `anchor` in text.lower()? Read with ASCII capitals lower-cased and every other character as it is,
+   which is text.lower()'s reading wherever an anchor can be: no character but an anchor's own and its
+   ASCII capital lower-cases to one holding an anchor's character (test_classify checks every code point),
+   so an anchor in text.lower() stands on as many characters of the text, each its own or its capital. */
+static int holds_anchor(PyObject *text, PyObject *anchor) {
+    int kind = PyUnicode_KIND(text), akind = PyUnicode_KIND(anchor);
+    const void *data = PyUnicode_DATA(text), *adata = PyUnicode_DATA(anchor);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), m = PyUnicode_GET_LENGTH(anchor);
+    for (Py_ssize_t i = 0; i + m <= n; i++) {
+        Py_ssize_t j = 0;
+        for (; j < m; j++) {
+            Py_UCS4 c = PyUnicode_READ(kind, data, i + j);
+            if (c >= 'A' && c <= 'Z')
+                c += 32;
+            if (c != PyUnicode_READ(akind, adata, j))
+                break;
         }
+        if (j == m)
+            return 1;
     }
-    return test_of(cl.copyright, text);
+    return 0;
+}
+
+/* classify._copyright: the pattern searched only where one of the anchors is. */
+static int copyright_of(PyObject *text) {
+    for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(cl.anchors); a++)
+        if (holds_anchor(text, PyTuple_GET_ITEM(cl.anchors, a)))
+            return test_of(cl.copyright, text);
+    return 0;
 }
 
 typedef struct {
@@ -5784,7 +5812,7 @@ static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang) {
     if (eff > cl.max_ld && !(chars > cl.length_high && eff <= cl.long_max_ld))
         return C_BAD;
     if (chars < cl.boiler_max) {
-        int v = test_of(cl.boiler, text);
+        int v = boiler_of(text);
         if (v != 0)
             return v < 0 ? -1 : C_BAD;
     }

@@ -336,8 +336,9 @@ def _comment_heading(text: str) -> bool:
     return h.COMMENT_HEADING.match(text) is not None
 
 
-# decide_python in C (worker/clean/_native.c: the per-block loops in one call; the three regex tests are
-# called back for the blocks that reach them), once native.py has checked it on canaries.
+# decide_python in C (worker/clean/_native.c: the per-block loops in one call; the three patterns are
+# called for the blocks that reach them, the copyright pattern only where an anchor is), once native.py
+# has checked it on canaries.
 _decide = native.decider(
     (
         h.LENGTH_LOW, h.LENGTH_HIGH, h.STOPWORDS_LOW, h.STOPWORDS_HIGH, h.MAX_LINK_DENSITY,
@@ -346,6 +347,7 @@ _decide = native.decider(
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
     ),
     (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
-    (_boilerplate_line, _copyright, _comment_heading),
+    # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading
+    (h.BOILERPLATE_LINE.match, h.COPYRIGHT.search, h.COMMENT_HEADING.match),
     decide_python,
 )  # fmt: skip

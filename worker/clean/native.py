@@ -391,7 +391,7 @@ _DECIDE_BLOCKS = (
         3,
     ),
     ("\u00a9 2024 Example News Ltd", "paragraph", 0, 0, 4),
-    ("All Rights Reserved by the authors of this site", "paragraph", 0, 2, 4),
+    ("ALL RIGHTS RESERVED by the authors of this site", "paragraph", 0, 2, 4),
     ("Copyright (c) 2019 Stra\u00dfe GmbH", "paragraph", 0, 0, 4),
     ("Upper, lower and right: a night of light, thought the knight (and bought it).", "paragraph", 0, 1, 5),
     ("A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, aluminium casing and steel", "list_item", 0, 0, 5),
@@ -432,7 +432,7 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
 def decider(
     numbers: tuple[float, ...],
     classes: tuple[str, str, re.Pattern[str], tuple[str, ...], tuple[str, ...]],
-    tests: tuple[Callable[[str], bool], Callable[[str], bool], Callable[[str], bool]],
+    tests: tuple[Callable[[str], object], Callable[[str], object], Callable[[str], object]],
     reference: Decide,
 ) -> Decide:
     """The C block classification if it equals `reference` on the canaries; else `reference`, which also
@@ -449,8 +449,8 @@ def decider(
         if chars is None or any(len(e) != 1 for e in ends):
             return f"the punctuation {punct.pattern!r} / {ends!r} is no set of characters"
         ext.configure_classify(
-            tuple(float(n) for n in numbers), edge, low_stop, chars, "".join(ends),
-            tuple(a.encode("utf-8") for a in anchors), *tests, "heading", "paragraph",
+            tuple(float(n) for n in numbers), edge, low_stop, chars, "".join(ends), anchors, *tests,
+            "heading", "paragraph",
         )  # fmt: skip
         return None
 
