@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, html_trees, seg_of
+from worker.clean import classify, idents, native, posts, repeats
 from worker.clean import heuristics as h
-from worker.clean import idents, native, posts, repeats
 from worker.clean.pipeline import clean_page
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation
@@ -292,3 +292,12 @@ def test_repeats_past_the_kept_buffers_size_and_after_it_equal_pythons() -> None
     for columns in (big, small, big, small):
         args = (*columns, 0, len(columns[0]), None)
         assert repeats._repeats(*args) == repeats.repeats_python(*args)
+
+
+def test_python_only_runs_the_classification_and_repeats_references() -> None:
+    accelerated = (classify._decide, repeats._repeats, posts._indexes)
+    with native.python_only():
+        assert classify._decide is classify.decide_python
+        assert repeats._repeats is repeats.repeats_python
+        assert posts._indexes is posts.indexes_python
+    assert (classify._decide, repeats._repeats, posts._indexes) == accelerated
