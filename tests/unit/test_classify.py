@@ -251,6 +251,7 @@ BLOCK_TEXTS = st.one_of(
     st.sampled_from(
         [PROSE, PROSE2, PROSE3, CITED, "Share this", "Advertisement", "12 Comments", "Leave a Reply",
          "© 2024 Example Ltd", "(c) 2019 Straße GmbH", "ALL RIGHTS RESERVED", "The night was right.",
+         "ALL RIGHTS RESERVED — Straße",
          "Staff Reports", "Tags: news", "Read more »", "A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, steel",
          "İstanbul ght", "これは日本語の文です。", "x" * 120, "word " * 30, PROSE[:99] + "."]
     ),

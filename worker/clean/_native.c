@@ -5760,35 +5760,59 @@ static int boiler_of(PyObject *text) {
     return v;
 }
 
-/* Is `anchor` in text.lower()? Read with ASCII capitals lower-cased and every other character as it is,
-   which is text.lower()'s reading wherever an anchor can be: no character but an anchor's own and its
-   ASCII capital lower-cases to one holding an anchor's character (test_classify checks every code point),
-   so an anchor in text.lower() stands on as many characters of the text, each its own or its capital. */
-static int holds_anchor(PyObject *text, PyObject *anchor) {
-    int kind = PyUnicode_KIND(text), akind = PyUnicode_KIND(anchor);
-    const void *data = PyUnicode_DATA(text), *adata = PyUnicode_DATA(anchor);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), m = PyUnicode_GET_LENGTH(anchor);
-    for (Py_ssize_t i = 0; i + m <= n; i++) {
-        Py_ssize_t j = 0;
-        for (; j < m; j++) {
-            Py_UCS4 c = PyUnicode_READ(kind, data, i + j);
-            if (c >= 'A' && c <= 'Z')
-                c += 32;
-            if (c != PyUnicode_READ(akind, adata, j))
-                break;
+/* Is one of the anchors in text.lower()? Read with ASCII capitals lower-cased and every other character as
+   it is, which is text.lower()'s reading wherever an anchor can be: no character but an anchor's own and
+   its ASCII capital lower-cases to one holding an anchor's character (test_classify checks every code
+   point), so an anchor in text.lower() stands on as many characters of the text, each its own or its
+   capital. An ASCII text (most) is lower-cased into a buffer and searched with memmem. */
+static int holds_anchor(PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nanchors = PyTuple_GET_SIZE(cl.anchors);
+    if (PyUnicode_IS_ASCII(text) && n <= 256) {
+        const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+        unsigned char low[256];
+        for (Py_ssize_t i = 0; i < n; i++)
+            low[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (unsigned char)(s[i] + 32) : s[i];
+        for (Py_ssize_t a = 0; a < nanchors; a++) {
+            PyObject *anchor = PyTuple_GET_ITEM(cl.anchors, a);
+            Py_ssize_t m = PyUnicode_GET_LENGTH(anchor);
+            /* an anchor beyond ASCII is in no ASCII text */
+            if (PyUnicode_IS_ASCII(anchor) &&
+                (m == 0 || (m <= n && memmem(low, (size_t)n, PyUnicode_1BYTE_DATA(anchor), (size_t)m) != NULL)))
+                return 1;
         }
-        if (j == m)
+        return 0;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t a = 0; a < nanchors; a++)
+        if (PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(cl.anchors, a)) == 0)
             return 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= 'A' && c <= 'Z')
+            c += 32;
+        for (Py_ssize_t a = 0; a < nanchors; a++) {
+            PyObject *anchor = PyTuple_GET_ITEM(cl.anchors, a);
+            Py_ssize_t m = PyUnicode_GET_LENGTH(anchor), j = 1;
+            if (PyUnicode_READ_CHAR(anchor, 0) != c || i + m > n)
+                continue;
+            for (; j < m; j++) {
+                Py_UCS4 d = PyUnicode_READ(kind, data, i + j);
+                if (d >= 'A' && d <= 'Z')
+                    d += 32;
+                if (d != PyUnicode_READ_CHAR(anchor, j))
+                    break;
+            }
+            if (j == m)
+                return 1;
+        }
     }
     return 0;
 }
 
 /* classify._copyright: the pattern searched only where one of the anchors is. */
 static int copyright_of(PyObject *text) {
-    for (Py_ssize_t a = 0; a < PyTuple_GET_SIZE(cl.anchors); a++)
-        if (holds_anchor(text, PyTuple_GET_ITEM(cl.anchors, a)))
-            return test_of(cl.copyright, text);
-    return 0;
+    return holds_anchor(text) ? test_of(cl.copyright, text) : 0;
 }
 
 typedef struct {

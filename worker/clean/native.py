@@ -405,6 +405,7 @@ _DECIDE_BLOCKS = (
     ),
     ("Advertisement", "paragraph", 1, 0, 7),
     ("\u0130stanbul \u00a9 ght", "paragraph", 0, 0, 7),
+    ("ALL RIGHTS RESERVED \u2014 Stra\u00dfe", "paragraph", 0, 0, 7),
     ("short", "paragraph", 1, 0, 8),
 )
 
@@ -418,14 +419,16 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
     ld = [a / b for a, b in zip(lw, words, strict=True)]
     stops = [b[3] for b in _DECIDE_BLOCKS]
     owners = [b[4] for b in _DECIDE_BLOCKS]
-    marks = ([False] * 16, [False, False, True, False, False, True] + [False] * 10, [False] + [True] * 15)
+    n = len(texts)
+    some = [False, False, True, False, False, True] + [False] * (n - 6)
+    marks = ([False] * n, some, [False] + [True] * (n - 1))
     out = []
-    for lo, hi in ((0, 16), (2, 9), (9, 16), (0, 0), (3, 4)):
+    for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4)):
         idx = list(range(lo, hi))
         cols = (texts[lo:hi], kinds[lo:hi], chars[lo:hi], words[lo:hi], lw[lo:hi], ld[lo:hi], stops[lo:hi])
         for marked, comment, lang in ((None, None, "en"), (marks[1], None, None), (marks[2], marks[1], "de")):
-            out.append((*cols, idx, list(range(16)), marked, comment, lang))
-            out.append((*cols, idx, owners + [0] * 8, comment, marked, lang))
+            out.append((*cols, idx, list(range(n)), marked, comment, lang))
+            out.append((*cols, idx, owners, comment, marked, lang))
     return tuple(out)
 
 
