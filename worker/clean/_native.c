@@ -5248,16 +5248,8 @@ static int cps_reserve(Cps *c, Py_ssize_t more) {
 }
 
 static int cps_put(Cps *c, Py_UCS4 ch) {
-    if (c->n == c->cap) {
-        Py_ssize_t cap = c->cap ? c->cap * 2 : 1024;
-        Py_UCS4 *v = PyMem_Realloc(c->v, (size_t)cap * sizeof(Py_UCS4));
-        if (v == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        c->v = v;
-        c->cap = cap;
-    }
+    if (cps_reserve(c, 1) < 0)
+        return -1;
     c->v[c->n++] = ch;
     return 0;
 }
