@@ -10,7 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
+from worker.clean import classify as classify_mod
 from worker.clean import heuristics as h
+from worker.clean import native
 from worker.clean.classify import (
     BAD,
     GOOD,
@@ -21,6 +23,7 @@ from worker.clean.classify import (
     classify,
     classify_region,
     comment_tail,
+    decide_python,
     language,
     smooth,
 )
@@ -207,7 +210,9 @@ def test_prose_that_smoothing_or_link_density_would_drop_stands(
     assert _kept(html) == [PROSE, PROSE2, text]
     for old, new in variants:
         assert _kept(html.replace(old, new)) == [PROSE, PROSE2]
-    monkeypatch.setattr(h, *rule)  # without the rule, it is dropped
+    # without the rule, it is dropped (the Python reference: the C code is told the rules at import)
+    monkeypatch.setattr(h, *rule)
+    monkeypatch.setattr(classify_mod, "_decide", decide_python)
     assert _kept(html) == [PROSE, PROSE2]
 
 
@@ -237,3 +242,67 @@ COPYRIGHT_PIECES = st.one_of(
 @given(st.lists(COPYRIGHT_PIECES, max_size=10).map(" ".join))
 def test_the_copyright_test_is_the_patterns_search(text: str) -> None:
     assert _copyright(text) == (h.COPYRIGHT.search(text) is not None)
+
+
+# The block classification in C (classify.decide_python): blocks drawn from texts that reach every rule
+# (boilerplate lines, copyright lines ASCII and not, comment headings, prose with and without stopwords,
+# sentence ends, link text), with marks, comment sections and languages.
+BLOCK_TEXTS = st.one_of(
+    st.sampled_from(
+        [PROSE, PROSE2, PROSE3, CITED, "Share this", "Advertisement", "12 Comments", "Leave a Reply",
+         "© 2024 Example Ltd", "(c) 2019 Straße GmbH", "ALL RIGHTS RESERVED", "The night was right.",
+         "ALL RIGHTS RESERVED — Straße",
+         "Staff Reports", "Tags: news", "Read more »", "A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, steel",
+         "İstanbul ght", "これは日本語の文です。", "x" * 120, "word " * 30, PROSE[:99] + "."]
+    ),
+    COPYRIGHT_PIECES,
+)  # fmt: skip
+BLOCKS = st.tuples(
+    BLOCK_TEXTS,
+    st.sampled_from(["paragraph", "heading", "list_item", "table_cell"]),
+    st.integers(0, 12),  # link words
+    st.integers(0, 20),  # stopwords
+    st.integers(0, 5),  # owner
+)
+FLAGS = st.one_of(st.none(), st.lists(st.booleans(), min_size=6, max_size=6))
+
+
+@pytest.mark.skipif(native.status().get("decide") != "native", reason="the C classification is not active")
+@settings(max_examples=400)
+@given(st.lists(BLOCKS, max_size=30), FLAGS, FLAGS, st.sampled_from([None, "en"]), st.integers(0, 3))
+def test_the_c_classification_equals_pythons(
+    blocks: list[tuple[str, str, int, int, int]],
+    marked: list[bool] | None,
+    comment: list[bool] | None,
+    lang: str | None,
+    first: int,
+) -> None:
+    texts = [t for t, *_ in blocks]
+    words = [max(1, len(t.split())) for t in texts]
+    lw = [min(b[2], w) for b, w in zip(blocks, words, strict=True)]
+    stops = [min(b[3], w) for b, w in zip(blocks, words, strict=True)]
+    ld = [a / w for a, w in zip(lw, words, strict=True)]
+    columns = (texts, [b[1] for b in blocks], [len(t) for t in texts], words, lw, ld, stops)
+    idx = list(range(first, first + len(blocks)))
+    owners = [0] * first + [b[4] for b in blocks]
+    args = (*columns, idx, owners, marked, comment, lang)
+    assert classify_mod._decide(*args) == decide_python(*args)
+
+
+def test_a_block_without_words_is_left_to_python() -> None:
+    # the stopword density divides by the words: Python's ZeroDivisionError stands
+    args = ([PROSE], ["paragraph"], [len(PROSE)], [0], [0], [0.0], [0], [0], [0], None, None, "en")
+    with pytest.raises(ZeroDivisionError):
+        classify_mod._decide(*args)
+
+
+def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_one() -> None:
+    # The C copyright test reads the text with ASCII capitals lower-cased and every other character as it
+    # is (_native.c: holds_anchor): exact when no other character's lower() holds an anchor's character.
+    anchor_chars = set("".join(h.COPYRIGHT_ANCHORS))
+    assert all(a.lower() == a for a in h.COPYRIGHT_ANCHORS)
+    for code in range(sys.maxunicode + 1):
+        low = chr(code).lower()
+        if anchor_chars & set(low):
+            assert low in anchor_chars, hex(code)
+            assert low == chr(code) or code < 128, hex(code)

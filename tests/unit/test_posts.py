@@ -3,15 +3,17 @@ pages, a phpBB-like forum thread and a news live blog."""
 
 from __future__ import annotations
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, html_trees, seg_of
-from worker.clean import idents, posts
+from worker.clean import classify, idents, native, posts, repeats
+from worker.clean import heuristics as h
 from worker.clean.pipeline import clean_page
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation
-from worker.models import Document, Page
+from worker.models import Document, Page, Post
 
 P4 = (
     "The market on the square will move to the old tram depot for the summer, the organisers said, "
@@ -189,3 +191,113 @@ def test_post_candidates_are_those_the_element_walk_finds(parts: list[str], body
     seg = seg_of(f"<html><body{body_attr}>{''.join(parts)}</body></html>")
     scores = score(seg)
     assert posts._marked(seg, scores) == _marked_by_every_element(seg, scores)
+
+
+# The repeated signatures (repeats.repeats_python) in C: classes with digits and spaces of other scripts,
+# elements with and without blocks, every root, a wanted signature or none.
+_REPEAT_ATTRS = st.sampled_from(
+    [
+        "",
+        ' class="item"',
+        ' class="item-2 x"',
+        ' class=" item\u0663"',
+        ' class="\u2003it\u00e9m"',
+        ' class="a b"',
+    ]
+)
+_REPEAT_TREES = html_trees(
+    st.sampled_from(["<p>Words.</p>", "text", "<br>", "<h2>Title</h2>"]),
+    st.sampled_from(["div", "li", "ul", "section", "my.el"]),
+    _REPEAT_ATTRS,
+)
+
+
+@pytest.mark.skipif(native.status().get("repeats") != "native", reason="the C repeats are not active")
+@settings(max_examples=300)
+@given(st.lists(_REPEAT_TREES, min_size=1, max_size=4), st.data())
+def test_repeated_signatures_equal_pythons(parts: list[str], data: st.DataObject) -> None:
+    seg = seg_of(f"<html><body>{''.join(parts)}</body></html>")
+    root = data.draw(st.integers(0, len(seg.tags) - 1))
+    want = data.draw(st.sampled_from([None, "li.item", "div.itém", "p.", "li.a", "my.el.item"]))
+    args = (seg.tags, seg.classes, seg.parents, seg.firsts, seg.ends, root, seg.skips[root], want)
+    assert repeats._repeats(*args) == repeats.repeats_python(*args)
+
+
+def test_two_headed_items_are_enough_for_the_heading_count() -> None:
+    # The heading count bails out below POSTS_MIN headings only: two items with one heading each pass.
+    html = (
+        f"<div class=item><h2>One</h2><p>{PROSE}</p></div><div class=item><h2>Two</h2><p>{PROSE2}</p></div>"
+    )
+    seg = seg_of(html)
+    assert len(posts._repeated(seg, score(seg))) == h.POSTS_MIN == 2
+
+
+@pytest.mark.skipif(native.status().get("positions") != "native", reason="the C list scan is not active")
+@settings(max_examples=300)
+@given(
+    st.lists(
+        st.sampled_from(["article", "p", "", "arti", "h\u00e9ading", "\U0001f600", "heading"]), max_size=40
+    ),
+    st.sampled_from(["article", "heading", "", "h\u00e9ading", "\U0001f600", "div"]),
+)
+def test_the_c_list_scan_equals_pythons(items: list[str], value: str) -> None:
+    copies = [item + "" if i % 2 else "".join(item) for i, item in enumerate(items)]  # distinct objects too
+    assert posts._indexes(copies, value) == posts.indexes_python(copies, value)
+
+
+# find_posts stops reading items once the stated share cannot be reached: the same posts (or none) as
+# reading all of them and applying the rule, whatever the order of stated, unstated and empty items.
+ITEMS = st.lists(st.sampled_from(["stated", "dated", "unstated", "empty"]), max_size=12)
+
+
+@given(ITEMS)
+def test_stopping_early_gives_what_reading_every_item_gives(items: list[str]) -> None:
+    made = {
+        "stated": Post("text", "t", "Eve", None),
+        "dated": Post("text", "t", None, "2024-01-02"),
+        "unstated": Post("text", "t", None, None),
+        "empty": None,
+    }
+    ranges = [(i, i + 1) for i in range(len(items))]
+    read: list[int] = []
+
+    def post(seg: object, scores: object, lo: int, hi: int, today: object, bylines: object) -> Post | None:
+        read.append(lo)
+        return made[items[lo]]
+
+    every = [p for p in (made[i] for i in items) if p is not None]
+    stated = sum(1 for p in every if p.author or p.published)
+    want = every if len(every) >= h.POSTS_MIN and stated >= h.POSTS_STATED_SHARE * len(every) else []
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(posts, "_marked", lambda seg, scores: ranges)
+        patch.setattr(posts, "_is_list", lambda scores, r: True)
+        patch.setattr(posts, "_post", post)
+        got = posts.find_posts(seg_of("<p>x</p>"), None, None, None)  # type: ignore[arg-type]
+    assert got == want
+    assert read == list(range(len(read)))  # in order, each once
+
+
+@pytest.mark.skipif(native.status().get("repeats") != "native", reason="the C repeats are not active")
+def test_repeats_past_the_kept_buffers_size_and_after_it_equal_pythons() -> None:
+    # 70,000 elements: the C buffers grow past what they keep, are given back, and the next page is fine
+    n = 70_000
+    big = (
+        ["body"] + ["li", "p"] * (n // 2),
+        [""] + [f"item-{i} x" if i % 2 == 0 else "" for i in range(n)],
+        [-1] + [0 if i % 2 == 0 else i for i in range(n)],
+        [0] + [i // 2 for i in range(n)],
+        [n // 2] + [i // 2 + 1 for i in range(n)],
+    )
+    small = (["body", "div", "div"], ["", "a", "a1"], [-1, 0, 0], [0, 0, 1], [2, 1, 2])
+    for columns in (big, small, big, small):
+        args = (*columns, 0, len(columns[0]), None)
+        assert repeats._repeats(*args) == repeats.repeats_python(*args)
+
+
+def test_python_only_runs_the_classification_and_repeats_references() -> None:
+    accelerated = (classify._decide, repeats._repeats, posts._indexes)
+    with native.python_only():
+        assert classify._decide is classify.decide_python
+        assert repeats._repeats is repeats.repeats_python
+        assert posts._indexes is posts.indexes_python
+    assert (classify._decide, repeats._repeats, posts._indexes) == accelerated

@@ -5221,6 +5221,864 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* Repeated signatures (repeats.repeats_python) and block classification (classify.decide_python).    */
+/* One call a page each: the per-element and per-block loops of posts / comments / classify.         */
+
+/* A growable array of code points: the page's distinct signatures, end to end. */
+typedef struct {
+    Py_UCS4 *v;
+    Py_ssize_t n, cap;
+} Cps;
+
+/* Room for `more` code points after the n in use. */
+static int cps_reserve(Cps *c, Py_ssize_t more) {
+    if (c->cap - c->n < more) {
+        Py_ssize_t cap = c->cap ? c->cap : 1024;
+        while (cap - c->n < more)
+            cap *= 2;
+        Py_UCS4 *v = PyMem_Realloc(c->v, (size_t)cap * sizeof(Py_UCS4));
+        if (v == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        c->v = v;
+        c->cap = cap;
+    }
+    return 0;
+}
+
+static int cps_put(Cps *c, Py_UCS4 ch) {
+    if (cps_reserve(c, 1) < 0)
+        return -1;
+    c->v[c->n++] = ch;
+    return 0;
+}
+
+/* Appends repeats._signatures's signature of (tag, cls) to `c`: the tag, ".", and the class attribute's
+   first whitespace-separated word (str.split's Py_UNICODE_ISSPACE) without its decimal digits (what the
+   regex \d matches in a str: Py_UNICODE_ISDECIMAL). */
+static uint64_t cps_hash(const Py_UCS4 *v, Py_ssize_t n);
+
+#define FNV_BASIS 1469598103934665603ULL
+#define FNV_STEP(h, ch) (((h) ^ (ch)) * 1099511628211ULL)
+
+static int append_signature(Cps *c, PyObject *tag, PyObject *cls, uint64_t *hash) {
+    if (PyUnicode_IS_ASCII(tag) && PyUnicode_IS_ASCII(cls)) {
+        if (cps_reserve(c, PyUnicode_GET_LENGTH(tag) + PyUnicode_GET_LENGTH(cls) + 1) < 0)
+            return -1;
+        /* most pages: ASCII, where the space and digit tests are table lookups and ranges */
+        const unsigned char *t = PyUnicode_1BYTE_DATA(tag), *k = PyUnicode_1BYTE_DATA(cls);
+        Py_ssize_t nt = PyUnicode_GET_LENGTH(tag), nk = PyUnicode_GET_LENGTH(cls), i = 0;
+        Py_UCS4 *out = c->v + c->n;
+        uint64_t h = FNV_BASIS; /* cps_hash, as the code points go by */
+        for (Py_ssize_t j = 0; j < nt; j++) {
+            *out++ = t[j];
+            h = FNV_STEP(h, t[j]);
+        }
+        *out++ = '.';
+        h = FNV_STEP(h, '.');
+        while (i < nk && ascii_space[k[i]])
+            i++;
+        for (; i < nk && !ascii_space[k[i]]; i++)
+            if (k[i] < '0' || k[i] > '9') {
+                *out++ = k[i];
+                h = FNV_STEP(h, k[i]);
+            }
+        c->n = out - c->v;
+        *hash = h ^ (h >> 29);
+        return 0;
+    }
+    Py_ssize_t start = c->n;
+    int kind = PyUnicode_KIND(tag);
+    const void *data = PyUnicode_DATA(tag);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(tag);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (cps_put(c, PyUnicode_READ(kind, data, i)) < 0)
+            return -1;
+    if (cps_put(c, '.') < 0)
+        return -1;
+    kind = PyUnicode_KIND(cls);
+    data = PyUnicode_DATA(cls);
+    n = PyUnicode_GET_LENGTH(cls);
+    Py_ssize_t i = 0;
+    while (i < n && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)))
+        i++;
+    for (; i < n; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        if (Py_UNICODE_ISSPACE(ch))
+            break;
+        if (!Py_UNICODE_ISDECIMAL(ch) && cps_put(c, ch) < 0)
+            return -1;
+    }
+    *hash = cps_hash(c->v + start, c->n - start);
+    return 0;
+}
+
+static uint64_t cps_hash(const Py_UCS4 *v, Py_ssize_t n) {
+    uint64_t h = FNV_BASIS;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = FNV_STEP(h, v[i]);
+    return h ^ (h >> 29);
+}
+
+/* Open-addressing tables, sized a power of two at least twice the entries they can get. */
+static Py_ssize_t table_size(Py_ssize_t n) {
+    Py_ssize_t size = 16;
+    while (size < 2 * n + 2)
+        size *= 2;
+    return size;
+}
+
+typedef struct {
+    Cps arena;           /* distinct signatures' code points */
+    Py_ssize_t *off;     /* per signature id: its start in arena (its end: the next one's start) */
+    Py_ssize_t nsig;
+    Py_ssize_t *slots;   /* signature ids + 1, 0 empty */
+    Py_ssize_t *slot_of; /* per signature id: its slot (to empty the table after a call) */
+    uint64_t *hashes;    /* per signature id */
+    Py_ssize_t mask;
+} SigTable;
+
+/* The id of the signature at arena[start:] (a new one, or an earlier equal one: then it is dropped). */
+static Py_ssize_t sig_intern(SigTable *t, Py_ssize_t start, uint64_t h) {
+    const Py_UCS4 *v = t->arena.v + start;
+    Py_ssize_t n = t->arena.n - start;
+    for (Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t->mask);; s = (s + 1) & t->mask) {
+        Py_ssize_t id = t->slots[s] - 1;
+        if (id < 0) {
+            t->slots[s] = t->nsig + 1;
+            t->slot_of[t->nsig] = s;
+            t->off[t->nsig] = start;
+            t->hashes[t->nsig] = h;
+            t->off[t->nsig + 1] = t->arena.n;
+            return t->nsig++;
+        }
+        Py_ssize_t len = t->off[id + 1] - t->off[id];
+        if (t->hashes[id] == h && len == n && memcmp(t->arena.v + t->off[id], v, (size_t)n * sizeof(Py_UCS4)) == 0) {
+            t->arena.n = start;
+            return id;
+        }
+    }
+}
+
+static int compare_ssize(const void *a, const void *b) {
+    Py_ssize_t x = *(const Py_ssize_t *)a, y = *(const Py_ssize_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int read_index(PyObject *list, Py_ssize_t i, Py_ssize_t *out) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(x))
+        return -1;
+    *out = PyLong_AsSsize_t(x);
+    if (*out == -1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(repeats_doc,
+             "repeats(tags, classes, parents, firsts, ends, root, end, want) -> (count, sig, starts) | None\n\n"
+             "repeats.repeats_python: over elements root..end-1, with `want` None the signature most children\n"
+             "of one element share and how many; the sorted first blocks of the elements of that signature\n"
+             "(or of `want`). None (Python decides) for columns that are not a segmentation's.");
+
+/* After a page of more than 65536 elements or 1M signature code points, the buffers are given back
+   rather than kept at that size for the worker's life. (Used inside native_repeats: its statics.) */
+#define REPEATS_RELEASE_LARGE()                                                                           \
+    do {                                                                                                 \
+        if (capacity > (1 << 16) || t.arena.cap > (1 << 20)) {                                           \
+            Py_ssize_t **kept[] = {&t.off, &t.slot_of, &t.slots, &sig, &first, &pkeys, &pcount, &pslots, \
+                                   &pslot_of};                                                           \
+            for (int i = 0; i < 9; i++) {                                                                \
+                PyMem_Free(*kept[i]);                                                                    \
+                *kept[i] = NULL;                                                                         \
+            }                                                                                            \
+            PyMem_Free(t.hashes);                                                                        \
+            PyMem_Free(t.arena.v);                                                                       \
+            t.hashes = NULL;                                                                             \
+            t.arena.v = NULL;                                                                            \
+            t.arena.cap = t.arena.n = capacity = table_cap = 0;                                          \
+        }                                                                                                \
+    } while (0)
+
+static PyObject *native_repeats(PyObject *self, PyObject *args) {
+    PyObject *tags, *classes, *parents, *firsts, *ends, *want;
+    Py_ssize_t root, end;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!nnO", &PyList_Type, &tags, &PyList_Type, &classes, &PyList_Type,
+                          &parents, &PyList_Type, &firsts, &PyList_Type, &ends, &root, &end, &want))
+        return NULL;
+    Py_ssize_t total = PyList_GET_SIZE(tags);
+    if (PyList_GET_SIZE(classes) != total || PyList_GET_SIZE(parents) != total || PyList_GET_SIZE(firsts) != total ||
+        PyList_GET_SIZE(ends) != total || root < 0 || root >= end || end > total ||
+        (want != Py_None && !PyUnicode_CheckExact(want)))
+        Py_RETURN_NONE;
+    Py_ssize_t n = end - root;
+    /* The buffers live from call to call (the GIL is held throughout: nothing here calls Python code),
+       grown as pages need; the hash tables are emptied slot by slot after each call, not cleared whole. */
+    static SigTable t;
+    static Py_ssize_t *sig, *first, *pkeys, *pcount, *pslots, *pslot_of, capacity, table_cap;
+    PyObject *starts = NULL;
+    int declined = 0;
+    Py_ssize_t size = table_size(n + 1), npairs = 0;
+    t.nsig = 0;
+    t.arena.n = 0;
+    if (n + 3 > capacity) {
+        Py_ssize_t cap = n + 3 > 2 * capacity ? n + 3 : 2 * capacity;
+        Py_ssize_t **grown[] = {&t.off, &t.slot_of, &sig, &first, &pcount, &pslot_of};
+        for (int i = 0; i < 6; i++) {
+            Py_ssize_t *v = PyMem_Realloc(*grown[i], (size_t)cap * sizeof(Py_ssize_t));
+            if (v == NULL)
+                return PyErr_NoMemory();
+            *grown[i] = v;
+        }
+        Py_ssize_t *keys = PyMem_Realloc(pkeys, (size_t)cap * 2 * sizeof(Py_ssize_t));
+        if (keys == NULL)
+            return PyErr_NoMemory();
+        pkeys = keys;
+        uint64_t *hashes = PyMem_Realloc(t.hashes, (size_t)cap * sizeof(uint64_t));
+        if (hashes == NULL)
+            return PyErr_NoMemory();
+        t.hashes = hashes;
+        capacity = cap;
+    }
+    if (size > table_cap) {
+        PyMem_Free(t.slots);
+        PyMem_Free(pslots);
+        t.slots = PyMem_Calloc((size_t)size, sizeof(Py_ssize_t));
+        pslots = PyMem_Calloc((size_t)size, sizeof(Py_ssize_t));
+        table_cap = t.slots != NULL && pslots != NULL ? size : 0;
+        if (table_cap == 0) {
+            PyMem_Free(t.slots);
+            PyMem_Free(pslots);
+            t.slots = pslots = NULL;
+            return PyErr_NoMemory();
+        }
+    }
+    t.mask = size - 1;
+    for (Py_ssize_t e = root; e < end; e++) {
+        Py_ssize_t f, l;
+        sig[e - root] = -1;
+        if (read_index(firsts, e, &f) < 0 || read_index(ends, e, &l) < 0) {
+            declined = 1;
+            goto done;
+        }
+        if (l <= f)
+            continue;
+        PyObject *tag = PyList_GET_ITEM(tags, e), *cls = PyList_GET_ITEM(classes, e);
+        if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls)) {
+            declined = 1;
+            goto done;
+        }
+        Py_ssize_t start = t.arena.n;
+        uint64_t hash;
+        if (append_signature(&t.arena, tag, cls, &hash) < 0)
+            goto done;
+        Py_ssize_t id = sig_intern(&t, start, hash);
+        sig[e - root] = id;
+        first[e - root] = f;
+        if (e == root || want != Py_None)
+            continue;
+        Py_ssize_t p;
+        if (read_index(parents, e, &p) < 0) {
+            declined = 1;
+            goto done;
+        }
+        uint64_t h = ((uint64_t)p * 0x9E3779B97F4A7C15ULL) ^ ((uint64_t)id * 0xC2B2AE3D27D4EB4FULL);
+        h ^= h >> 31;
+        for (Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t.mask);; s = (s + 1) & t.mask) {
+            Py_ssize_t k = pslots[s] - 1;
+            if (k < 0) {
+                pslots[s] = npairs + 1;
+                pslot_of[npairs] = s;
+                pkeys[2 * npairs] = p;
+                pkeys[2 * npairs + 1] = id;
+                pcount[npairs++] = 1;
+                break;
+            }
+            if (pkeys[2 * k] == p && pkeys[2 * k + 1] == id) {
+                pcount[k]++;
+                break;
+            }
+        }
+    }
+    Py_ssize_t best = 0, best_id = -1;
+    if (want == Py_None) {
+        for (Py_ssize_t k = 0; k < npairs; k++) /* first seen first: document order */
+            if (pcount[k] > best) {
+                best = pcount[k];
+                best_id = pkeys[2 * k + 1];
+            }
+    } else {
+        Py_ssize_t start = t.arena.n, n_want = PyUnicode_GET_LENGTH(want);
+        int kind = PyUnicode_KIND(want);
+        const void *data = PyUnicode_DATA(want);
+        for (Py_ssize_t i = 0; i < n_want; i++)
+            if (cps_put(&t.arena, PyUnicode_READ(kind, data, i)) < 0)
+                goto done;
+        uint64_t h = cps_hash(t.arena.v + start, n_want);
+        for (Py_ssize_t s = (Py_ssize_t)(h & (uint64_t)t.mask);; s = (s + 1) & t.mask) {
+            Py_ssize_t id = t.slots[s] - 1;
+            if (id < 0)
+                break;
+            if (t.hashes[id] == h && t.off[id + 1] - t.off[id] == n_want &&
+                memcmp(t.arena.v + t.off[id], t.arena.v + start, (size_t)n_want * sizeof(Py_UCS4)) == 0) {
+                best_id = id;
+                break;
+            }
+        }
+        t.arena.n = start;
+    }
+    /* the first blocks of the elements of that signature, sorted, each once */
+    Py_ssize_t nstarts = 0;
+    for (Py_ssize_t i = 0; best_id >= 0 && i < n; i++)
+        if (sig[i] == best_id)
+            pkeys[nstarts++] = first[i];
+    Py_ssize_t unsorted = 0; /* a segmentation's firsts come in document order: sorted already */
+    for (Py_ssize_t i = 1; i < nstarts && !unsorted; i++)
+        unsorted = pkeys[i - 1] > pkeys[i];
+    if (unsorted)
+        qsort(pkeys, (size_t)nstarts, sizeof(Py_ssize_t), compare_ssize);
+    /* Out of the shared buffers before any object that the garbage collector tracks is made (a
+       collection can run finalizers, which could call this function again): the name (a str is not
+       tracked), the starts (copied to memory of this call), the tables emptied. */
+    PyObject *name;
+    if (want != Py_None)
+        name = Py_NewRef(want);
+    else if (best_id < 0)
+        name = PyUnicode_New(0, 0);
+    else
+        name = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, t.arena.v + t.off[best_id],
+                                         t.off[best_id + 1] - t.off[best_id]);
+    Py_ssize_t *mine = name != NULL ? PyMem_Malloc((size_t)(nstarts + 1) * sizeof(Py_ssize_t)) : NULL;
+    if (mine != NULL)
+        memcpy(mine, pkeys, (size_t)nstarts * sizeof(Py_ssize_t));
+    for (Py_ssize_t i = 0; i < t.nsig; i++)
+        t.slots[t.slot_of[i]] = 0;
+    for (Py_ssize_t k = 0; k < npairs; k++)
+        pslots[pslot_of[k]] = 0;
+    t.nsig = npairs = 0;
+    REPEATS_RELEASE_LARGE();
+    if (mine == NULL) {
+        if (name != NULL)
+            PyErr_NoMemory();
+        Py_XDECREF(name);
+        return NULL;
+    }
+    if ((starts = PyList_New(0)) != NULL) {
+        for (Py_ssize_t i = 0; i < nstarts; i++) {
+            if (i > 0 && mine[i] == mine[i - 1])
+                continue;
+            PyObject *x = PyLong_FromSsize_t(mine[i]);
+            if (x == NULL || PyList_Append(starts, x) < 0) {
+                Py_XDECREF(x);
+                Py_CLEAR(starts);
+                break;
+            }
+            Py_DECREF(x);
+        }
+    }
+    PyMem_Free(mine);
+    if (starts == NULL) {
+        Py_DECREF(name);
+        return NULL;
+    }
+    return Py_BuildValue("(nNN)", want != Py_None ? (Py_ssize_t)0 : best, name, starts);
+done: /* declined, or out of memory (no Python object made yet) */
+    for (Py_ssize_t i = 0; i < t.nsig; i++)
+        t.slots[t.slot_of[i]] = 0;
+    for (Py_ssize_t k = 0; k < npairs; k++)
+        pslots[pslot_of[k]] = 0;
+    t.nsig = 0;
+    REPEATS_RELEASE_LARGE();
+    if (declined && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return NULL;
+}
+
+
+PyDoc_STRVAR(positions_doc,
+             "positions(items, value) -> list[int] | None\n\n"
+             "The indexes of the items equal to `value` (posts._indexes): str items and value only, else None.");
+
+static PyObject *native_positions(PyObject *self, PyObject *args) {
+    PyObject *items, *value;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &items, &value))
+        return NULL;
+    if (!PyUnicode_CheckExact(value))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(items), len = PyUnicode_GET_LENGTH(value);
+    int kind = PyUnicode_KIND(value);
+    const void *data = PyUnicode_DATA(value);
+    for (Py_ssize_t i = 0; i < n; i++) /* first all items checked: no object made before it declines */
+        if (!PyUnicode_CheckExact(PyList_GET_ITEM(items, i)))
+            Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *x = PyList_GET_ITEM(items, i);
+        /* str equality: the same object, or the same length, storage kind and code units */
+        if (x != value && (PyUnicode_GET_LENGTH(x) != len || PyUnicode_KIND(x) != kind ||
+                           memcmp(PyUnicode_DATA(x), data, (size_t)(len * kind)) != 0))
+            continue;
+        PyObject *at = PyLong_FromSsize_t(i);
+        if (at == NULL || PyList_Append(out, at) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(at);
+    }
+    return out;
+}
+
+/* Block classification (classify.decide_python): jusText's classes, context smoothing, the flat comment
+   tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters, the
+   copyright anchors and the three patterns (boilerplate line, copyright, comment heading: their match or
+   search methods, called only for the blocks that reach them) come from classify.py through
+   configure_classify: nothing of the heuristics is spelled here. */
+
+enum { C_GOOD, C_BAD, C_SHORT, C_NEAR };
+
+static struct {
+    double length_low, length_high, stop_low, stop_high, max_ld, short_max_ld, long_max_ld, nostop_good,
+        fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
+        copyright_max, sentence_box_min;
+    int edge, low_stop;
+    PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
+    PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
+    PyObject *boiler, *copyright, *comment_heading; /* the patterns' match / search / match methods */
+    PyObject *heading, *paragraph;                  /* the kinds the rules name */
+} cl;
+
+static int class_of(PyObject *name, int *out) {
+    static const char *names[] = {"good", "bad", "short", "near"};
+    for (int i = 0; i < 4; i++)
+        if (PyUnicode_Check(name) && PyUnicode_CompareWithASCIIString(name, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    PyErr_Format(PyExc_ValueError, "not a class: %R", name);
+    return -1;
+}
+
+PyDoc_STRVAR(configure_classify_doc,
+             "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
+             "                   comment_heading, heading, paragraph)\n\n"
+             "classify.py's thresholds (16 numbers in the order of the C struct), classes, characters, the\n"
+             "copyright anchors and the three patterns' match / search / match methods.");
+
+static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
+    PyObject *numbers, *edge, *low_stop, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading,
+        *paragraph;
+    if (!PyArg_ParseTuple(args, "O!OOUUO!OOOUU", &PyTuple_Type, &numbers, &edge, &low_stop, &punct, &ends,
+                          &PyTuple_Type, &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph))
+        return NULL;
+    double *slots[] = {&cl.length_low,   &cl.length_high,     &cl.stop_low,          &cl.stop_high,
+                       &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
+                       &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
+                       &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min};
+    if (PyTuple_GET_SIZE(numbers) != 16)
+        return PyErr_Format(PyExc_ValueError, "16 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 16; i++) {
+        double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
+        if (v == -1.0 && PyErr_Occurred())
+            return NULL;
+        *slots[i] = v;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(anchors); i++)
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(anchors, i)))
+            return PyErr_Format(PyExc_TypeError, "anchors must be str");
+    if (class_of(edge, &cl.edge) < 0 || class_of(low_stop, &cl.low_stop) < 0)
+        return NULL;
+    PyObject **objs[] = {&cl.punct, &cl.ends, &cl.anchors, &cl.boiler, &cl.copyright, &cl.comment_heading,
+                         &cl.heading, &cl.paragraph};
+    PyObject *vals[] = {punct, ends, anchors, boiler, copyright, comment_heading, heading, paragraph};
+    for (int i = 0; i < 8; i++)
+        Py_XSETREF(*objs[i], Py_NewRef(vals[i]));
+    Py_RETURN_NONE;
+}
+
+/* Is any character of `text` in `set`? */
+static int has_char_of(PyObject *text, PyObject *set) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), ns = PyUnicode_GET_LENGTH(set);
+    int skind = PyUnicode_KIND(set);
+    const void *sdata = PyUnicode_DATA(set);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        for (Py_ssize_t j = 0; j < ns; j++)
+            if (PyUnicode_READ(skind, sdata, j) == c)
+                return 1;
+    }
+    return 0;
+}
+
+static int ends_with_char_of(PyObject *text, PyObject *set) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (n == 0)
+        return 0;
+    Py_UCS4 last = PyUnicode_READ_CHAR(text, n - 1);
+    for (Py_ssize_t j = 0; j < PyUnicode_GET_LENGTH(set); j++)
+        if (PyUnicode_READ_CHAR(set, j) == last)
+            return 1;
+    return 0;
+}
+
+/* A pattern's match or search method called: 1 (a match), 0 (None), or -1 with its exception. */
+static int test_of(PyObject *fn, PyObject *text) {
+    PyObject *r = PyObject_CallOneArg(fn, text);
+    if (r == NULL)
+        return -1;
+    int v = r != Py_None;
+    Py_DECREF(r);
+    return v;
+}
+
+/* classify._boilerplate_line: the pattern matched on text.lower() (for an ASCII text, ASCII's lower case,
+   made here; other texts' by str.lower). */
+static int boiler_of(PyObject *text) {
+    PyObject *low;
+    if (PyUnicode_IS_ASCII(text)) {
+        Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+        if ((low = PyUnicode_New(n, 127)) == NULL)
+            return -1;
+        const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+        unsigned char *d = PyUnicode_1BYTE_DATA(low);
+        for (Py_ssize_t i = 0; i < n; i++)
+            d[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (unsigned char)(s[i] + 32) : s[i];
+    } else if ((low = PyObject_CallMethod(text, "lower", NULL)) == NULL)
+        return -1;
+    int v = test_of(cl.boiler, low);
+    Py_DECREF(low);
+    return v;
+}
+
+/* Is one of the anchors in text.lower()? Read with ASCII capitals lower-cased and every other character as
+   it is, which is text.lower()'s reading wherever an anchor can be: no character but an anchor's own and
+   its ASCII capital lower-cases to one holding an anchor's character (test_classify checks every code
+   point), so an anchor in text.lower() stands on as many characters of the text, each its own or its
+   capital. An ASCII text (most) is lower-cased into a buffer and searched with memmem. */
+static int holds_anchor(PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nanchors = PyTuple_GET_SIZE(cl.anchors);
+    if (PyUnicode_IS_ASCII(text) && n <= 256) {
+        const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+        unsigned char low[256];
+        for (Py_ssize_t i = 0; i < n; i++)
+            low[i] = (s[i] >= 'A' && s[i] <= 'Z') ? (unsigned char)(s[i] + 32) : s[i];
+        for (Py_ssize_t a = 0; a < nanchors; a++) {
+            PyObject *anchor = PyTuple_GET_ITEM(cl.anchors, a);
+            Py_ssize_t m = PyUnicode_GET_LENGTH(anchor);
+            /* an anchor beyond ASCII is in no ASCII text */
+            if (PyUnicode_IS_ASCII(anchor) &&
+                (m == 0 || (m <= n && memmem(low, (size_t)n, PyUnicode_1BYTE_DATA(anchor), (size_t)m) != NULL)))
+                return 1;
+        }
+        return 0;
+    }
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t a = 0; a < nanchors; a++)
+        if (PyUnicode_GET_LENGTH(PyTuple_GET_ITEM(cl.anchors, a)) == 0)
+            return 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c >= 'A' && c <= 'Z')
+            c += 32;
+        for (Py_ssize_t a = 0; a < nanchors; a++) {
+            PyObject *anchor = PyTuple_GET_ITEM(cl.anchors, a);
+            Py_ssize_t m = PyUnicode_GET_LENGTH(anchor), j = 1;
+            if (PyUnicode_READ_CHAR(anchor, 0) != c || i + m > n)
+                continue;
+            for (; j < m; j++) {
+                Py_UCS4 d = PyUnicode_READ(kind, data, i + j);
+                if (d >= 'A' && d <= 'Z')
+                    d += 32;
+                if (d != PyUnicode_READ_CHAR(anchor, j))
+                    break;
+            }
+            if (j == m)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* classify._copyright: the pattern searched only where one of the anchors is. */
+static int copyright_of(PyObject *text) {
+    return holds_anchor(text) ? test_of(cl.copyright, text) : 0;
+}
+
+typedef struct {
+    Py_ssize_t n;
+    PyObject **texts;
+    double *chars, *ld;
+    Py_ssize_t *words, *lw, *stops;
+    unsigned char *heading, *paragraph, *bad;
+} ClBlocks;
+
+/* classify.classify: the context-free class of block k, or -1 with an exception, -2: leave to Python. */
+static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang) {
+    if (b->bad[k])
+        return C_BAD;
+    PyObject *text = b->texts[k];
+    double chars = b->chars[k], ld = b->ld[k], eff = ld;
+    if (ld > cl.max_ld && ld <= cl.linked_max_ld && chars >= cl.length_low && b->paragraph[k] &&
+        ends_with_char_of(text, cl.ends))
+        eff = 0.0; /* _sentence_link_density */
+    /* is_boilerplate */
+    if (eff > cl.max_ld && !(chars > cl.length_high && eff <= cl.long_max_ld))
+        return C_BAD;
+    if (chars < cl.boiler_max) {
+        int v = boiler_of(text);
+        if (v != 0)
+            return v < 0 ? -1 : C_BAD;
+    }
+    if (chars < cl.copyright_max) {
+        int v = copyright_of(text);
+        if (v != 0)
+            return v < 0 ? -1 : C_BAD;
+    }
+    if (chars < cl.length_low)
+        return b->lw[k] && ld > cl.short_max_ld ? C_BAD : C_SHORT;
+    if (has_lang) {
+        if (b->words[k] == 0)
+            return -2; /* Python's division raises */
+        double sd = (double)b->stops[k] / (double)b->words[k];
+        if (sd >= cl.stop_high)
+            return chars > cl.length_high ? C_GOOD : C_NEAR;
+        if (sd >= cl.stop_low || (chars > cl.length_high && has_char_of(text, cl.punct)))
+            return C_NEAR;
+        return cl.low_stop;
+    }
+    return chars >= cl.nostop_good && has_char_of(text, cl.punct) ? C_GOOD : C_NEAR;
+}
+
+/* classify._good_text_follows */
+static int good_follows(const ClBlocks *b, const unsigned char *cls, Py_ssize_t i) {
+    double dist = 0;
+    for (Py_ssize_t j = i + 1; j < b->n; j++) {
+        if (cls[j] == C_GOOD)
+            return 1;
+        dist += b->chars[j];
+        if (dist > cl.max_heading_distance)
+            return 0;
+    }
+    return 0;
+}
+
+/* classify._nearest: the class of the nearest block before / after each whose class is in `accept`
+   (a bit set of classes). */
+static void nearest(const unsigned char *cls, Py_ssize_t n, int accept, unsigned char *prev, unsigned char *next) {
+    unsigned char last = (unsigned char)cl.edge;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (prev != NULL)
+            prev[i] = last;
+        if (accept & (1 << cls[i]))
+            last = cls[i];
+    }
+    last = (unsigned char)cl.edge;
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        next[i] = last;
+        if (accept & (1 << cls[i]))
+            last = cls[i];
+    }
+}
+
+/* classify.smooth: `initial` into `cls`; `tmp` holds 4 * n. */
+static void smooth_classes(const ClBlocks *b, const unsigned char *initial, unsigned char *cls, unsigned char *tmp) {
+    Py_ssize_t n = b->n;
+    unsigned char *prev = tmp, *next = tmp + n, *prev_n = tmp + 2 * n, *next_n = tmp + 3 * n;
+    memcpy(cls, initial, (size_t)n);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (b->heading[i] && cls[i] == C_SHORT && good_follows(b, cls, i))
+            cls[i] = C_NEAR;
+    int good_bad = (1 << C_GOOD) | (1 << C_BAD);
+    nearest(cls, n, good_bad, prev, next);
+    nearest(cls, n, good_bad | (1 << C_NEAR), prev_n, next_n);
+    for (Py_ssize_t i = 0; i < n; i++) { /* each short block from its neighbours before any changed */
+        if (cls[i] != C_SHORT)
+            continue;
+        if (prev[i] == C_GOOD && next[i] == C_GOOD)
+            cls[i] = C_GOOD;
+        else if (prev[i] == C_BAD && next[i] == C_BAD)
+            cls[i] = C_BAD;
+        else if ((prev[i] == C_BAD && prev_n[i] == C_NEAR) || (next[i] == C_BAD && next_n[i] == C_NEAR))
+            cls[i] = C_GOOD;
+        else
+            cls[i] = C_BAD;
+    }
+    nearest(cls, n, good_bad, NULL, next);
+    unsigned char last = (unsigned char)cl.edge;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (cls[i] == C_NEAR)
+            cls[i] = last == C_BAD && next[i] == C_BAD ? C_BAD : C_GOOD;
+        last = cls[i];
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (b->heading[i] && cls[i] == C_BAD && initial[i] != C_BAD && good_follows(b, cls, i))
+            cls[i] = C_GOOD;
+}
+
+/* marked[owner] as 0 / 1, or -1 where it is not a bool of the list. */
+static int flag_at(PyObject *flags, Py_ssize_t owner) {
+    if (owner < 0 || owner >= PyList_GET_SIZE(flags))
+        return -1;
+    PyObject *x = PyList_GET_ITEM(flags, owner);
+    return x == Py_True ? 1 : x == Py_False ? 0 : -1;
+}
+
+PyDoc_STRVAR(decide_doc,
+             "decide(texts, kinds, chars, words, link_words, link_density, stop_words, idx, owners, marked,\n"
+             "       comment, lang) -> (kept, cut) | None\n\n"
+             "classify.decide_python; None (Python decides) for columns it does not expect.");
+
+static PyObject *native_decide(PyObject *self, PyObject *args) {
+    PyObject *texts, *kinds, *chars, *words, *lw, *ld, *stops, *idx, *owners, *marked, *comment, *lang;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!OOO", &PyList_Type, &texts, &PyList_Type, &kinds, &PyList_Type,
+                          &chars, &PyList_Type, &words, &PyList_Type, &lw, &PyList_Type, &ld, &PyList_Type, &stops,
+                          &PyList_Type, &idx, &PyList_Type, &owners, &marked, &comment, &lang))
+        return NULL;
+    if (cl.boiler == NULL)
+        return PyErr_Format(PyExc_RuntimeError, "configure_classify first");
+    Py_ssize_t n = PyList_GET_SIZE(texts);
+    PyObject *cols[] = {kinds, chars, words, lw, ld, stops, idx};
+    for (int c = 0; c < 7; c++)
+        if (PyList_GET_SIZE(cols[c]) != n)
+            Py_RETURN_NONE;
+    if ((marked != Py_None && !PyList_Check(marked)) || (comment != Py_None && !PyList_Check(comment)))
+        Py_RETURN_NONE;
+    ClBlocks b = {n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+    size_t m = (size_t)n + 1;
+    b.texts = PyMem_Malloc(m * sizeof(PyObject *));
+    b.chars = PyMem_Malloc(m * sizeof(double));
+    b.ld = PyMem_Malloc(m * sizeof(double));
+    b.words = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    b.lw = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    b.stops = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    Py_ssize_t *ids = PyMem_Malloc(m * sizeof(Py_ssize_t)), *own = PyMem_Malloc(m * sizeof(Py_ssize_t));
+    unsigned char *flags = PyMem_Malloc(m * 9); /* heading, paragraph, bad, initial, cls, 4 of tmp */
+    PyObject *result = NULL, *kept = NULL;
+    int declined = 0;
+    if (b.texts == NULL || b.chars == NULL || b.ld == NULL || b.words == NULL || b.lw == NULL || b.stops == NULL ||
+        ids == NULL || own == NULL || flags == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    b.heading = flags;
+    b.paragraph = flags + n;
+    b.bad = flags + 2 * n;
+    unsigned char *initial = flags + 3 * n, *cls = flags + 4 * n, *tmp = flags + 5 * n;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *text = PyList_GET_ITEM(texts, k), *kind = PyList_GET_ITEM(kinds, k), *x = PyList_GET_ITEM(ld, k);
+        Py_ssize_t c;
+        if (!PyUnicode_CheckExact(text) || !PyUnicode_CheckExact(kind) || !PyFloat_CheckExact(x) ||
+            read_index(chars, k, &c) < 0 || read_index(words, k, &b.words[k]) < 0 || read_index(lw, k, &b.lw[k]) < 0 ||
+            read_index(stops, k, &b.stops[k]) < 0 || read_index(idx, k, &ids[k]) < 0 || ids[k] < 0 ||
+            ids[k] >= PyList_GET_SIZE(owners) || read_index(owners, ids[k], &own[k]) < 0) {
+            declined = 1;
+            goto done;
+        }
+        /* counts past 2**40 (no page has them) are left to Python: sums of doubles stay exact below */
+        const Py_ssize_t lim = (Py_ssize_t)1 << 40;
+        if (c > lim || c < -lim || b.words[k] > lim || b.words[k] < -lim || b.stops[k] > lim || b.stops[k] < -lim) {
+            declined = 1;
+            goto done;
+        }
+        b.texts[k] = text;
+        b.chars[k] = (double)c;
+        b.ld[k] = PyFloat_AS_DOUBLE(x);
+        b.heading[k] = kind == cl.heading || PyUnicode_Compare(kind, cl.heading) == 0;
+        b.paragraph[k] = kind == cl.paragraph || PyUnicode_Compare(kind, cl.paragraph) == 0;
+    }
+    /* _marks_take_most: marks never delete most of the container's prose */
+    int use_marked = marked != Py_None;
+    if (use_marked) {
+        double total = 0, in_marks = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            int f = flag_at(marked, own[k]);
+            if (f < 0) {
+                declined = 1;
+                goto done;
+            }
+            double prose = b.chars[k] >= cl.length_low ? b.chars[k] : 0;
+            total += prose;
+            if (f)
+                in_marks += prose;
+        }
+        if (total > 0 && in_marks > cl.marks_max_share * total)
+            use_marked = 0;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int f = use_marked ? flag_at(marked, own[k]) : 0, g = comment != Py_None ? flag_at(comment, own[k]) : 0;
+        if (f < 0 || g < 0) {
+            declined = 1;
+            goto done;
+        }
+        b.bad[k] = (unsigned char)(f || g);
+    }
+    int has_lang = lang != Py_None;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int c = initial_class(&b, k, has_lang);
+        if (c < 0) {
+            declined = c == -2;
+            goto done;
+        }
+        initial[k] = (unsigned char)c;
+    }
+    smooth_classes(&b, initial, cls, tmp);
+    /* comment_tail */
+    Py_ssize_t cut = n;
+    int seen_good = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (cls[k] == C_GOOD && !b.heading[k])
+            seen_good = 1;
+        else if (seen_good && (b.heading[k] || cls[k] != C_GOOD) && b.chars[k] <= cl.comment_heading_max) {
+            int v = test_of(cl.comment_heading, b.texts[k]);
+            if (v < 0)
+                goto done;
+            if (v) {
+                cut = k;
+                break;
+            }
+        }
+    }
+    /* the no-anchor fallback, then near-good sentences of their own */
+    double kept_chars = 0, usable_chars = 0;
+    for (Py_ssize_t k = 0; k < cut; k++) {
+        if (cls[k] == C_GOOD)
+            kept_chars += b.chars[k];
+        if (initial[k] != C_BAD)
+            usable_chars += b.chars[k];
+    }
+    if (kept_chars < cl.fallback_share * usable_chars)
+        for (Py_ssize_t k = 0; k < cut; k++)
+            cls[k] = initial[k] != C_BAD ? C_GOOD : C_BAD;
+    for (Py_ssize_t k = 0; k < cut; k++)
+        if (initial[k] == C_NEAR && cls[k] == C_BAD && b.chars[k] >= cl.sentence_box_min && !b.lw[k] &&
+            ends_with_char_of(b.texts[k], cl.ends))
+            cls[k] = C_GOOD;
+    if ((kept = PyList_New(0)) == NULL)
+        goto done;
+    for (Py_ssize_t k = 0; k < cut; k++)
+        if (cls[k] == C_GOOD && PyList_Append(kept, PyList_GET_ITEM(idx, k)) < 0)
+            goto done;
+    result = Py_BuildValue("(On)", kept, cut);
+done:
+    PyMem_Free(b.texts);
+    PyMem_Free(b.chars);
+    PyMem_Free(b.ld);
+    PyMem_Free(b.words);
+    PyMem_Free(b.lw);
+    PyMem_Free(b.stops);
+    PyMem_Free(ids);
+    PyMem_Free(own);
+    PyMem_Free(flags);
+    Py_XDECREF(kept);
+    if (declined && result == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -5260,6 +6118,10 @@ static PyMethodDef methods[] = {
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
     {"block_features", native_block_features, METH_VARARGS, block_features_doc},
+    {"repeats", native_repeats, METH_VARARGS, repeats_doc},
+    {"positions", native_positions, METH_VARARGS, positions_doc},
+    {"configure_classify", native_configure_classify, METH_VARARGS, configure_classify_doc},
+    {"decide", native_decide, METH_VARARGS, decide_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -140,3 +140,44 @@ def select(
 ) -> list[Any]: ...
 def unmarked_text(address: int, tag_ids: tuple[int, ...], min_chars: int, /) -> str | None: ...
 def in_marked_ancestor(address: int, depth: int, words: tuple[bytes, ...], /) -> bool: ...
+def repeats(
+    tags: list[str],
+    classes: list[str],
+    parents: list[int],
+    firsts: list[int],
+    ends: list[int],
+    root: int,
+    end: int,
+    want: str | None,
+    /,
+) -> tuple[int, str, list[int]] | None: ...
+def configure_classify(
+    numbers: tuple[float, ...],
+    edge: str,
+    low_stop: str,
+    punct: str,
+    ends: str,
+    anchors: tuple[str, ...],
+    boiler: Callable[[str], object],
+    copyright: Callable[[str], object],
+    comment_heading: Callable[[str], object],
+    heading: str,
+    paragraph: str,
+    /,
+) -> None: ...
+def decide(
+    texts: list[str],
+    kinds: list[str],
+    chars: list[int],
+    words: list[int],
+    link_words: list[int],
+    link_density: list[float],
+    stop_words: list[int],
+    idx: list[int],
+    owners: list[int],
+    marked: list[bool] | None,
+    comment: list[bool] | None,
+    lang: str | None,
+    /,
+) -> tuple[list[int], int] | None: ...
+def positions(items: list[str], value: str, /) -> list[int] | None: ...

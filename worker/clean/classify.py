@@ -9,14 +9,18 @@ smoothing has no anchor of good text the region's non-boilerplate blocks are kep
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
+from typing import TypeVar
 
 from worker.clean import heuristics as h
 from worker.clean import lang as lang_mod
+from worker.clean import native
 from worker.clean.region import Region
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
 
 GOOD, BAD, SHORT, NEAR = "good", "bad", "short", "near"
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -45,29 +49,63 @@ class Classified:
     tail: list[int]  # the region's blocks from a flat comment section's heading on (comment_tail)
 
 
-def candidates(seg: Segmentation, link_density: list[float], idx: list[int]) -> Candidates:
-    texts, kinds, chars, words, lw = seg.texts, seg.kinds, seg.chars, seg.words, seg.link_words
+def candidates(seg: Segmentation, link_density: list[float], ranges: list[tuple[int, int]]) -> Candidates:
+    """The columns of the blocks in `ranges` (slices: one list step per range, not per block)."""
+
+    def pick(column: list[T]) -> list[T]:
+        if len(ranges) == 1:
+            lo, hi = ranges[0]
+            return column[lo:hi]
+        return list(chain.from_iterable(column[lo:hi] for lo, hi in ranges))
+
+    texts = pick(seg.texts)
     return Candidates(
-        [texts[i] for i in idx],
-        [kinds[i] for i in idx],
-        [chars[i] for i in idx],
-        [words[i] for i in idx],
-        [lw[i] for i in idx],
-        [link_density[i] for i in idx],
-        [0] * len(idx),
+        texts,
+        pick(seg.kinds),
+        pick(seg.chars),
+        pick(seg.words),
+        pick(seg.link_words),
+        pick(link_density),
+        [0] * len(texts),
     )
 
 
 def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classified:
     """Which blocks of the region are the article's text."""
-    idx = [i for lo, hi in region.ranges for i in range(lo, hi)]
-    blocks = candidates(seg, scores.link_density, idx)
+    ranges = region.ranges
+    idx = list(range(*ranges[0])) if len(ranges) == 1 else [i for lo, hi in ranges for i in range(lo, hi)]
+    blocks = candidates(seg, scores.link_density, ranges)
     lang = language(blocks)
     # Marks above the target describe the content container itself ("main-sidebar-layout"): ignore them.
     marked = scores.marked if not scores.marked[region.target] else None
     comment = scores.comment if not scores.comment[region.target] else None
-    owners = seg.owners
-    if marked is not None and _marks_take_most(blocks.chars, [marked[owners[i]] for i in idx]):
+    b = blocks
+    kept, cut = _decide(
+        b.texts, b.kinds, b.chars, b.words, b.link_words, b.link_density, b.stop_words,
+        idx, seg.owners, marked, comment, lang,
+    )  # fmt: skip
+    return Classified(kept, lang, idx[cut:])
+
+
+def decide_python(
+    texts: list[str],
+    kinds: list[str],
+    chars: list[int],
+    words: list[int],
+    link_words: list[int],
+    link_density: list[float],
+    stop_words: list[int],
+    idx: list[int],
+    owners: list[int],
+    marked: list[bool] | None,
+    comment: list[bool] | None,
+    lang: str | None,
+) -> tuple[list[int], int]:
+    """The region's blocks (`idx`, with the candidates' columns) that are the article's text, and where
+    its flat comment tail starts (an index into `idx`; len(idx) without one). `marked`, `comment`: the
+    page's element flags, None where they do not apply."""
+    blocks = Candidates(texts, kinds, chars, words, link_words, link_density, stop_words)
+    if marked is not None and _marks_take_most(chars, [marked[owners[i]] for i in idx]):
         marked = None  # rule: class/id marks never delete most of the chosen container's prose
     bad_ctx = [
         (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
@@ -76,15 +114,13 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
     initial = classify(blocks, lang, bad_ctx)
     classes = smooth(blocks, initial)
     cut = comment_tail(blocks, classes)
-    tail = idx[cut:]
-    idx, chars, initial, classes = idx[:cut], blocks.chars[:cut], initial[:cut], classes[:cut]
+    idx, chars, initial, classes = idx[:cut], chars[:cut], initial[:cut], classes[:cut]
     kept_chars = sum(c for c, k in zip(chars, classes, strict=True) if k == GOOD)
     usable_chars = sum(c for c, k in zip(chars, initial, strict=True) if k != BAD)
     if kept_chars < h.FALLBACK_SHARE * usable_chars:
         # Smoothing found no anchor of good text (tables, short news lines): the region was chosen as
         # content, so keep whatever is not boilerplate rather than almost nothing.
         classes = [GOOD if c != BAD else BAD for c in initial]
-    texts, chars, link_words = blocks.texts, blocks.chars, blocks.link_words
     for k, first in enumerate(initial):
         # rule: a near-good sentence of its own stands, whatever its neighbours (SENTENCE_BOX_MIN_CHARS)
         if (
@@ -95,7 +131,7 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
             and texts[k].endswith(h.SENTENCE_END)
         ):
             classes[k] = GOOD
-    return Classified([i for i, c in zip(idx, classes, strict=True) if c == GOOD], lang, tail)
+    return [i for i, c in zip(idx, classes, strict=True) if c == GOOD], cut
 
 
 def _marks_take_most(chars: list[int], marked: list[bool]) -> bool:
@@ -144,9 +180,13 @@ def is_boilerplate(text: str, chars: int, ld: float) -> bool:
     """Bad whatever its neighbours say: link clusters, one-word widgets, copyright lines."""
     if ld > h.MAX_LINK_DENSITY and not (chars > h.LENGTH_HIGH and ld <= h.LONG_BLOCK_MAX_LINK_DENSITY):
         return True
-    if chars < h.BOILERPLATE_MAX_CHARS and h.BOILERPLATE_LINE.match(text.lower()):
+    if chars < h.BOILERPLATE_MAX_CHARS and _boilerplate_line(text):
         return True
     return chars < h.COPYRIGHT_MAX_CHARS and _copyright(text)
+
+
+def _boilerplate_line(text: str) -> bool:
+    return h.BOILERPLATE_LINE.match(text.lower()) is not None
 
 
 def _copyright(text: str) -> bool:
@@ -286,7 +326,28 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
             seen_good
             and (heading or classes[i] != GOOD)
             and chars <= h.COMMENT_HEADING_MAX_CHARS
-            and h.COMMENT_HEADING.match(text)
+            and _comment_heading(text)
         ):
             return i
     return len(blocks.texts)
+
+
+def _comment_heading(text: str) -> bool:
+    return h.COMMENT_HEADING.match(text) is not None
+
+
+# decide_python in C (worker/clean/_native.c: the per-block loops in one call; the three patterns are
+# called for the blocks that reach them, the copyright pattern only where an anchor is), once native.py
+# has checked it on canaries.
+_decide = native.decider(
+    (
+        h.LENGTH_LOW, h.LENGTH_HIGH, h.STOPWORDS_LOW, h.STOPWORDS_HIGH, h.MAX_LINK_DENSITY,
+        h.SHORT_MAX_LINK_DENSITY, h.LONG_BLOCK_MAX_LINK_DENSITY, h.NOSTOP_GOOD_LENGTH, h.FALLBACK_SHARE,
+        h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
+        h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
+    ),
+    (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
+    # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading
+    (h.BOILERPLATE_LINE.match, h.COPYRIGHT.search, h.COMMENT_HEADING.match),
+    decide_python,
+)  # fmt: skip

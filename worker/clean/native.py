@@ -309,6 +309,159 @@ def utf8_encoder(reference: Utf8) -> Utf8:
     return _declining("utf8", off, reference, "utf8", canaries, declined=(("a\ud800b",),))
 
 
+Repeats = Callable[
+    [list[str], list[str], list[int], list[int], list[int], int, int, str | None], tuple[int, str, list[int]]
+]
+# Segmentation columns (tags, classes, parents, firsts, ends) for repeats.repeats_python: classes with
+# digits of other scripts, Unicode spaces, empty and blank ones, tags with a dot, equal counts (the first
+# in document order wins), nested items, elements without blocks.
+_REPEAT_COLUMNS = (
+    ["body", "div", "p", "p", "div", "p", "p", "p", "a.b", "a"],
+    ["", "x", "item-1 a", "item-2", "y", " item\u0663 b", "\u2003item", "item\u00b2", "c", "b.c"],
+    [-1, 0, 1, 1, 0, 4, 4, 4, 0, 0],
+    [0, 0, 0, 1, 2, 2, 3, 4, 5, 6],
+    [7, 2, 1, 2, 5, 3, 4, 4, 6, 7],
+)
+REPEAT_CANARIES = tuple(
+    (*_REPEAT_COLUMNS, root, end, want)
+    for root, end in ((0, 10), (1, 4), (4, 8), (2, 3), (9, 10))
+    for want in (None, "p.item", "p.item\u00b2", "a.b.c", "div.")
+)
+
+
+def repeats_finder(reference: Repeats) -> Repeats:
+    """The C repeated signatures if they equal `reference` on the canaries; else `reference`, which also
+    decides for columns that are not a segmentation's."""
+    off = "native repeated signatures off, the Python code runs"
+    declined = ((*_REPEAT_COLUMNS[:4], [1], 0, 10, None), (*_REPEAT_COLUMNS, 3, 3, None))
+    return _declining("repeats", off, reference, "repeats", REPEAT_CANARIES, declined)
+
+
+Positions = Callable[[list[str], str], list[int]]
+# Lists of str for posts._indexes: equal strs that are distinct objects, every storage kind, prefixes.
+_WORDS = ["article", "articles", "artic", "", "h\u00e9ading", "heading", "\u2003heading", "\U0001f600x", "x"]
+POSITION_LIST_CANARIES = tuple(
+    (items, value)
+    for items in ([], _WORDS, [w + "" for w in _WORDS * 3], ["".join(["art", "icle"]), "p", "article"])
+    for value in ("article", "heading", "", "\U0001f600x", "h\u00e9ading", "absent")
+)
+
+
+def positions_finder(reference: Positions) -> Positions:
+    """The C list scan if it equals `reference` on the canaries; else `reference`, which also decides for
+    lists holding other than str."""
+    off = "native list scans off, the Python code runs"
+    declined = (([1, "a"], "a"), (["a"], 1))
+    return _declining("positions", off, reference, "positions", POSITION_LIST_CANARIES, declined)
+
+
+Decide = Callable[
+    [
+        list[str], list[str], list[int], list[int], list[int], list[float], list[int], list[int], list[int],
+        list[bool] | None, list[bool] | None, str | None,
+    ],
+    tuple[list[int], int],
+]  # fmt: skip
+# Blocks for classify.decide_python, (text, kind, link words, stopwords, owner): boilerplate lines, copyright
+# lines with and without anchors (ASCII and not), comment headings after good text, prose with and without
+# stopwords, link clusters, linked sentences, short headings before good text, a near-good sentence box.
+_DECIDE_BLOCKS = (
+    ("Share this story", "paragraph", 0, 0, 1),
+    (
+        "The council met on Tuesday and agreed that the old bridge would be closed for repairs until spring.",
+        "paragraph",
+        0,
+        9,
+        1,
+    ),
+    ("Staff Reports", "heading", 0, 0, 2),
+    (
+        "It was the first time in a decade that the bridge had been closed, and the detour is long.",
+        "paragraph",
+        2,
+        8,
+        2,
+    ),
+    ("Home About Contact Jobs Press Blog", "list_item", 6, 0, 3),
+    (
+        "Read the filing at the regulator's site, and the two letters that the council sent to it.",
+        "paragraph",
+        12,
+        6,
+        3,
+    ),
+    ("\u00a9 2024 Example News Ltd", "paragraph", 0, 0, 4),
+    ("ALL RIGHTS RESERVED by the authors of this site", "paragraph", 0, 2, 4),
+    ("Copyright (c) 2019 Stra\u00dfe GmbH", "paragraph", 0, 0, 4),
+    ("Upper, lower and right: a night of light, thought the knight (and bought it).", "paragraph", 0, 1, 5),
+    ("A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, aluminium casing and steel", "list_item", 0, 0, 5),
+    ("12 Comments", "heading", 0, 0, 6),
+    (
+        "Eve says: I agree with every word of this, and I have said so before, many times.",
+        "paragraph",
+        0,
+        7,
+        6,
+    ),
+    ("Advertisement", "paragraph", 1, 0, 7),
+    ("\u0130stanbul \u00a9 ght", "paragraph", 0, 0, 7),
+    ("ALL RIGHTS RESERVED \u2014 Stra\u00dfe", "paragraph", 0, 0, 7),
+    ("short", "paragraph", 1, 0, 8),
+)
+
+
+def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
+    texts = [t for t, *_ in _DECIDE_BLOCKS]
+    kinds = [k for _, k, *_ in _DECIDE_BLOCKS]
+    chars = [len(t) for t in texts]
+    words = [len(t.split()) for t in texts]
+    lw = [b[2] for b in _DECIDE_BLOCKS]
+    ld = [a / b for a, b in zip(lw, words, strict=True)]
+    stops = [b[3] for b in _DECIDE_BLOCKS]
+    owners = [b[4] for b in _DECIDE_BLOCKS]
+    n = len(texts)
+    some = [False, False, True, False, False, True] + [False] * (n - 6)
+    marks = ([False] * n, some, [False] + [True] * (n - 1))
+    out = []
+    for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4)):
+        idx = list(range(lo, hi))
+        cols = (texts[lo:hi], kinds[lo:hi], chars[lo:hi], words[lo:hi], lw[lo:hi], ld[lo:hi], stops[lo:hi])
+        for marked, comment, lang in ((None, None, "en"), (marks[1], None, None), (marks[2], marks[1], "de")):
+            out.append((*cols, idx, list(range(n)), marked, comment, lang))
+            out.append((*cols, idx, owners, comment, marked, lang))
+    return tuple(out)
+
+
+def decider(
+    numbers: tuple[float, ...],
+    classes: tuple[str, str, re.Pattern[str], tuple[str, ...], tuple[str, ...]],
+    tests: tuple[Callable[[str], object], Callable[[str], object], Callable[[str], object]],
+    reference: Decide,
+) -> Decide:
+    """The C block classification if it equals `reference` on the canaries; else `reference`, which also
+    decides for columns the C code does not expect."""
+    if _native is None:
+        _STATUS["decide"] = _NOT_BUILT
+        return reference
+    ext = _native
+    edge, low_stop, punct, ends, anchors = classes
+    off = "native block classification off, the Python code runs"
+
+    def configure() -> str | None:
+        chars = _character_class(punct.pattern)
+        if chars is None or any(len(e) != 1 for e in ends):
+            return f"the punctuation {punct.pattern!r} / {ends!r} is no set of characters"
+        ext.configure_classify(
+            tuple(float(n) for n in numbers), edge, low_stop, chars, "".join(ends), anchors, *tests,
+            "heading", "paragraph",
+        )  # fmt: skip
+        return None
+
+    if not _passes("decide", off, configure):
+        return reference
+    return _declining("decide", off, reference, "decide", _decide_canaries())
+
+
 def _native_count_page(
     fps: array[int], counts: array[float], page: set[int] | frozenset[int] | array[int], unit: float
 ) -> array[int]:
@@ -963,13 +1116,16 @@ def _character_class(pattern: str) -> str | None:
 def python_only() -> Iterator[None]:
     """Run the Python reference stages inside (tests and measurements compare both paths)."""
     from worker.clean import (
+        classify,
         dom,
         fingerprint,
         guard,
         idents,
         lang,
+        posts,
         quality,
         render,
+        repeats,
         score,
         segment,
         sitememory,
@@ -1000,6 +1156,10 @@ def python_only() -> Iterator[None]:
     )
     # the metadata's scans (kept apart: a stage added above does not move their places)
     saved_meta = (select.select, marked.unmarked_text, collect._in_comment)
+    # classification and repeated signatures (kept apart likewise)
+    saved_classes = (classify._decide, repeats._repeats, posts._indexes)
+    classify._decide, repeats._repeats = classify.decide_python, repeats.repeats_python
+    posts._indexes = posts.indexes_python
     segment._accel = fingerprint._accel = None
     template._position_sets = template._position_sets_python
     dom.utf8 = dom.utf8_python
@@ -1036,6 +1196,7 @@ def python_only() -> Iterator[None]:
         marked.marked, header._after, header._before = saved[14:17]
         template._position_sets, dom.utf8 = saved[17:19]
         select.select, marked.unmarked_text, collect._in_comment = saved_meta
+        classify._decide, repeats._repeats, posts._indexes = saved_classes
 
 
 def _configure(t: SegmentTables) -> None:

@@ -10,6 +10,7 @@ from itertools import pairwise
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean import heuristics as h
+from worker.clean import native
 from worker.clean.idents import has_part
 from worker.clean.meta.dates import find_dates
 from worker.clean.segment import Segmentation
@@ -20,12 +21,6 @@ _DIGITS = re.compile(r"\d+")
 # (tag, class attribute) -> signature: a pure function's memo, cleared when full.
 _SIGNATURES: dict[tuple[str, str], str] = {}
 _SIGNATURES_MAX = 16384
-
-
-def signatures(seg: Segmentation, lo: int, hi: int) -> list[str]:
-    """Signatures of elements lo..hi-1: tag and first class with digits left out, what repeats from one
-    item to the next ("li.comment", "div.post")."""
-    return _signatures(seg.tags[lo:hi], seg.classes[lo:hi])
 
 
 def signatures_of(seg: Segmentation, elems: list[int]) -> list[str]:
@@ -48,40 +43,70 @@ def _signatures(tags: list[str], classes: list[str]) -> list[str]:
     return out
 
 
-def most_repeated(seg: Segmentation, root: int, sigs: list[str] | None = None) -> tuple[int, str]:
-    """In `root`'s subtree, the signature that most children of one element share (children with text
-    only), and how many share it; the first of equally repeated signatures in document order wins (it
-    starts an item: Blogger's <dt> before its <dd>). `sigs`: signatures(seg, root, skips[root]), when the
-    caller has them (item_ranges reads the same)."""
-    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
-    end = seg.skips[root]
-    sigs = signatures(seg, root + 1, end) if sigs is None else sigs[1:]
-    counts: dict[tuple[int, str], int] = {}
-    for c, sig in zip(range(root + 1, end), sigs, strict=True):
-        if ends[c] > firsts[c]:
-            key = (parents[c], sig)
-            counts[key] = counts.get(key, 0) + 1
+def repeats_python(
+    tags: list[str],
+    classes: list[str],
+    parents: list[int],
+    firsts: list[int],
+    ends: list[int],
+    root: int,
+    end: int,
+    want: str | None,
+) -> tuple[int, str, list[int]]:
+    """Over elements root..end-1 (`root`'s subtree; elements with blocks only): with `want` None, the
+    signature that most children of one element share and how many share it (the first of equally
+    repeated signatures in document order wins: it starts an item, Blogger's <dt> before its <dd>);
+    with `want`, that signature and 0. Then the sorted first blocks of the elements of that signature,
+    `root` included. The C accelerator computes the same in one pass (signature ids, not strings)."""
+    sigs = _signatures(tags[root:end], classes[root:end])
     best, best_sig = 0, ""
-    for (_, sig), n in counts.items():  # first seen first: document order
-        if n > best:
-            best, best_sig = n, sig
-    return best, best_sig
+    if want is None:
+        counts: dict[tuple[int, str], int] = {}
+        for c, sig in zip(range(root + 1, end), sigs[1:], strict=True):
+            if ends[c] > firsts[c]:
+                key = (parents[c], sig)
+                counts[key] = counts.get(key, 0) + 1
+        for (_, sig), n in counts.items():  # first seen first: document order
+            if n > best:
+                best, best_sig = n, sig
+    else:
+        best_sig = want
+    live = zip(firsts[root:end], ends[root:end], sigs, strict=True)
+    return best, best_sig, sorted({f for f, e, s in live if s == best_sig and e > f})
 
 
-def item_ranges(
-    seg: Segmentation, root: int, sig: str, lead: bool = True, sigs: list[str] | None = None
-) -> list[tuple[int, int]]:
+# In C (worker/clean/_native.c) once native.py has checked it against repeats_python: the per-element
+# signatures and the (parent, signature) count were most of find_posts' time on pages without post marks.
+_repeats = native.repeats_finder(repeats_python)
+
+
+def most_repeated(seg: Segmentation, root: int) -> tuple[int, str]:
+    """In `root`'s subtree, the signature that most children of one element share (children with text
+    only), and how many share it (see repeats_python)."""
+    count, sig, _ = _repeats_of(seg, root, None)
+    return count, sig
+
+
+def repeated_items(seg: Segmentation, root: int, lead: bool = True) -> tuple[int, list[tuple[int, int]]]:
+    """most_repeated's count and the item_ranges of its signature, from one pass."""
+    count, _, starts = _repeats_of(seg, root, None)
+    return count, _ranges(seg, root, starts, lead)
+
+
+def item_ranges(seg: Segmentation, root: int, sig: str, lead: bool = True) -> list[tuple[int, int]]:
     """Block ranges of `root`'s items: one starting at each element of signature `sig` (nested ones
-    included: replies), each running to the next; with `lead`, blocks before the first are one too.
-    `sigs`: signatures(seg, root, skips[root]), when the caller has them."""
-    firsts, ends = seg.firsts, seg.ends
-    end = seg.skips[root]
-    if sigs is None:
-        sigs = signatures(seg, root, end)
-    starts = {f for f, e, s in zip(firsts[root:end], ends[root:end], sigs, strict=True) if s == sig and e > f}
+    included: replies), each running to the next; with `lead`, blocks before the first are one too."""
+    return _ranges(seg, root, _repeats_of(seg, root, sig)[2], lead)
+
+
+def _repeats_of(seg: Segmentation, root: int, want: str | None) -> tuple[int, str, list[int]]:
+    return _repeats(seg.tags, seg.classes, seg.parents, seg.firsts, seg.ends, root, seg.skips[root], want)
+
+
+def _ranges(seg: Segmentation, root: int, starts: list[int], lead: bool) -> list[tuple[int, int]]:
     if not starts:
         return []
-    bounds = sorted(starts | {firsts[root] if lead else min(starts), ends[root]})
+    bounds = sorted({*starts, seg.firsts[root] if lead else starts[0], seg.ends[root]})
     return [(lo, hi) for lo, hi in pairwise(bounds) if lo < hi]
 
 
