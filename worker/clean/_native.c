@@ -2746,7 +2746,7 @@ enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2 };
    namespace (HTML's attributes whose values selectors match in any case: rel, type...); in any ASCII case
    in a document in quirks mode (class names). */
 enum { SEL_CASE_EXACT = 0, SEL_CASE_ANY = 1, SEL_CASE_HTML = 2, SEL_CASE_QUIRKS = 3 };
-enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024 };
+enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024, SEL_IDS = 128 };
 enum { CMODE_QUIRKS = 1 }; /* lxb_dom_document_cmode_t */
 
 /* The head of lexbor's lxb_dom_document_t: its node, then its compatibility mode. */
@@ -2786,6 +2786,13 @@ typedef struct {
     const unsigned char *values[SEL_NAMES_MAX];
     size_t vlens[SEL_NAMES_MAX];
     int quirks; /* the document is in quirks mode */
+    /* The slot (1 + index in names; 0: none) of each attribute name met, by lexbor's id of the name (one
+       per name in a document: the local name field of the attribute's node), so that a name is looked up
+       and compared once a scan, not once per attribute (a scan of a body meets ~2,000 attributes of ~30
+       names). An open-addressing table; a name met when it is full is looked up each time. */
+    uintptr_t ids[SEL_IDS];
+    unsigned char id_slots[SEL_IDS];
+    int nids;
 } SelList;
 
 static struct {
@@ -2830,25 +2837,50 @@ static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t 
     return 0;
 }
 
+/* 1 + the index in the list's names of the attribute's local name, 0 when it is none of them. */
+static int sel_slot_by_name(const SelList *l, void *at) {
+    size_t n = 0;
+    const unsigned char *an = attr_local_name(at, &n);
+    if (an == NULL || n == 0 || n >= 64)
+        return 0;
+    for (uint32_t maybe = l->by_first[an[0]] & l->by_length[n]; maybe; maybe &= maybe - 1) {
+        int i = __builtin_ctz(maybe);
+        if (memcmp(an, l->names[i], n) == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+static int sel_slot(SelList *l, void *at) {
+    uintptr_t id = ((const Node *)at)->tag_id;
+    if (id == 0)
+        return sel_slot_by_name(l, at);
+    for (size_t h = (size_t)((id >> 4) ^ id) & (SEL_IDS - 1);; h = (h + 1) & (SEL_IDS - 1)) {
+        if (l->ids[h] == id)
+            return l->id_slots[h];
+        if (l->ids[h] != 0)
+            continue;
+        int slot = sel_slot_by_name(l, at);
+        if (l->nids < SEL_IDS / 2) { /* half full at most: a probe ends soon */
+            l->ids[h] = id;
+            l->id_slots[h] = (unsigned char)slot;
+            l->nids++;
+        }
+        return slot;
+    }
+}
+
 /* The element's attributes of the list's names: the first of each name, by its local name. */
 static void read_sel_attrs(Node *el, SelList *l) {
     l->found = 0;
     for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
-        size_t n = 0;
-        const unsigned char *an = attr_local_name(at, &n);
-        if (an == NULL || n == 0 || n >= 64)
+        int slot = sel_slot(l, at) - 1;
+        if (slot < 0 || (l->found >> slot) & 1)
             continue;
-        uint32_t maybe = l->by_first[an[0]] & l->by_length[n] & ~l->found;
-        while (maybe) {
-            int i = __builtin_ctz(maybe);
-            maybe &= maybe - 1;
-            if (memcmp(an, l->names[i], n) == 0) {
-                l->found |= (uint32_t)1 << i;
-                size_t vn = 0;
-                l->values[i] = attr_value(at, &vn);
-                l->vlens[i] = l->values[i] != NULL ? vn : 0;
-            }
-        }
+        l->found |= (uint32_t)1 << slot;
+        size_t vn = 0;
+        l->values[slot] = attr_value(at, &vn);
+        l->vlens[slot] = l->values[slot] != NULL ? vn : 0;
     }
 }
 
@@ -5221,6 +5253,174 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The metadata's scans with their <meta> elements read here (worker/clean/meta/collect.py's
+   scan_python)                                                                                       */
+
+/* select()'s elements, except that a <meta> (most of what a head holds, and most of them name keys the
+   extractor never reads: viewport, theme-color, fb:app_id...) is not made a node whose every attribute
+   Python reads into a dict: its (key, content) is given instead, once per compound that names it, and
+   only when the key is one of `wanted`, as collect.py's _meta_pair reads it: content = the last
+   "content" attribute's value (none: nothing given); the key = the first non-empty of the last
+   "property", "name", "itemprop", "http-equiv" values (none: nothing given), stripped and lower-cased
+   (str.strip, str.lower), and a key starting with one of `prefixes` cut after its last "/", then after
+   its last ":". Keys of ASCII bytes are read here; any other goes through `normalize` (the reference's
+   own function: str.lower changes characters beyond ASCII in ways not worth copying). */
+
+enum { META_KEY_MAX = 256 }; /* longer keys are no key of the tables: they go through `normalize` */
+
+typedef struct {
+    uintptr_t meta_id;
+    PyObject *wanted;   /* frozenset of str */
+    PyObject *prefixes; /* tuple of bytes (ASCII, lower case) */
+    PyObject *normalize;
+} MetaRead;
+
+/* Whether `el` has an attribute `name` with a value (a non-empty one when `nonempty`): then *v and *vn
+   are the last one's, as selectolax's attributes dict gives it. */
+static int meta_attr(Node *el, const char *name, int nonempty, const unsigned char **v, size_t *vn) {
+    return value_of(el, name, strlen(name), 1, v, vn) && *v != NULL && (!nonempty || *vn > 0);
+}
+
+/* The key of ASCII bytes k[0:n], as str.strip().lower() and the prefix cut make it, into buf; its
+   length. */
+static size_t meta_ascii_key(const unsigned char *k, size_t n, const MetaRead *m, char *buf) {
+    size_t a = 0, b = n;
+    while (a < b && ascii_space[k[a]])
+        a++;
+    while (b > a && ascii_space[k[b - 1]])
+        b--;
+    size_t len = b - a;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (char)ascii_fold(k[a + i]);
+    for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(m->prefixes); p++) {
+        PyObject *prefix = PyTuple_GET_ITEM(m->prefixes, p);
+        size_t pn = (size_t)PyBytes_GET_SIZE(prefix);
+        if (pn > len || memcmp(buf, PyBytes_AS_STRING(prefix), pn) != 0)
+            continue;
+        size_t start = 0; /* key.rsplit("/", 1)[-1].rsplit(":", 1)[-1] */
+        for (size_t i = 0; i < len; i++)
+            if (buf[i] == '/')
+                start = i + 1;
+        for (size_t i = start; i < len; i++)
+            if (buf[i] == ':')
+                start = i + 1;
+        memmove(buf, buf + start, len - start);
+        return len - start;
+    }
+    return len;
+}
+
+/* (key, content) of a <meta>, None when it gives no key of `wanted` or no content, NULL on an error. */
+static PyObject *meta_pair(Node *el, const MetaRead *m) {
+    const unsigned char *c = NULL, *k = NULL;
+    size_t cn = 0, kn = 0;
+    if (!meta_attr(el, "content", 0, &c, &cn))
+        Py_RETURN_NONE;
+    static const char *const names[] = {"property", "name", "itemprop", "http-equiv"};
+    int found = 0;
+    for (size_t i = 0; i < sizeof names / sizeof *names && !found; i++)
+        found = meta_attr(el, names[i], 1, &k, &kn);
+    if (!found)
+        Py_RETURN_NONE;
+    int ascii = kn <= META_KEY_MAX;
+    for (size_t i = 0; i < kn && ascii; i++)
+        ascii = k[i] < 0x80;
+    PyObject *key;
+    if (ascii) {
+        char buf[META_KEY_MAX];
+        key = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)meta_ascii_key(k, kn, m, buf));
+    } else {
+        PyObject *raw = PyUnicode_DecodeUTF8((const char *)k, (Py_ssize_t)kn, "replace");
+        key = raw != NULL ? PyObject_CallOneArg(m->normalize, raw) : NULL;
+        Py_XDECREF(raw);
+    }
+    if (key == NULL)
+        return NULL;
+    int wanted = PySet_Contains(m->wanted, key);
+    if (wanted <= 0) {
+        Py_DECREF(key);
+        return wanted < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *content = PyUnicode_DecodeUTF8((const char *)c, (Py_ssize_t)cn, "replace");
+    if (content == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, key, content);
+    Py_DECREF(key);
+    Py_DECREF(content);
+    return pair;
+}
+
+PyDoc_STRVAR(select_metas_doc,
+             "select_metas(root, compounds, meta_id, wanted, prefixes, normalize)\n"
+             "    -> list[LexborNode | tuple[str, str]]\n\n"
+             "select(root, compounds), with each <meta> (tag id `meta_id`) given as (key, content) when its key\n"
+             "is one of `wanted` (a frozenset of str), else left out: the key is the first non-empty of\n"
+             "property, name, itemprop and http-equiv, stripped, lower-cased and, when it starts with one of\n"
+             "`prefixes` (lower-case ASCII bytes), cut after its last \"/\" and then its last \":\"; a key not of\n"
+             "ASCII is made by `normalize(raw key)` instead.");
+
+static PyObject *native_select_metas(PyObject *self, PyObject *args) {
+    PyObject *root_obj, *spec;
+    unsigned long long meta_id;
+    MetaRead m;
+    if (!PyArg_ParseTuple(args, "OO!KO!O!O", &root_obj, &PyTuple_Type, &spec, &meta_id, &PyFrozenSet_Type,
+                          &m.wanted, &PyTuple_Type, &m.prefixes, &m.normalize))
+        return NULL;
+    m.meta_id = (uintptr_t)meta_id;
+    if (!cfg.ready || nodes_cfg.type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
+        return NULL;
+    }
+    if (Py_TYPE(root_obj) != nodes_cfg.type)
+        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
+    if (!PyCallable_Check(m.normalize))
+        return PyErr_Format(PyExc_TypeError, "normalize must be callable");
+    for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(m.prefixes); p++) {
+        PyObject *prefix = PyTuple_GET_ITEM(m.prefixes, p);
+        if (!PyBytes_Check(prefix))
+            return PyErr_Format(PyExc_TypeError, "prefixes must be bytes");
+        for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(prefix); j++) {
+            unsigned char ch = (unsigned char)PyBytes_AS_STRING(prefix)[j];
+            if (ch >= 0x80 || ascii_fold(ch) != ch)
+                return PyErr_Format(PyExc_ValueError, "prefixes must be lower-case ASCII: %R", prefix);
+        }
+    }
+    SelList list;
+    if (sel_list(spec, &list) < 0)
+        return NULL;
+    Node *root;
+    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
+    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
+    const Document *doc = (const Document *)root->owner_document;
+    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
+    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
+    if (out == NULL || no_args == NULL)
+        goto fail;
+    for (Node *node = root; node != NULL; node = next_in_subtree(node, root)) {
+        Py_ssize_t times = compounds_matching(node, &list);
+        if (times == 0)
+            continue;
+        PyObject *item = node->tag_id == m.meta_id ? meta_pair(node, &m) : make_node(node, parser, no_args);
+        if (item == NULL)
+            goto fail;
+        for (Py_ssize_t i = 0; i < times && item != Py_None; i++)
+            if (PyList_Append(out, item) < 0) {
+                Py_DECREF(item);
+                goto fail;
+            }
+        Py_DECREF(item);
+    }
+    Py_DECREF(no_args);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(no_args);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -5234,6 +5434,7 @@ static PyMethodDef methods[] = {
     {"select", native_select, METH_VARARGS, select_doc},
     {"unmarked_text", native_unmarked_text, METH_VARARGS, unmarked_text_doc},
     {"in_marked_ancestor", native_in_marked_ancestor, METH_VARARGS, in_marked_ancestor_doc},
+    {"select_metas", native_select_metas, METH_VARARGS, select_metas_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

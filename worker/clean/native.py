@@ -507,6 +507,74 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
     return _chosen("select", off, reference, check, native)
 
 
+# _native.select_metas(root, compounds, ...): select()'s nodes, each <meta> as (key, content) (meta/collect.py).
+MetaScanner = Callable[[LexborNode, Any], list[Any]]
+# Pages of <meta> elements read in every way the keys are made: each of the four key attributes, empty ones
+# passed over, valueless and empty contents, keys in any case with whitespace of every kind around them,
+# schema.org's prefixes (with further slashes and colons), keys whose lower case is ASCII only beyond it
+# ("İ", the Kelvin sign), keys longer than the C buffer, repeated attributes, a <meta> in SVG, a <meta>
+# named by several compounds, and keys the tables do not read.
+META_CANARIES = (
+    '<meta property="og:title" content="T"><meta name=" Description\t" content=""><meta name=x content>'
+    '<meta property="" name="AUTHOR" content="a"><meta itemprop="schema:datePublished" content="2020-01-02">'
+    '<meta http-equiv="Last-Modified" content="Tue, 03 Mar 2020"><meta name="viewport" content="w">'
+    '<meta property="https://schema.org/a:dateModified" content="2020-03-04"><meta content="no key">'
+    '<meta name="\u212aeywords" content="k"><meta name="\u0130mage" content="i"><meta name="og:image">'
+    '<meta name="\x1cdate\x1f\u3000" content="2019-01-01"><meta name="\u00a0date" content="2019-01-02">'
+    '<meta name="date" name="x" content="c1" content="c2"><svg><meta name="date" content="2018-05-06"></svg>'
+    '<meta itemprop="datePublished" property="article:published_time" content="2017-01-01" class=author>'
+    '<meta name="' + "k" * 300 + '" content="long"><meta property="Schema:Headline" content="h">'
+    '<meta name="http://schema.org/" content="e"><meta name="SCHEMA:" content="f"><title>t</title>',
+)
+
+
+def meta_scanner(
+    reference: MetaScanner,
+    lists: tuple[Any, ...],
+    meta_id: int,
+    wanted: frozenset[str],
+    prefixes: tuple[str, ...],
+    normalize: Callable[[str], str],
+) -> MetaScanner:
+    """The C scan of a selector list that reads <meta> elements itself if it equals `reference` on the
+    canaries (in the page's head, body and root, in quirks, limited-quirks and standards mode) for each of
+    `lists`; else `reference`. Its nodes are compared as selector()'s are, its (key, content) pairs as
+    they are."""
+    told_prefixes = tuple(p.encode("ascii") for p in prefixes)
+
+    def native(ext: Any) -> MetaScanner:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(root: LexborNode, selector: Any) -> list[Any]:
+            told = args.get(selector)
+            if told is None:
+                told = args[selector] = selector.native_args()
+            return ext.select_metas(root, told, meta_id, wanted, told_prefixes, normalize)  # type: ignore[no-any-return]
+
+        return scan
+
+    def seen(items: list[Any]) -> list[Any]:
+        return [item if isinstance(item, tuple) else _seen(item) for item in items]
+
+    def check(ext: Any) -> str | None:
+        if _STATUS.get("select") != "native":
+            return f"the C selection of elements is off: {_STATUS.get('select')}"
+        scan = native(ext)
+        for page in _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x"):
+            for doctype in _SELECT_DOCTYPES:
+                tree = LexborHTMLParser(doctype + page.replace("<head></head>", "<head>" + META_CANARIES[0] + "</head>"))
+                for root in (tree.head, tree.body, tree.root):
+                    assert root is not None
+                    for wanted_list in lists:
+                        got, want = scan(root, wanted_list), reference(root, wanted_list)
+                        if seen(got) != seen(want):
+                            return f"scanned elements differ on a canary: {got} != {want}"
+        return None
+
+    off = "native reading of <meta> elements off, the Python dispatch reads them"
+    return _chosen("metas", off, reference, check, native)
+
+
 def _seen(node: LexborNode) -> tuple[int, str | None, dict[str, str | None], str, int]:
     """What selectolax says of a node: its address, tag, attributes, text and parent's address."""
     return node.mem_id, node.tag, node.attributes, node.text(deep=True), _address(node.parent)
