@@ -3126,36 +3126,45 @@ static int read_tag_ids(PyObject *tuple, uintptr_t *out, Py_ssize_t *n) {
 }
 
 /* " ".join((node.text_content or "").split()) of a node tagged as text (text_content is None for a
-   node of another type and for one without data). */
-static PyObject *folded_text(Node *node, PyObject *space) {
+   node of another type and for one without data), into `part`: its length in characters, -1 when the
+   text is not valid UTF-8 (then the caller runs the Python walk: selectolax decodes with "replace"), -2
+   on an error. The walks fold into byte buffers: a Python string per text node and per word (str.split)
+   cost more than the walk (append_folded's predicate is str.split's). */
+static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pending); /* the text's section */
+
+static Py_ssize_t folded_part(Node *node, Buf *part) {
+    part->n = 0;
     const LexStr *t = &((const CharData *)node)->data;
     if (node->type != NODE_TEXT || t->data == NULL)
-        return PyUnicode_FromStringAndSize("", 0);
-    PyObject *s = PyUnicode_DecodeUTF8((const char *)t->data, (Py_ssize_t)t->length, "replace");
-    if (s == NULL)
-        return NULL;
-    PyObject *words = PyUnicode_Split(s, NULL, -1);
-    Py_DECREF(s);
-    if (words == NULL)
-        return NULL;
-    PyObject *folded = PyUnicode_Join(space, words);
-    Py_DECREF(words);
-    return folded;
+        return 0;
+    int pending = 0;
+    if (append_folded(part, t->data, t->length, &pending) < 0)
+        return PyErr_Occurred() ? -2 : -1;
+    Py_ssize_t chars = 0;
+    for (size_t i = 0; i < part->n; i++)
+        chars += (part->b[i] & 0xC0) != 0x80;
+    return chars;
 }
 
-/* Appends a non-empty folded text to `parts`; 1 when `limit` characters are reached, 0 when not, -1. */
-static int add_part(PyObject *parts, PyObject *text, Py_ssize_t *size, Py_ssize_t limit) {
-    if (PyList_Append(parts, text) < 0)
+/* Appends `part` to `out` after a space when `out` holds text (" ".join of the parts). */
+static int join_part(Buf *out, const Buf *part) {
+    if (buf_reserve(out, part->n + 1) < 0)
         return -1;
-    *size += PyUnicode_GET_LENGTH(text) + 1;
-    return *size >= limit;
+    if (out->n > 0)
+        out->b[out->n++] = ' ';
+    memcpy(out->b + out->n, part->b, part->n);
+    out->n += part->n;
+    return 0;
 }
 
-static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
-                            PyObject *parts, PyObject *space) {
+/* The walk after `node`: 1 with the joined parts in `out` and *cut when the text is to be cut at `limit`,
+   0 when a text is not valid UTF-8, -1 on an error. */
+static int text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt, Buf *out,
+                      Buf *part, int *cut) {
     Py_ssize_t size = 0;
     Node *cur = node;
-    int descend = 1, title_words = 1, cut = 1;
+    int descend = 1, title_words = 1;
+    *cut = 1;
     for (Py_ssize_t i = 0; i < max_nodes; i++) {
         Node *nxt = descend && cur != NULL ? cur->first_child : NULL;
         while (nxt == NULL && cur != NULL) {
@@ -3163,8 +3172,8 @@ static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, 
             if (nxt == NULL) {
                 cur = cur->parent;
                 if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id)) {
-                    cut = 0; /* the walk left the page's body: its text is returned whole */
-                    goto done;
+                    *cut = 0; /* the walk left the page's body: its text is returned whole */
+                    return 1;
                 }
             }
         }
@@ -3175,32 +3184,28 @@ static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, 
         descend = !id_in_set(wt->skip, wt->nskip, tag) && tag != cfg.text_id;
         if (tag != cfg.text_id)
             continue;
-        PyObject *text = folded_text(cur, space);
-        if (text == NULL)
-            return NULL;
-        int r = 0;
-        if (PyUnicode_GET_LENGTH(text) > 0) {
-            if (title_words)
-                title_words = 0;
-            else
-                r = add_part(parts, text, &size, limit);
+        Py_ssize_t chars = folded_part(cur, part);
+        if (chars < 0)
+            return chars == -1 ? 0 : -1;
+        if (chars == 0)
+            continue;
+        if (title_words) {
+            title_words = 0;
+            continue;
         }
-        Py_DECREF(text);
-        if (r < 0)
-            return NULL;
-        if (r)
+        if (join_part(out, part) < 0)
+            return -1;
+        size += chars + 1;
+        if (size >= limit)
             break;
     }
-done:;
-    PyObject *joined = PyUnicode_Join(space, parts);
-    if (joined == NULL || !cut || PyUnicode_GET_LENGTH(joined) <= limit)
-        return joined;
-    Py_SETREF(joined, PyUnicode_Substring(joined, 0, limit));
-    return joined;
+    return 1;
 }
 
-static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
-                             PyObject *parts, PyObject *space) {
+/* The walk before `node`: 1 with the parts, nearest first, in `out` (each after a space but the first),
+   their (start, end) bytes in `spans`; 0 when a text is not valid UTF-8, -1 on an error. */
+static int text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt, Buf *out,
+                       Buf *part, Vec *spans) {
     Py_ssize_t size = 0;
     Node *cur = node;
     for (Py_ssize_t i = 0; i < max_nodes; i++) {
@@ -3218,31 +3223,27 @@ static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes,
             cur = cur->last_child;
         if (cur->tag_id != cfg.text_id)
             continue;
-        PyObject *text = folded_text(cur, space);
-        if (text == NULL)
-            return NULL;
-        int r = PyUnicode_GET_LENGTH(text) > 0 ? add_part(parts, text, &size, limit) : 0;
-        Py_DECREF(text);
-        if (r < 0)
-            return NULL;
-        if (r)
+        Py_ssize_t chars = folded_part(cur, part);
+        if (chars < 0)
+            return chars == -1 ? 0 : -1;
+        if (chars == 0)
+            continue;
+        Py_ssize_t at = (Py_ssize_t)out->n + (out->n > 0);
+        if (join_part(out, part) < 0 || vec_push(spans, at) < 0 || vec_push(spans, (Py_ssize_t)out->n) < 0)
+            return -1;
+        size += chars + 1;
+        if (size >= limit)
             break;
     }
-    if (PyList_Reverse(parts) < 0)
-        return NULL;
-    PyObject *joined = PyUnicode_Join(space, parts);
-    Py_ssize_t n = joined != NULL ? PyUnicode_GET_LENGTH(joined) : 0;
-    if (joined == NULL || n <= limit || limit == 0) /* text[-0:] is the whole text */
-        return joined;
-    Py_SETREF(joined, PyUnicode_Substring(joined, n - limit, n));
-    return joined;
+    return 1;
 }
 
 PyDoc_STRVAR(header_text_doc,
              "header_text(address, after, limit, max_nodes, skipped_ids, stop_ids) -> str\n\n"
              "header.py's walk from the node at `address` through the text nodes after it in document order\n"
              "(`after`) or before it, about `limit` characters, at most `max_nodes` steps; into no element of\n"
-             "`skipped_ids`, never out of one of `stop_ids`.");
+             "`skipped_ids`, never out of one of `stop_ids`. None when a text is not valid UTF-8: the caller\n"
+             "runs the Python walk.");
 
 static PyObject *native_header_text(PyObject *self, PyObject *args) {
     unsigned long long address;
@@ -3261,17 +3262,43 @@ static PyObject *native_header_text(PyObject *self, PyObject *args) {
     WalkTags wt;
     if (read_tag_ids(skipped, wt.skip, &wt.nskip) < 0 || read_tag_ids(stops, wt.stop, &wt.nstop) < 0)
         return NULL;
-    PyObject *space = PyUnicode_FromStringAndSize(" ", 1);
-    PyObject *parts = space != NULL ? PyList_New(0) : NULL;
-    PyObject *out = NULL;
-    if (parts != NULL) {
-        Node *node = (Node *)(uintptr_t)address;
-        out = after ? text_after(node, limit, max_nodes, &wt, parts, space)
-                    : text_before(node, limit, max_nodes, &wt, parts, space);
+    Buf out = {0}, part = {0}, joined = {0};
+    Vec spans = {0};
+    PyObject *text = NULL;
+    Node *node = (Node *)(uintptr_t)address;
+    int cut = 0;
+    int ok = after ? text_after(node, limit, max_nodes, &wt, &out, &part, &cut)
+                   : text_before(node, limit, max_nodes, &wt, &out, &part, &spans);
+    if (ok <= 0) {
+        if (ok == 0)
+            text = Py_NewRef(Py_None);
+        goto done;
     }
-    Py_XDECREF(parts);
-    Py_XDECREF(space);
-    return out;
+    const Buf *whole = &out;
+    if (!after && spans.n > 2) { /* the parts in document order: the farthest first */
+        if (buf_reserve(&joined, out.n) < 0)
+            goto done;
+        for (Py_ssize_t k = spans.n - 2; k >= 0; k -= 2) {
+            if (joined.n > 0)
+                joined.b[joined.n++] = ' ';
+            size_t a = (size_t)spans.v[k], b = (size_t)spans.v[k + 1];
+            memcpy(joined.b + joined.n, out.b + a, b - a);
+            joined.n += b - a;
+        }
+        whole = &joined;
+    }
+    text = PyUnicode_DecodeUTF8(whole->n ? (const char *)whole->b : "", (Py_ssize_t)whole->n, "strict");
+    Py_ssize_t n = text != NULL ? PyUnicode_GET_LENGTH(text) : 0;
+    if (text != NULL && after && cut && n > limit)
+        Py_SETREF(text, PyUnicode_Substring(text, 0, limit));
+    else if (text != NULL && !after && n > limit && limit > 0) /* text[-0:] is the whole text */
+        Py_SETREF(text, PyUnicode_Substring(text, n - limit, n));
+done:
+    PyMem_Free(out.b);
+    PyMem_Free(part.b);
+    PyMem_Free(joined.b);
+    PyMem_Free(spans.v);
+    return text;
 }
 
 /* ------------------------------------------------------------------------------------------------ */

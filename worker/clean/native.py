@@ -507,7 +507,7 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
     return _chosen("select", off, reference, check, native)
 
 
-# _native.select_metas(root, compounds, ...): select()'s nodes, each <meta> as (key, content) (meta/collect.py).
+# _native.select_metas(root, compounds, ...): select()'s nodes, a <meta> as (key, content) (meta/collect.py).
 MetaScanner = Callable[[LexborNode, Any], list[Any]]
 # Pages of <meta> elements read in every way the keys are made: each of the four key attributes, empty ones
 # passed over, valueless and empty contents, keys in any case with whitespace of every kind around them,
@@ -562,7 +562,9 @@ def meta_scanner(
         scan = native(ext)
         for page in _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x"):
             for doctype in _SELECT_DOCTYPES:
-                tree = LexborHTMLParser(doctype + page.replace("<head></head>", "<head>" + META_CANARIES[0] + "</head>"))
+                tree = LexborHTMLParser(
+                    doctype + page.replace("<head></head>", "<head>" + META_CANARIES[0] + "</head>")
+                )
                 for root in (tree.head, tree.body, tree.root):
                     assert root is not None
                     for wanted_list in lists:
@@ -701,11 +703,14 @@ def header_walks(
     (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`); else those."""
 
     def native(ext: Any) -> tuple[HeaderWalk, HeaderWalk]:
+        # A text that is not valid UTF-8 (None from C) is left to the Python walk, as selectolax decodes it.
         def walk_after(node: LexborNode, limit: int) -> str:
-            return ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+            got = ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)
+            return after(node, limit) if got is None else got
 
         def walk_before(node: LexborNode, limit: int) -> str:
-            return ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+            got = ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)
+            return before(node, limit) if got is None else got
 
         return walk_after, walk_before
 

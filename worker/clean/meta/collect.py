@@ -266,8 +266,9 @@ def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
     head, body = tree.head, tree.body
     for root, selector in ((head, HEAD), (body, BODY)):
         for item in scan(root, selector) if root is not None else ():
-            if type(item) is tuple:
-                _meta_value(*item, h, latest)
+            if isinstance(item, tuple):
+                key, content = item
+                _meta_value(key, content, h, latest)
             else:
                 _dispatch(item, h, latest, scripts)
     h.linked = jsonld.read(scripts)
