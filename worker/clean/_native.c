@@ -2579,16 +2579,40 @@ static int value_of(Node *el, const char *name, size_t m, int last, const unsign
     return found;
 }
 
-/* How many of `words` the first attribute `name` of `el` holds. */
+static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+
+/* Whether s[0:n] holds w[0:m] (m > 0): memchr (vectorised) finds the candidates for its first byte. */
+static int holds(const unsigned char *s, size_t n, const char *w, size_t m) {
+    if (m > n)
+        return 0;
+    const unsigned char *p = s, *last = s + (n - m); /* the last place it may start */
+    while (p <= last && (p = memchr(p, (unsigned char)w[0], (size_t)(last - p) + 1)) != NULL) {
+        if (memcmp(p + 1, w + 1, m - 1) == 0)
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+enum { WORDS_FOLDED_MAX = 512 }; /* longer values are searched in place, byte by byte */
+
+/* How many of `words` the first attribute `name` of `el` holds (in any ASCII case: the value is folded
+   once, then searched for each word, the date-like elements' seven words in each class of a page). */
 static Py_ssize_t words_in(Node *el, const char *name, size_t m, PyObject *words) {
     const unsigned char *v = NULL;
     size_t vn = 0;
     if (PyTuple_GET_SIZE(words) == 0 || !value_of(el, name, m, 0, &v, &vn) || v == NULL)
         return 0;
+    unsigned char folded[WORDS_FOLDED_MAX];
+    int fold = vn <= WORDS_FOLDED_MAX;
+    for (size_t i = 0; fold && i < vn; i++)
+        folded[i] = ascii_fold(v[i]);
     Py_ssize_t k = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
         PyObject *w = PyTuple_GET_ITEM(words, i);
-        k += PyBytes_GET_SIZE(w) > 0 && contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w));
+        const char *ws = PyBytes_AS_STRING(w);
+        size_t wn = (size_t)PyBytes_GET_SIZE(w);
+        k += wn > 0 && (fold ? holds(folded, vn, ws, wn) : contains_ci(v, vn, ws, wn));
     }
     return k;
 }
@@ -2760,6 +2784,7 @@ typedef struct {
     size_t nlen, vlen;
     int op, ci;
     int slot; /* index of the attribute's name in SelList.names */
+    int spaced; /* the value holds whitespace: no word equals it */
 } SelCond;
 
 typedef struct {
@@ -2801,7 +2826,6 @@ static struct {
     uintptr_t html_ns; /* the namespace id of the sample node, an HTML element */
 } nodes_cfg;
 
-static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
 
 static int bytes_eq(const unsigned char *a, const unsigned char *b, size_t n, int ci) {
     if (!ci)
@@ -2823,15 +2847,20 @@ static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t 
                 return 1;
         return 0;
     }
-    /* SEL_WORD: a run of non-whitespace equal to the value */
-    size_t i = 0;
-    while (i < vn) {
-        while (i < vn && lexbor_space(v[i]))
-            i++;
-        size_t start = i;
-        while (i < vn && !lexbor_space(v[i]))
-            i++;
-        if (i - start == c->vlen && bytes_eq(v + start, want, c->vlen, ci))
+    /* SEL_WORD: a run of non-whitespace equal to the value, i.e. (the value holding none) the value with
+       whitespace or an end on both sides; tried where its first byte is (in either case when `ci`) */
+    if (c->spaced)
+        return 0;
+    unsigned char f0 = want[0], f1 = want[0];
+    if (ci) {
+        f0 = ascii_fold(want[0]);
+        f1 = f0 >= 'a' && f0 <= 'z' ? (unsigned char)(f0 - 32) : f0;
+    }
+    for (size_t i = 0; i + c->vlen <= vn; i++) {
+        if (v[i] != f0 && v[i] != f1)
+            continue;
+        size_t e = i + c->vlen;
+        if ((i == 0 || lexbor_space(v[i - 1])) && (e == vn || lexbor_space(v[e])) && bytes_eq(v + i, want, c->vlen, ci))
             return 1;
     }
     return 0;
@@ -2908,21 +2937,25 @@ static Py_ssize_t compounds_matching(Node *el, SelList *l) {
     int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
     if (!tagged && l->nany == 0)
         return 0;
-    int read = 0;
+    int read = 0; /* the attributes are read once, for the first compound that tests any */
     Py_ssize_t k = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const Py_ssize_t *which = pass == 0 ? l->any : l->tagged;
-        Py_ssize_t n = pass == 0 ? l->nany : tagged ? l->ntagged : 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const SelCompound *c = &l->sel[which[i]];
-            if (c->tag != 0 && c->tag != tid)
-                continue;
-            if (c->nconds > 0 && !read) {
-                read_sel_attrs(el, l);
-                read = 1;
-            }
-            k += compound_holds(l, c, el);
+    for (Py_ssize_t i = 0; i < l->nany; i++) { /* compounds of any tag */
+        const SelCompound *c = &l->sel[l->any[i]];
+        if (c->nconds > 0 && !read) {
+            read_sel_attrs(el, l);
+            read = 1;
         }
+        k += compound_holds(l, c, el);
+    }
+    for (Py_ssize_t i = 0; tagged && i < l->ntagged; i++) {
+        const SelCompound *c = &l->sel[l->tagged[i]];
+        if (c->tag != tid)
+            continue;
+        if (c->nconds > 0 && !read) {
+            read_sel_attrs(el, l);
+            read = 1;
+        }
+        k += compound_holds(l, c, el);
     }
     return k;
 }
@@ -2979,6 +3012,9 @@ static int sel_list(PyObject *spec, SelList *l) {
             }
             d->nlen = (size_t)nlen;
             d->vlen = (size_t)vlen;
+            d->spaced = 0;
+            for (Py_ssize_t k = 0; k < vlen; k++)
+                d->spaced |= lexbor_space((unsigned char)d->value[k]);
             if ((d->slot = sel_name(l, d->name, d->nlen)) < 0)
                 return -1;
             c->needs |= (uint32_t)1 << d->slot;
@@ -5124,14 +5160,19 @@ static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pendin
         if (s[i] < 0x80) { /* ASCII: no decoding */
             if (ascii_space[s[i]]) {
                 *pending = out->n > 0;
-            } else {
-                if (*pending) {
-                    out->b[out->n++] = ' ';
-                    *pending = 0;
-                }
-                out->b[out->n++] = s[i];
+                i++;
+                continue;
             }
-            i++;
+            if (*pending) {
+                out->b[out->n++] = ' ';
+                *pending = 0;
+            }
+            size_t j = i + 1; /* the run of ASCII past space (none of it whitespace) is copied as it is */
+            while (j < n && s[j] > 0x20 && s[j] < 0x80)
+                j++;
+            memcpy(out->b + out->n, s + i, j - i);
+            out->n += j - i;
+            i = j;
             continue;
         }
         Py_UCS4 cp;
@@ -5302,12 +5343,6 @@ typedef struct {
     PyObject *normalize;
 } MetaRead;
 
-/* Whether `el` has an attribute `name` with a value (a non-empty one when `nonempty`): then *v and *vn
-   are the last one's, as selectolax's attributes dict gives it. */
-static int meta_attr(Node *el, const char *name, int nonempty, const unsigned char **v, size_t *vn) {
-    return value_of(el, name, strlen(name), 1, v, vn) && *v != NULL && (!nonempty || *vn > 0);
-}
-
 /* The key of ASCII bytes k[0:n], as str.strip().lower() and the prefix cut make it, into buf; its
    length. */
 static size_t meta_ascii_key(const unsigned char *k, size_t n, const MetaRead *m, char *buf) {
@@ -5337,17 +5372,38 @@ static size_t meta_ascii_key(const unsigned char *k, size_t n, const MetaRead *m
     return len;
 }
 
-/* (key, content) of a <meta>, None when it gives no key of `wanted` or no content, NULL on an error. */
+/* The attributes a <meta> is read by, in the order its key is taken from them, then its content. */
+static const char *const META_NAMES[] = {"property", "name", "itemprop", "http-equiv", "content"};
+enum { META_KEY_NAMES = 4, META_CONTENT = 4, META_NAMES_N = 5 };
+
+/* (key, content) of a <meta>, None when it gives no key of `wanted` or no content, NULL on an error. Its
+   attributes are read in one pass, the last of each name (as selectolax's attributes dict keeps it). */
 static PyObject *meta_pair(Node *el, const MetaRead *m) {
-    const unsigned char *c = NULL, *k = NULL;
-    size_t cn = 0, kn = 0;
-    if (!meta_attr(el, "content", 0, &c, &cn))
+    const unsigned char *vals[META_NAMES_N] = {NULL};
+    size_t lens[META_NAMES_N] = {0};
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_name(at, &n);
+        if (an == NULL)
+            continue;
+        for (int i = 0; i < META_NAMES_N; i++)
+            if (n == strlen(META_NAMES[i]) && memcmp(an, META_NAMES[i], n) == 0) {
+                size_t vn = 0;
+                vals[i] = attr_value(at, &vn);
+                lens[i] = vals[i] != NULL ? vn : 0;
+                break;
+            }
+    }
+    const unsigned char *c = vals[META_CONTENT], *k = NULL;
+    size_t cn = lens[META_CONTENT], kn = 0;
+    if (c == NULL)
         Py_RETURN_NONE;
-    static const char *const names[] = {"property", "name", "itemprop", "http-equiv"};
-    int found = 0;
-    for (size_t i = 0; i < sizeof names / sizeof *names && !found; i++)
-        found = meta_attr(el, names[i], 1, &k, &kn);
-    if (!found)
+    for (int i = 0; i < META_KEY_NAMES && k == NULL; i++)
+        if (vals[i] != NULL && lens[i] > 0) {
+            k = vals[i];
+            kn = lens[i];
+        }
+    if (k == NULL)
         Py_RETURN_NONE;
     int ascii = kn <= META_KEY_MAX;
     for (size_t i = 0; i < kn && ascii; i++)
