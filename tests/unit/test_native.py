@@ -848,7 +848,9 @@ META_KEYS = ["og:title", " OG:Title\t", "description", "author", "date", "\x1cda
 META_ATTRS = st.lists(
     st.tuples(
         st.sampled_from(["property", "name", "itemprop", "http-equiv", "content", "class", "rel"]),
-        st.one_of(st.none(), st.sampled_from([*META_KEYS, "2020-01-02", "author"])),
+        st.one_of(
+            st.none(), st.sampled_from([*META_KEYS, "2020-01-02", "author", "datePublished", "HEADLINE"])
+        ),
     ),
     max_size=5,
 ).map(attribute_list)
@@ -886,6 +888,17 @@ def test_a_meta_is_read_once_per_compound_that_names_it_and_only_for_a_key_that_
     ).body
     assert body is not None
     assert collect.scan(body, collect.BODY) == [("datepublished", "2020")] * 3 + [("description", "d")]
+
+
+@needs_native
+def test_an_element_is_scanned_only_when_its_itemprop_is_read_or_its_tag_is() -> None:
+    body = LexborHTMLParser(
+        '<body><span itemprop="name">n</span><span itemprop="DatePublished">d</span>'
+        '<time itemprop="x">t</time><p class="author" itemprop="url">u</p><p itemprop>v</p></body>'
+    ).body
+    assert body is not None
+    # the <time> twice: as a <time> and as an element with an itemprop
+    assert [n.text() for n in collect.scan(body, collect.BODY)] == ["d", "t", "t"]
 
 
 def test_a_selector_names_standard_tags_only() -> None:

@@ -5341,7 +5341,41 @@ typedef struct {
     PyObject *wanted;   /* frozenset of str */
     PyObject *prefixes; /* tuple of bytes (ASCII, lower case) */
     PyObject *normalize;
+    WalkTags by_tag;     /* tags read whatever their itemprop (in .skip) */
+    PyObject *itemprops; /* frozenset of str: the itemprops read (lower case) */
 } MetaRead;
+
+enum { ITEMPROP_MAX = 64 }; /* longer itemprops are lower-cased by Python */
+
+/* Whether an element not of `by_tag` is left out: it has an itemprop whose str.lower() is none of
+   `itemprops` (a valueless one reads as ""). 1, 0, -1 on an error. */
+static int itemprop_unread(Node *el, const MetaRead *m) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (id_in_set(m->by_tag.skip, m->by_tag.nskip, el->tag_id) || !value_of(el, "itemprop", 8, 1, &v, &vn))
+        return 0;
+    if (v == NULL)
+        vn = 0;
+    int ascii = vn <= ITEMPROP_MAX;
+    for (size_t i = 0; i < vn && ascii; i++)
+        ascii = v[i] < 0x80;
+    PyObject *prop;
+    if (ascii) {
+        char buf[ITEMPROP_MAX];
+        for (size_t i = 0; i < vn; i++)
+            buf[i] = (char)ascii_fold(v[i]);
+        prop = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)vn);
+    } else {
+        PyObject *raw = PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
+        prop = raw != NULL ? PyObject_CallMethod(raw, "lower", NULL) : NULL;
+        Py_XDECREF(raw);
+    }
+    if (prop == NULL)
+        return -1;
+    int read = PySet_Contains(m->itemprops, prop);
+    Py_DECREF(prop);
+    return read < 0 ? -1 : !read;
+}
 
 /* The key of ASCII bytes k[0:n], as str.strip().lower() and the prefix cut make it, into buf; its
    length. */
@@ -5436,20 +5470,26 @@ static PyObject *meta_pair(Node *el, const MetaRead *m) {
 }
 
 PyDoc_STRVAR(select_metas_doc,
-             "select_metas(root, compounds, meta_id, wanted, prefixes, normalize)\n"
+             "select_metas(root, compounds, meta_id, wanted, prefixes, normalize, by_tag, itemprops)\n"
              "    -> list[LexborNode | tuple[str, str]]\n\n"
              "select(root, compounds), with each <meta> (tag id `meta_id`) given as (key, content) when its key\n"
              "is one of `wanted` (a frozenset of str), else left out: the key is the first non-empty of\n"
              "property, name, itemprop and http-equiv, stripped, lower-cased and, when it starts with one of\n"
              "`prefixes` (lower-case ASCII bytes), cut after its last \"/\" and then its last \":\"; a key not of\n"
-             "ASCII is made by `normalize(raw key)` instead.");
+             "ASCII is made by `normalize(raw key)` instead. An element whose tag id is not in `by_tag` and whose\n"
+             "itemprop, lower-cased, is not in `itemprops` (a frozenset of str) is left out.");
 
 static PyObject *native_select_metas(PyObject *self, PyObject *args) {
     PyObject *root_obj, *spec;
     unsigned long long meta_id;
     MetaRead m;
-    if (!PyArg_ParseTuple(args, "OO!KO!O!O", &root_obj, &PyTuple_Type, &spec, &meta_id, &PyFrozenSet_Type,
-                          &m.wanted, &PyTuple_Type, &m.prefixes, &m.normalize))
+    PyObject *by_tag;
+    if (!PyArg_ParseTuple(args, "OO!KO!O!OO!O!", &root_obj, &PyTuple_Type, &spec, &meta_id, &PyFrozenSet_Type,
+                          &m.wanted, &PyTuple_Type, &m.prefixes, &m.normalize, &PyTuple_Type, &by_tag,
+                          &PyFrozenSet_Type, &m.itemprops))
+        return NULL;
+    m.by_tag.nstop = 0;
+    if (read_tag_ids(by_tag, m.by_tag.skip, &m.by_tag.nskip) < 0)
         return NULL;
     m.meta_id = (uintptr_t)meta_id;
     if (!cfg.ready || nodes_cfg.type == NULL) {
@@ -5485,7 +5525,15 @@ static PyObject *native_select_metas(PyObject *self, PyObject *args) {
         Py_ssize_t times = compounds_matching(node, &list);
         if (times == 0)
             continue;
-        PyObject *item = node->tag_id == m.meta_id ? meta_pair(node, &m) : make_node(node, parser, no_args);
+        PyObject *item;
+        if (node->tag_id == m.meta_id)
+            item = meta_pair(node, &m);
+        else {
+            int unread = itemprop_unread(node, &m);
+            if (unread < 0)
+                goto fail;
+            item = unread ? Py_NewRef(Py_None) : make_node(node, parser, no_args);
+        }
         if (item == NULL)
             goto fail;
         for (Py_ssize_t i = 0; i < times && item != Py_None; i++)

@@ -147,5 +147,7 @@ def select_metas(
     wanted: frozenset[str],
     prefixes: tuple[bytes, ...],
     normalize: Callable[[str], str],
+    by_tag: tuple[int, ...],
+    itemprops: frozenset[str],
     /,
 ) -> list[Any]: ...

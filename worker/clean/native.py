@@ -524,7 +524,11 @@ META_CANARIES = (
     '<meta name="date" name="x" content="c1" content="c2"><svg><meta name="date" content="2018-05-06"></svg>'
     '<meta itemprop="datePublished" property="article:published_time" content="2017-01-01" class=author>'
     '<meta name="' + "k" * 300 + '" content="long"><meta property="Schema:Headline" content="h">'
-    '<meta name="http://schema.org/" content="e"><meta name="SCHEMA:" content="f"><title>t</title>',
+    '<meta name="http://schema.org/" content="e"><meta name="SCHEMA:" content="f"><title>t</title>'
+    '<span itemprop="name">n</span><span itemprop="DatePublished" content="2020-01-01">d</span><p itemprop>'
+    '<p itemprop="">e</p><time itemprop="x">t</time><h1 itemprop="name">h</h1><div itemprop="\u0130author">'
+    '</div><div itemprop="AUTHOR" itemprop="x" class=author>a</div><i itemprop=" author">s</i><b itemprop='
+    '"headline">h</b><b itemprop="x" property="og:title" content="c">p</b><span itemprop="' + "x" * 70 + '">',
 )
 
 
@@ -535,11 +539,13 @@ def meta_scanner(
     wanted: frozenset[str],
     prefixes: tuple[str, ...],
     normalize: Callable[[str], str],
+    by_tag: tuple[int, ...],
+    itemprops: frozenset[str],
 ) -> MetaScanner:
-    """The C scan of a selector list that reads <meta> elements itself if it equals `reference` on the
-    canaries (in the page's head, body and root, in quirks, limited-quirks and standards mode) for each of
-    `lists`; else `reference`. Its nodes are compared as selector()'s are, its (key, content) pairs as
-    they are."""
+    """The C scan of a selector list that reads <meta> elements itself and leaves out elements not of
+    `by_tag` whose itemprop is none of `itemprops`, if it equals `reference` on the canaries (in the
+    page's head, body and root, in quirks, limited-quirks and standards mode) for each of `lists`; else
+    `reference`. Its nodes are compared as selector()'s are, its (key, content) pairs as they are."""
     told_prefixes = tuple(p.encode("ascii") for p in prefixes)
 
     def native(ext: Any) -> MetaScanner:
@@ -549,7 +555,9 @@ def meta_scanner(
             told = args.get(selector)
             if told is None:
                 told = args[selector] = selector.native_args()
-            return ext.select_metas(root, told, meta_id, wanted, told_prefixes, normalize)  # type: ignore[no-any-return]
+            return ext.select_metas(  # type: ignore[no-any-return]
+                root, told, meta_id, wanted, told_prefixes, normalize, by_tag, itemprops
+            )
 
         return scan
 

@@ -166,24 +166,40 @@ def _meta_value(key: str, content: str, h: Harvest, latest: date) -> None:
 
 # A scan's element: a node, or a <meta> read as (key, content).
 Scanned = LexborNode | tuple[str, str]
+# The tags _dispatch reads by their tag, whatever their attributes.
+_BY_TAG = (_SCRIPT, _LINK, _TITLE, _TIME, _H1, _ABBR)
+# The microdata properties _itemprop reads (lower-cased): an element of another tag whose itemprop is none
+# of them says nothing _dispatch reads ("name", "url", "image": 3 elements a page on the shared pages).
+ITEMPROPS_READ: frozenset[str] = frozenset(
+    {"datepublished", "datecreated", "datemodified", "author", "headline"}
+)
 
 
 def scan_python(root: LexborNode, selector: Selector) -> list[Scanned]:
-    """The elements `selector` names at and below `root` (select.py), each <meta> as its (key, content),
-    left out when it gives none or a key the extractor never reads (tables.META_READ)."""
+    """The elements `selector` names at and below `root` (select.py) that _dispatch reads: each <meta> as
+    its (key, content), left out when it gives none or a key the extractor never reads (tables.META_READ);
+    an element not of _BY_TAG whose itemprop is none of ITEMPROPS_READ left out."""
     out: list[Scanned] = []
     for node in sel.select(root, selector):
-        if node.tag_id != _META:
+        tag = node.tag_id
+        if tag == _META:
+            if (pair := _meta_pair(node.attributes)) is not None and pair[0] in t.META_READ:
+                out.append(pair)
+        elif (
+            tag in _BY_TAG
+            or "itemprop" not in (attrs := node.attributes)
+            or (attrs["itemprop"] or "").lower() in ITEMPROPS_READ
+        ):
             out.append(node)
-        elif (pair := _meta_pair(node.attributes)) is not None and pair[0] in t.META_READ:
-            out.append(pair)
     return out
 
 
-# In C, once native.py has checked it against scan_python on canary pages: a <meta> whose key is not read
-# is never made a node nor its attributes a dict (a <meta> dispatched in Python cost ~1.5 us; a page has
-# 19 on the shared pages, 4 of them read).
-scan = native.meta_scanner(scan_python, (HEAD, BODY), _META, t.META_READ, _SCHEMA_PREFIXES, meta_key)
+# In C, once native.py has checked it against scan_python on canary pages: a <meta> whose key is not read,
+# an element whose itemprop is not read, is never made a node nor its attributes a dict (an element
+# dispatched in Python cost ~1.5 us; a page has 19 <meta>s on the shared pages, 4 of them read).
+scan = native.meta_scanner(
+    scan_python, (HEAD, BODY), _META, t.META_READ, _SCHEMA_PREFIXES, meta_key, _BY_TAG, ITEMPROPS_READ
+)
 
 
 def in_comment_python(node: LexborNode) -> bool:
@@ -222,7 +238,7 @@ def _time(node: LexborNode, h: Harvest, latest: date) -> None:
 
 
 def _itemprop(node: LexborNode, attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
-    prop = (attrs.get("itemprop") or "").lower()
+    prop = (attrs.get("itemprop") or "").lower()  # one of ITEMPROPS_READ, or nothing is read
     if prop in ("datepublished", "datecreated", "datemodified"):
         value = attrs.get("content") or attrs.get("datetime") or fold(node.text(deep=True))
         tier = 1 if prop == "datepublished" else 2
