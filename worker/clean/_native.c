@@ -5469,6 +5469,35 @@ static PyObject *meta_pair(Node *el, const MetaRead *m) {
     return pair;
 }
 
+/* The selector lists select_metas() was given, parsed (sel_list), by the identity of the tuple (held, so
+   that it outlives the list's pointers into its bytes): the metadata scans pass the same two tuples on
+   every page, and parsing one cost more than scanning a <head>. A scan copies its list (a callback may
+   scan too) and starts with the attribute ids forgotten: they are the document's. */
+enum { PARSED_LISTS = 4 };
+static struct {
+    PyObject *spec;
+    SelList list;
+} parsed[PARSED_LISTS];
+
+static int parsed_list(PyObject *spec, SelList *out) {
+    int k = 0;
+    while (k < PARSED_LISTS && parsed[k].spec != NULL && parsed[k].spec != spec)
+        k++;
+    if (k == PARSED_LISTS) { /* more lists than slots: the first slot is parsed again */
+        Py_CLEAR(parsed[0].spec);
+        k = 0;
+    }
+    if (parsed[k].spec == NULL) {
+        if (sel_list(spec, &parsed[k].list) < 0)
+            return -1;
+        parsed[k].spec = Py_NewRef(spec);
+    }
+    memcpy(out, &parsed[k].list, sizeof *out);
+    memset(out->ids, 0, sizeof out->ids);
+    out->nids = 0;
+    return 0;
+}
+
 PyDoc_STRVAR(select_metas_doc,
              "select_metas(root, compounds, meta_id, wanted, prefixes, normalize, by_tag, itemprops)\n"
              "    -> list[LexborNode | tuple[str, str]]\n\n"
@@ -5510,19 +5539,19 @@ static PyObject *native_select_metas(PyObject *self, PyObject *args) {
                 return PyErr_Format(PyExc_ValueError, "prefixes must be lower-case ASCII: %R", prefix);
         }
     }
-    SelList list;
-    if (sel_list(spec, &list) < 0)
+    SelList parsed_spec, *list = &parsed_spec;
+    if (parsed_list(spec, list) < 0)
         return NULL;
     Node *root;
     memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
     PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
     const Document *doc = (const Document *)root->owner_document;
-    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
+    list->quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
     PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
     if (out == NULL || no_args == NULL)
         goto fail;
     for (Node *node = root; node != NULL; node = next_in_subtree(node, root)) {
-        Py_ssize_t times = compounds_matching(node, &list);
+        Py_ssize_t times = compounds_matching(node, list);
         if (times == 0)
             continue;
         PyObject *item;
