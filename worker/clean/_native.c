@@ -5331,10 +5331,11 @@ done:
    "content" attribute's value (none: nothing given); the key = the first non-empty of the last
    "property", "name", "itemprop", "http-equiv" values (none: nothing given), stripped and lower-cased
    (str.strip, str.lower), and a key starting with one of `prefixes` cut after its last "/", then after
-   its last ":". Keys of ASCII bytes are read here; any other goes through `normalize` (the reference's
-   own function: str.lower changes characters beyond ASCII in ways not worth copying). */
+   its last ":". Keys of ASCII bytes (MAPPED_MAX at most) are read here; any other goes through
+   `normalize` (the reference's own function: str.lower changes characters beyond ASCII in ways not worth
+   copying). Elements of other tags (not of `by_tag`: those _dispatch reads by their tag) whose itemprop
+   is none _itemprop reads are left out too. */
 
-enum { META_KEY_MAX = 256 }; /* longer keys are no key of the tables: they go through `normalize` */
 
 typedef struct {
     uintptr_t meta_id;
@@ -5345,7 +5346,42 @@ typedef struct {
     PyObject *itemprops; /* frozenset of str: the itemprops read (lower case) */
 } MetaRead;
 
-enum { ITEMPROP_MAX = 64 }; /* longer itemprops are lower-cased by Python */
+/* A str made of s[0:n] (a <meta> key, an itemprop) as the reference makes it: bytes of ASCII (at most
+   MAPPED_MAX) by `ascii` into a buffer (its length returned), any other decoded and given to `python`. */
+enum { MAPPED_MAX = 256 };
+typedef size_t (*AsciiMap)(const unsigned char *s, size_t n, const MetaRead *m, char *buf);
+typedef PyObject *(*StrMap)(PyObject *s, const MetaRead *m);
+
+static PyObject *mapped_str(const unsigned char *s, size_t n, AsciiMap ascii, StrMap python, const MetaRead *m) {
+    int is_ascii = n <= MAPPED_MAX;
+    for (size_t i = 0; i < n && is_ascii; i++)
+        is_ascii = s[i] < 0x80;
+    if (is_ascii) {
+        char buf[MAPPED_MAX];
+        return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)ascii(s, n, m, buf));
+    }
+    PyObject *raw = PyUnicode_DecodeUTF8((const char *)s, (Py_ssize_t)n, "replace");
+    PyObject *out = raw != NULL ? python(raw, m) : NULL;
+    Py_XDECREF(raw);
+    return out;
+}
+
+/* Whether `str` (a new reference, or NULL on an error) is in `set`: 1, 0, -1 on an error. */
+static int str_in(PyObject *str, PyObject *set) {
+    if (str == NULL)
+        return -1;
+    int found = PySet_Contains(set, str);
+    Py_DECREF(str);
+    return found;
+}
+
+static size_t ascii_lower(const unsigned char *s, size_t n, const MetaRead *m, char *buf) {
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (char)ascii_fold(s[i]);
+    return n;
+}
+
+static PyObject *str_lower(PyObject *s, const MetaRead *m) { return PyObject_CallMethod(s, "lower", NULL); }
 
 /* Whether an element not of `by_tag` is left out: it has an itemprop whose str.lower() is none of
    `itemprops` (a valueless one reads as ""). 1, 0, -1 on an error. */
@@ -5354,26 +5390,7 @@ static int itemprop_unread(Node *el, const MetaRead *m) {
     size_t vn = 0;
     if (id_in_set(m->by_tag.skip, m->by_tag.nskip, el->tag_id) || !value_of(el, "itemprop", 8, 1, &v, &vn))
         return 0;
-    if (v == NULL)
-        vn = 0;
-    int ascii = vn <= ITEMPROP_MAX;
-    for (size_t i = 0; i < vn && ascii; i++)
-        ascii = v[i] < 0x80;
-    PyObject *prop;
-    if (ascii) {
-        char buf[ITEMPROP_MAX];
-        for (size_t i = 0; i < vn; i++)
-            buf[i] = (char)ascii_fold(v[i]);
-        prop = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)vn);
-    } else {
-        PyObject *raw = PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)vn, "replace");
-        prop = raw != NULL ? PyObject_CallMethod(raw, "lower", NULL) : NULL;
-        Py_XDECREF(raw);
-    }
-    if (prop == NULL)
-        return -1;
-    int read = PySet_Contains(m->itemprops, prop);
-    Py_DECREF(prop);
+    int read = str_in(mapped_str(v, v != NULL ? vn : 0, ascii_lower, str_lower, m), m->itemprops);
     return read < 0 ? -1 : !read;
 }
 
@@ -5405,6 +5422,8 @@ static size_t meta_ascii_key(const unsigned char *k, size_t n, const MetaRead *m
     }
     return len;
 }
+
+static PyObject *key_normalize(PyObject *s, const MetaRead *m) { return PyObject_CallOneArg(m->normalize, s); }
 
 /* The attributes a <meta> is read by, in the order its key is taken from them, then its content. */
 static const char *const META_NAMES[] = {"property", "name", "itemprop", "http-equiv", "content"};
@@ -5439,18 +5458,7 @@ static PyObject *meta_pair(Node *el, const MetaRead *m) {
         }
     if (k == NULL)
         Py_RETURN_NONE;
-    int ascii = kn <= META_KEY_MAX;
-    for (size_t i = 0; i < kn && ascii; i++)
-        ascii = k[i] < 0x80;
-    PyObject *key;
-    if (ascii) {
-        char buf[META_KEY_MAX];
-        key = PyUnicode_FromStringAndSize(buf, (Py_ssize_t)meta_ascii_key(k, kn, m, buf));
-    } else {
-        PyObject *raw = PyUnicode_DecodeUTF8((const char *)k, (Py_ssize_t)kn, "replace");
-        key = raw != NULL ? PyObject_CallOneArg(m->normalize, raw) : NULL;
-        Py_XDECREF(raw);
-    }
+    PyObject *key = mapped_str(k, kn, meta_ascii_key, key_normalize, m);
     if (key == NULL)
         return NULL;
     int wanted = PySet_Contains(m->wanted, key);

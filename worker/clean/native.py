@@ -404,6 +404,14 @@ MARK_CANARIES = (
 _MARK_LIMITS = ((0, 9), (1, 0), (3, 1), (3, 2), (1 << 30, 3), (1 << 30, 4), (1 << 30, 1 << 62))
 
 
+def _told(cache: dict[Any, tuple[Any, ...]], wanted: Any) -> tuple[Any, ...]:
+    """`wanted.native_args()` (a selector list's or marks' arguments to C), made once per `wanted`."""
+    told = cache.get(wanted)
+    if told is None:
+        told = cache[wanted] = wanted.native_args()
+    return told
+
+
 def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
     """The C scan of marked elements if it equals `reference` on the canaries, for each of `marks` (things
     with `native_args()`: tag ids, class words, id words); else `reference`."""
@@ -414,10 +422,7 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
         def scan(
             root: LexborNode, wanted: Any, limit: int, max_chars: int
         ) -> list[tuple[str | None, str | None, str | None]]:
-            told = args.get(wanted)
-            if told is None:
-                told = args[wanted] = wanted.native_args()
-            return ext.marked(root.mem_id, *told, limit, max_chars)  # type: ignore[no-any-return]
+            return ext.marked(root.mem_id, *_told(args, wanted), limit, max_chars)  # type: ignore[no-any-return]
 
         return scan
 
@@ -476,10 +481,7 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
         args: dict[Any, tuple[Any, ...]] = {}
 
         def scan(root: LexborNode, wanted: Any) -> list[LexborNode]:
-            told = args.get(wanted)
-            if told is None:
-                told = args[wanted] = wanted.native_args()
-            return ext.select(root, told)  # type: ignore[no-any-return]
+            return ext.select(root, _told(args, wanted))  # type: ignore[no-any-return]
 
         return scan
 
@@ -552,9 +554,7 @@ def meta_scanner(
         args: dict[Any, tuple[Any, ...]] = {}
 
         def scan(root: LexborNode, selector: Any) -> list[Any]:
-            told = args.get(selector)
-            if told is None:
-                told = args[selector] = selector.native_args()
+            told = _told(args, selector)
             return ext.select_metas(  # type: ignore[no-any-return]
                 root, told, meta_id, wanted, told_prefixes, normalize, by_tag, itemprops
             )
