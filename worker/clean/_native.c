@@ -3088,46 +3088,15 @@ PyDoc_STRVAR(select_doc,
              "0, ((local name, op, value, any case), ...)) as bytes; op 0: the attribute is there, 1: its value\n"
              "holds `value`, 2: one of its whitespace-separated words is `value`.");
 
+typedef struct MetaRead MetaRead;
+/* The scan of select() and select_metas() (m: how <meta>s and itemprops are read; NULL: as nodes). */
+static PyObject *selected(PyObject *root_obj, PyObject *spec, const MetaRead *m);
+
 static PyObject *native_select(PyObject *self, PyObject *args) {
     PyObject *root_obj, *spec;
     if (!PyArg_ParseTuple(args, "OO!", &root_obj, &PyTuple_Type, &spec))
         return NULL;
-    if (!cfg.ready || nodes_cfg.type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
-        return NULL;
-    }
-    if (Py_TYPE(root_obj) != nodes_cfg.type)
-        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
-    SelList list;
-    if (sel_list(spec, &list) < 0)
-        return NULL;
-    Node *root;
-    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
-    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
-    const Document *doc = (const Document *)root->owner_document;
-    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
-    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
-    if (out == NULL || no_args == NULL)
-        goto fail;
-    Node *node = root;
-    while (node != NULL) {
-        Py_ssize_t times = compounds_matching(node, &list);
-        for (Py_ssize_t i = 0; i < times; i++) {
-            PyObject *item = make_node(node, parser, no_args);
-            if (item == NULL || PyList_Append(out, item) < 0) {
-                Py_XDECREF(item);
-                goto fail;
-            }
-            Py_DECREF(item);
-        }
-        node = next_in_subtree(node, root);
-    }
-    Py_DECREF(no_args);
-    return out;
-fail:
-    Py_XDECREF(out);
-    Py_XDECREF(no_args);
-    return NULL;
+    return selected(root_obj, spec, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -5337,14 +5306,14 @@ done:
    is none _itemprop reads are left out too. */
 
 
-typedef struct {
+struct MetaRead {
     uintptr_t meta_id;
     PyObject *wanted;   /* frozenset of str */
     PyObject *prefixes; /* tuple of bytes (ASCII, lower case) */
     PyObject *normalize;
     WalkTags by_tag;     /* tags read whatever their itemprop (in .skip) */
     PyObject *itemprops; /* frozenset of str: the itemprops read (lower case) */
-} MetaRead;
+};
 
 /* A str made of s[0:n] (a <meta> key, an itemprop) as the reference makes it: bytes of ASCII (at most
    MAPPED_MAX) by `ascii` into a buffer (its length returned), any other decoded and given to `python`. */
@@ -5477,10 +5446,10 @@ static PyObject *meta_pair(Node *el, const MetaRead *m) {
     return pair;
 }
 
-/* The selector lists select_metas() was given, parsed (sel_list), by the identity of the tuple (held, so
-   that it outlives the list's pointers into its bytes): the metadata scans pass the same two tuples on
-   every page, and parsing one cost more than scanning a <head>. A scan copies its list (a callback may
-   scan too) and starts with the attribute ids forgotten: they are the document's. */
+/* The selector lists select() and select_metas() were given, parsed (sel_list), by the identity of the
+   tuple (held, so that it outlives the list's pointers into its bytes): the metadata scans pass the same
+   two tuples on every page, and parsing one cost more than scanning a <head>. A scan copies its list (a
+   callback may scan too) and starts with the attribute ids forgotten: they are the document's. */
 enum { PARSED_LISTS = 4 };
 static struct {
     PyObject *spec;
@@ -5525,16 +5494,10 @@ static PyObject *native_select_metas(PyObject *self, PyObject *args) {
                           &m.wanted, &PyTuple_Type, &m.prefixes, &m.normalize, &PyTuple_Type, &by_tag,
                           &PyFrozenSet_Type, &m.itemprops))
         return NULL;
+    m.meta_id = (uintptr_t)meta_id;
     m.by_tag.nstop = 0;
     if (read_tag_ids(by_tag, m.by_tag.skip, &m.by_tag.nskip) < 0)
         return NULL;
-    m.meta_id = (uintptr_t)meta_id;
-    if (!cfg.ready || nodes_cfg.type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
-        return NULL;
-    }
-    if (Py_TYPE(root_obj) != nodes_cfg.type)
-        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
     if (!PyCallable_Check(m.normalize))
         return PyErr_Format(PyExc_TypeError, "normalize must be callable");
     for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(m.prefixes); p++) {
@@ -5547,6 +5510,16 @@ static PyObject *native_select_metas(PyObject *self, PyObject *args) {
                 return PyErr_Format(PyExc_ValueError, "prefixes must be lower-case ASCII: %R", prefix);
         }
     }
+    return selected(root_obj, spec, &m);
+}
+
+static PyObject *selected(PyObject *root_obj, PyObject *spec, const MetaRead *m) {
+    if (!cfg.ready || nodes_cfg.type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
+        return NULL;
+    }
+    if (Py_TYPE(root_obj) != nodes_cfg.type)
+        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
     SelList parsed_spec, *list = &parsed_spec;
     if (parsed_list(spec, list) < 0)
         return NULL;
@@ -5563,10 +5536,10 @@ static PyObject *native_select_metas(PyObject *self, PyObject *args) {
         if (times == 0)
             continue;
         PyObject *item;
-        if (node->tag_id == m.meta_id)
-            item = meta_pair(node, &m);
+        if (m != NULL && node->tag_id == m->meta_id)
+            item = meta_pair(node, m);
         else {
-            int unread = itemprop_unread(node, &m);
+            int unread = m != NULL ? itemprop_unread(node, m) : 0;
             if (unread < 0)
                 goto fail;
             item = unread ? Py_NewRef(Py_None) : make_node(node, parser, no_args);
