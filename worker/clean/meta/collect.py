@@ -1,9 +1,11 @@
 """The scans of the parsed tree for every element that carries metadata, sorted into a Harvest.
 
 The element kinds read are named in one selector list per scan (HEAD, BODY: one walk of the tree each,
-in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order.
-The date-like elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives
-their strings, not nodes (marked.py).
+in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order;
+the scan (scan_python, in C with the accelerator) hands over each <meta> as its (key, content) and only
+when its key is read, and leaves out the elements whose itemprop says nothing read. The date-like
+elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives their strings,
+not nodes (marked.py).
 """
 
 from __future__ import annotations
