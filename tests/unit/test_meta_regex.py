@@ -132,6 +132,19 @@ def test_year_scans_find_what_the_plain_lookbehind_finds(s: str) -> None:
     ]
 
 
+# The URL scans likewise (dates.py): what the plain lookbehind forms find, with the same groups.
+PLAIN_URL_DAY = re.compile(r"(?<![0-9])([12][0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])")
+PLAIN_URL_DMY = re.compile(r"(?<![0-9])([0-3]?[0-9])([-_.])([01]?[0-9])\2([12][0-9]{3})(?![0-9])")
+
+
+@given(st.text(alphabet="0123456789-_./x\u0661", max_size=40))
+def test_url_scans_find_what_the_plain_lookbehind_finds(s: str) -> None:
+    for ours, plain in ((dates._URL_DAY, PLAIN_URL_DAY), (dates._URL_DMY, PLAIN_URL_DMY)):
+        assert [(m.span(), m.groups()) for m in ours.finditer(s)] == [
+            (m.span(), m.groups()) for m in plain.finditer(s)
+        ]
+
+
 WHITESPACE = "".join(chr(c) for c in range(0x3100) if chr(c).isspace())
 
 

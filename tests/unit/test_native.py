@@ -838,6 +838,69 @@ def test_an_element_is_selected_once_per_compound_that_names_it() -> None:
     assert [n.tag for n in sl.select(body, collect.BODY)] == ["meta"] * 3
 
 
+# The scans that read <meta> elements in C (worker/clean/meta/collect.py's scan): keys of every attribute
+# that names one, in any case, with whitespace of every kind, schema.org's prefixes, characters beyond ASCII
+# whose lower case is ASCII, keys the tables read and keys they do not; contents valueless and empty.
+META_KEYS = ["og:title", " OG:Title\t", "description", "author", "date", "\x1cdate\x1f", "\u00a0date", "",
+             "viewport", "schema:datePublished", "http://schema.org/dateModified", "https://schema.org/x:y/z",
+             "\u212aeywords", "\u0130mage", "keywords", "article:published_time", "SCHEMA:headline",
+             "k" * 300]  # fmt: skip
+META_ATTRS = st.lists(
+    st.tuples(
+        st.sampled_from(["property", "name", "itemprop", "http-equiv", "content", "class", "rel"]),
+        st.one_of(
+            st.none(), st.sampled_from([*META_KEYS, "2020-01-02", "author", "datePublished", "HEADLINE"])
+        ),
+    ),
+    max_size=5,
+).map(attribute_list)
+META_TREES = html_trees(
+    st.one_of(TEXT, st.sampled_from(["<title>t</title>", '<link rel="canonical" href=x>', "<!-- c -->"])),
+    st.sampled_from(["meta", "span", "time", "h1", "svg", "a"]),
+    META_ATTRS,
+)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(META_TREES, min_size=1, max_size=4),
+    st.sampled_from(["", "<!DOCTYPE html>"]),
+    st.sampled_from([collect.HEAD, collect.BODY]),
+)
+def test_scanned_metas_equal_pythons(parts: list[str], doctype: str, selector: sl.Selector) -> None:
+    tree = LexborHTMLParser(
+        f"{doctype}<html><head>{''.join(parts)}</head><body>{''.join(parts)}</body></html>"
+    )
+    for root in (tree.head, tree.body, tree.root):
+        assert root is not None
+        got, want = collect.scan(root, selector), collect.scan_python(root, selector)
+        assert [g if isinstance(g, tuple) else g.mem_id for g in got] == [
+            w if isinstance(w, tuple) else w.mem_id for w in want
+        ]
+
+
+@needs_native
+def test_a_meta_is_read_once_per_compound_that_names_it_and_only_for_a_key_that_is_read() -> None:
+    body = LexborHTMLParser(
+        '<body><meta itemprop="x" property="schema:datePublished" content="2020">'
+        '<meta name=viewport content=w><meta name=" Schema:Description " content="d"></body>'
+    ).body
+    assert body is not None
+    assert collect.scan(body, collect.BODY) == [("datepublished", "2020")] * 3 + [("description", "d")]
+
+
+@needs_native
+def test_an_element_is_scanned_only_when_its_itemprop_is_read_or_its_tag_is() -> None:
+    body = LexborHTMLParser(
+        '<body><span itemprop="name">n</span><span itemprop="DatePublished">d</span>'
+        '<time itemprop="x">t</time><p class="author" itemprop="url">u</p><p itemprop>v</p></body>'
+    ).body
+    assert body is not None
+    # the <time> twice: as a <time> and as an element with an itemprop
+    assert [n.text() for n in collect.scan(body, collect.BODY)] == ["d", "t", "t"]
+
+
 def test_a_selector_names_standard_tags_only() -> None:
     with pytest.raises(ValueError, match="no standard tag"):
         sl.Selector((sl.Compound("x-custom"),)).native_args()

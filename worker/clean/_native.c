@@ -2579,16 +2579,40 @@ static int value_of(Node *el, const char *name, size_t m, int last, const unsign
     return found;
 }
 
-/* How many of `words` the first attribute `name` of `el` holds. */
+static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
+
+/* Whether s[0:n] holds w[0:m] (m > 0): memchr (vectorised) finds the candidates for its first byte. */
+static int holds(const unsigned char *s, size_t n, const char *w, size_t m) {
+    if (m > n)
+        return 0;
+    const unsigned char *p = s, *last = s + (n - m); /* the last place it may start */
+    while (p <= last && (p = memchr(p, (unsigned char)w[0], (size_t)(last - p) + 1)) != NULL) {
+        if (memcmp(p + 1, w + 1, m - 1) == 0)
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+enum { WORDS_FOLDED_MAX = 512 }; /* longer values are searched in place, byte by byte */
+
+/* How many of `words` the first attribute `name` of `el` holds (in any ASCII case: the value is folded
+   once, then searched for each word, the date-like elements' seven words in each class of a page). */
 static Py_ssize_t words_in(Node *el, const char *name, size_t m, PyObject *words) {
     const unsigned char *v = NULL;
     size_t vn = 0;
     if (PyTuple_GET_SIZE(words) == 0 || !value_of(el, name, m, 0, &v, &vn) || v == NULL)
         return 0;
+    unsigned char folded[WORDS_FOLDED_MAX];
+    int fold = vn <= WORDS_FOLDED_MAX;
+    for (size_t i = 0; fold && i < vn; i++)
+        folded[i] = ascii_fold(v[i]);
     Py_ssize_t k = 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
         PyObject *w = PyTuple_GET_ITEM(words, i);
-        k += PyBytes_GET_SIZE(w) > 0 && contains_ci(v, vn, PyBytes_AS_STRING(w), (size_t)PyBytes_GET_SIZE(w));
+        const char *ws = PyBytes_AS_STRING(w);
+        size_t wn = (size_t)PyBytes_GET_SIZE(w);
+        k += wn > 0 && (fold ? holds(folded, vn, ws, wn) : contains_ci(v, vn, ws, wn));
     }
     return k;
 }
@@ -2746,7 +2770,7 @@ enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2 };
    namespace (HTML's attributes whose values selectors match in any case: rel, type...); in any ASCII case
    in a document in quirks mode (class names). */
 enum { SEL_CASE_EXACT = 0, SEL_CASE_ANY = 1, SEL_CASE_HTML = 2, SEL_CASE_QUIRKS = 3 };
-enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024 };
+enum { SEL_COMPOUNDS_MAX = 16, SEL_CONDS_MAX = 4, SEL_NAMES_MAX = 32, SEL_TAG_BITS = 1024, SEL_IDS = 128 };
 enum { CMODE_QUIRKS = 1 }; /* lxb_dom_document_cmode_t */
 
 /* The head of lexbor's lxb_dom_document_t: its node, then its compatibility mode. */
@@ -2760,6 +2784,7 @@ typedef struct {
     size_t nlen, vlen;
     int op, ci;
     int slot; /* index of the attribute's name in SelList.names */
+    int spaced; /* the value holds whitespace: no word equals it */
 } SelCond;
 
 typedef struct {
@@ -2786,6 +2811,13 @@ typedef struct {
     const unsigned char *values[SEL_NAMES_MAX];
     size_t vlens[SEL_NAMES_MAX];
     int quirks; /* the document is in quirks mode */
+    /* The slot (1 + index in names; 0: none) of each attribute name met, by lexbor's id of the name (one
+       per name in a document: the local name field of the attribute's node), so that a name is looked up
+       and compared once a scan, not once per attribute (a scan of a body meets ~2,000 attributes of ~30
+       names). An open-addressing table; a name met when it is full is looked up each time. */
+    uintptr_t ids[SEL_IDS];
+    unsigned char id_slots[SEL_IDS];
+    int nids;
 } SelList;
 
 static struct {
@@ -2794,7 +2826,6 @@ static struct {
     uintptr_t html_ns; /* the namespace id of the sample node, an HTML element */
 } nodes_cfg;
 
-static inline unsigned char ascii_fold(unsigned char c) { return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c; }
 
 static int bytes_eq(const unsigned char *a, const unsigned char *b, size_t n, int ci) {
     if (!ci)
@@ -2816,39 +2847,69 @@ static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t 
                 return 1;
         return 0;
     }
-    /* SEL_WORD: a run of non-whitespace equal to the value */
-    size_t i = 0;
-    while (i < vn) {
-        while (i < vn && lexbor_space(v[i]))
-            i++;
-        size_t start = i;
-        while (i < vn && !lexbor_space(v[i]))
-            i++;
-        if (i - start == c->vlen && bytes_eq(v + start, want, c->vlen, ci))
+    /* SEL_WORD: a run of non-whitespace equal to the value, i.e. (the value holding none) the value with
+       whitespace or an end on both sides; tried where its first byte is (in either case when `ci`) */
+    if (c->spaced)
+        return 0;
+    unsigned char f0 = want[0], f1 = want[0];
+    if (ci) {
+        f0 = ascii_fold(want[0]);
+        f1 = f0 >= 'a' && f0 <= 'z' ? (unsigned char)(f0 - 32) : f0;
+    }
+    for (size_t i = 0; i + c->vlen <= vn; i++) {
+        if (v[i] != f0 && v[i] != f1)
+            continue;
+        size_t e = i + c->vlen;
+        if ((i == 0 || lexbor_space(v[i - 1])) && (e == vn || lexbor_space(v[e])) && bytes_eq(v + i, want, c->vlen, ci))
             return 1;
     }
     return 0;
+}
+
+/* 1 + the index in the list's names of the attribute's local name, 0 when it is none of them. */
+static int sel_slot_by_name(const SelList *l, void *at) {
+    size_t n = 0;
+    const unsigned char *an = attr_local_name(at, &n);
+    if (an == NULL || n == 0 || n >= 64)
+        return 0;
+    for (uint32_t maybe = l->by_first[an[0]] & l->by_length[n]; maybe; maybe &= maybe - 1) {
+        int i = __builtin_ctz(maybe);
+        if (memcmp(an, l->names[i], n) == 0)
+            return i + 1;
+    }
+    return 0;
+}
+
+static int sel_slot(SelList *l, void *at) {
+    uintptr_t id = ((const Node *)at)->tag_id;
+    if (id == 0)
+        return sel_slot_by_name(l, at);
+    for (size_t h = (size_t)((id >> 4) ^ id) & (SEL_IDS - 1);; h = (h + 1) & (SEL_IDS - 1)) {
+        if (l->ids[h] == id)
+            return l->id_slots[h];
+        if (l->ids[h] != 0)
+            continue;
+        int slot = sel_slot_by_name(l, at);
+        if (l->nids < SEL_IDS / 2) { /* half full at most: a probe ends soon */
+            l->ids[h] = id;
+            l->id_slots[h] = (unsigned char)slot;
+            l->nids++;
+        }
+        return slot;
+    }
 }
 
 /* The element's attributes of the list's names: the first of each name, by its local name. */
 static void read_sel_attrs(Node *el, SelList *l) {
     l->found = 0;
     for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
-        size_t n = 0;
-        const unsigned char *an = attr_local_name(at, &n);
-        if (an == NULL || n == 0 || n >= 64)
+        int slot = sel_slot(l, at) - 1;
+        if (slot < 0 || (l->found >> slot) & 1)
             continue;
-        uint32_t maybe = l->by_first[an[0]] & l->by_length[n] & ~l->found;
-        while (maybe) {
-            int i = __builtin_ctz(maybe);
-            maybe &= maybe - 1;
-            if (memcmp(an, l->names[i], n) == 0) {
-                l->found |= (uint32_t)1 << i;
-                size_t vn = 0;
-                l->values[i] = attr_value(at, &vn);
-                l->vlens[i] = l->values[i] != NULL ? vn : 0;
-            }
-        }
+        l->found |= (uint32_t)1 << slot;
+        size_t vn = 0;
+        l->values[slot] = attr_value(at, &vn);
+        l->vlens[slot] = l->values[slot] != NULL ? vn : 0;
     }
 }
 
@@ -2876,21 +2937,25 @@ static Py_ssize_t compounds_matching(Node *el, SelList *l) {
     int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
     if (!tagged && l->nany == 0)
         return 0;
-    int read = 0;
+    int read = 0; /* the attributes are read once, for the first compound that tests any */
     Py_ssize_t k = 0;
-    for (int pass = 0; pass < 2; pass++) {
-        const Py_ssize_t *which = pass == 0 ? l->any : l->tagged;
-        Py_ssize_t n = pass == 0 ? l->nany : tagged ? l->ntagged : 0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const SelCompound *c = &l->sel[which[i]];
-            if (c->tag != 0 && c->tag != tid)
-                continue;
-            if (c->nconds > 0 && !read) {
-                read_sel_attrs(el, l);
-                read = 1;
-            }
-            k += compound_holds(l, c, el);
+    for (Py_ssize_t i = 0; i < l->nany; i++) { /* compounds of any tag */
+        const SelCompound *c = &l->sel[l->any[i]];
+        if (c->nconds > 0 && !read) {
+            read_sel_attrs(el, l);
+            read = 1;
         }
+        k += compound_holds(l, c, el);
+    }
+    for (Py_ssize_t i = 0; tagged && i < l->ntagged; i++) {
+        const SelCompound *c = &l->sel[l->tagged[i]];
+        if (c->tag != tid)
+            continue;
+        if (c->nconds > 0 && !read) {
+            read_sel_attrs(el, l);
+            read = 1;
+        }
+        k += compound_holds(l, c, el);
     }
     return k;
 }
@@ -2947,6 +3012,9 @@ static int sel_list(PyObject *spec, SelList *l) {
             }
             d->nlen = (size_t)nlen;
             d->vlen = (size_t)vlen;
+            d->spaced = 0;
+            for (Py_ssize_t k = 0; k < vlen; k++)
+                d->spaced |= lexbor_space((unsigned char)d->value[k]);
             if ((d->slot = sel_name(l, d->name, d->nlen)) < 0)
                 return -1;
             c->needs |= (uint32_t)1 << d->slot;
@@ -3020,46 +3088,15 @@ PyDoc_STRVAR(select_doc,
              "0, ((local name, op, value, any case), ...)) as bytes; op 0: the attribute is there, 1: its value\n"
              "holds `value`, 2: one of its whitespace-separated words is `value`.");
 
+typedef struct MetaRead MetaRead;
+/* The scan of select() and select_metas() (m: how <meta>s and itemprops are read; NULL: as nodes). */
+static PyObject *selected(PyObject *root_obj, PyObject *spec, const MetaRead *m);
+
 static PyObject *native_select(PyObject *self, PyObject *args) {
     PyObject *root_obj, *spec;
     if (!PyArg_ParseTuple(args, "OO!", &root_obj, &PyTuple_Type, &spec))
         return NULL;
-    if (!cfg.ready || nodes_cfg.type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
-        return NULL;
-    }
-    if (Py_TYPE(root_obj) != nodes_cfg.type)
-        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
-    SelList list;
-    if (sel_list(spec, &list) < 0)
-        return NULL;
-    Node *root;
-    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
-    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
-    const Document *doc = (const Document *)root->owner_document;
-    list.quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
-    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
-    if (out == NULL || no_args == NULL)
-        goto fail;
-    Node *node = root;
-    while (node != NULL) {
-        Py_ssize_t times = compounds_matching(node, &list);
-        for (Py_ssize_t i = 0; i < times; i++) {
-            PyObject *item = make_node(node, parser, no_args);
-            if (item == NULL || PyList_Append(out, item) < 0) {
-                Py_XDECREF(item);
-                goto fail;
-            }
-            Py_DECREF(item);
-        }
-        node = next_in_subtree(node, root);
-    }
-    Py_DECREF(no_args);
-    return out;
-fail:
-    Py_XDECREF(out);
-    Py_XDECREF(no_args);
-    return NULL;
+    return selected(root_obj, spec, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -3094,36 +3131,45 @@ static int read_tag_ids(PyObject *tuple, uintptr_t *out, Py_ssize_t *n) {
 }
 
 /* " ".join((node.text_content or "").split()) of a node tagged as text (text_content is None for a
-   node of another type and for one without data). */
-static PyObject *folded_text(Node *node, PyObject *space) {
+   node of another type and for one without data), into `part`: its length in characters, -1 when the
+   text is not valid UTF-8 (then the caller runs the Python walk: selectolax decodes with "replace"), -2
+   on an error. The walks fold into byte buffers: a Python string per text node and per word (str.split)
+   cost more than the walk (append_folded's predicate is str.split's). */
+static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pending); /* the text's section */
+
+static Py_ssize_t folded_part(Node *node, Buf *part) {
+    part->n = 0;
     const LexStr *t = &((const CharData *)node)->data;
     if (node->type != NODE_TEXT || t->data == NULL)
-        return PyUnicode_FromStringAndSize("", 0);
-    PyObject *s = PyUnicode_DecodeUTF8((const char *)t->data, (Py_ssize_t)t->length, "replace");
-    if (s == NULL)
-        return NULL;
-    PyObject *words = PyUnicode_Split(s, NULL, -1);
-    Py_DECREF(s);
-    if (words == NULL)
-        return NULL;
-    PyObject *folded = PyUnicode_Join(space, words);
-    Py_DECREF(words);
-    return folded;
+        return 0;
+    int pending = 0;
+    if (append_folded(part, t->data, t->length, &pending) < 0)
+        return PyErr_Occurred() ? -2 : -1;
+    Py_ssize_t chars = 0;
+    for (size_t i = 0; i < part->n; i++)
+        chars += (part->b[i] & 0xC0) != 0x80;
+    return chars;
 }
 
-/* Appends a non-empty folded text to `parts`; 1 when `limit` characters are reached, 0 when not, -1. */
-static int add_part(PyObject *parts, PyObject *text, Py_ssize_t *size, Py_ssize_t limit) {
-    if (PyList_Append(parts, text) < 0)
+/* Appends `part` to `out` after a space when `out` holds text (" ".join of the parts). */
+static int join_part(Buf *out, const Buf *part) {
+    if (buf_reserve(out, part->n + 1) < 0)
         return -1;
-    *size += PyUnicode_GET_LENGTH(text) + 1;
-    return *size >= limit;
+    if (out->n > 0)
+        out->b[out->n++] = ' ';
+    memcpy(out->b + out->n, part->b, part->n);
+    out->n += part->n;
+    return 0;
 }
 
-static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
-                            PyObject *parts, PyObject *space) {
+/* The walk after `node`: 1 with the joined parts in `out` and *cut when the text is to be cut at `limit`,
+   0 when a text is not valid UTF-8, -1 on an error. */
+static int text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt, Buf *out,
+                      Buf *part, int *cut) {
     Py_ssize_t size = 0;
     Node *cur = node;
-    int descend = 1, title_words = 1, cut = 1;
+    int descend = 1, title_words = 1;
+    *cut = 1;
     for (Py_ssize_t i = 0; i < max_nodes; i++) {
         Node *nxt = descend && cur != NULL ? cur->first_child : NULL;
         while (nxt == NULL && cur != NULL) {
@@ -3131,8 +3177,8 @@ static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, 
             if (nxt == NULL) {
                 cur = cur->parent;
                 if (cur == NULL || id_in_set(wt->stop, wt->nstop, cur->tag_id)) {
-                    cut = 0; /* the walk left the page's body: its text is returned whole */
-                    goto done;
+                    *cut = 0; /* the walk left the page's body: its text is returned whole */
+                    return 1;
                 }
             }
         }
@@ -3143,32 +3189,28 @@ static PyObject *text_after(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, 
         descend = !id_in_set(wt->skip, wt->nskip, tag) && tag != cfg.text_id;
         if (tag != cfg.text_id)
             continue;
-        PyObject *text = folded_text(cur, space);
-        if (text == NULL)
-            return NULL;
-        int r = 0;
-        if (PyUnicode_GET_LENGTH(text) > 0) {
-            if (title_words)
-                title_words = 0;
-            else
-                r = add_part(parts, text, &size, limit);
+        Py_ssize_t chars = folded_part(cur, part);
+        if (chars < 0)
+            return chars == -1 ? 0 : -1;
+        if (chars == 0)
+            continue;
+        if (title_words) {
+            title_words = 0;
+            continue;
         }
-        Py_DECREF(text);
-        if (r < 0)
-            return NULL;
-        if (r)
+        if (join_part(out, part) < 0)
+            return -1;
+        size += chars + 1;
+        if (size >= limit)
             break;
     }
-done:;
-    PyObject *joined = PyUnicode_Join(space, parts);
-    if (joined == NULL || !cut || PyUnicode_GET_LENGTH(joined) <= limit)
-        return joined;
-    Py_SETREF(joined, PyUnicode_Substring(joined, 0, limit));
-    return joined;
+    return 1;
 }
 
-static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt,
-                             PyObject *parts, PyObject *space) {
+/* The walk before `node`: 1 with the parts, nearest first, in `out` (each after a space but the first),
+   their (start, end) bytes in `spans`; 0 when a text is not valid UTF-8, -1 on an error. */
+static int text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes, const WalkTags *wt, Buf *out,
+                       Buf *part, Vec *spans) {
     Py_ssize_t size = 0;
     Node *cur = node;
     for (Py_ssize_t i = 0; i < max_nodes; i++) {
@@ -3186,31 +3228,27 @@ static PyObject *text_before(Node *node, Py_ssize_t limit, Py_ssize_t max_nodes,
             cur = cur->last_child;
         if (cur->tag_id != cfg.text_id)
             continue;
-        PyObject *text = folded_text(cur, space);
-        if (text == NULL)
-            return NULL;
-        int r = PyUnicode_GET_LENGTH(text) > 0 ? add_part(parts, text, &size, limit) : 0;
-        Py_DECREF(text);
-        if (r < 0)
-            return NULL;
-        if (r)
+        Py_ssize_t chars = folded_part(cur, part);
+        if (chars < 0)
+            return chars == -1 ? 0 : -1;
+        if (chars == 0)
+            continue;
+        Py_ssize_t at = (Py_ssize_t)out->n + (out->n > 0);
+        if (join_part(out, part) < 0 || vec_push(spans, at) < 0 || vec_push(spans, (Py_ssize_t)out->n) < 0)
+            return -1;
+        size += chars + 1;
+        if (size >= limit)
             break;
     }
-    if (PyList_Reverse(parts) < 0)
-        return NULL;
-    PyObject *joined = PyUnicode_Join(space, parts);
-    Py_ssize_t n = joined != NULL ? PyUnicode_GET_LENGTH(joined) : 0;
-    if (joined == NULL || n <= limit || limit == 0) /* text[-0:] is the whole text */
-        return joined;
-    Py_SETREF(joined, PyUnicode_Substring(joined, n - limit, n));
-    return joined;
+    return 1;
 }
 
 PyDoc_STRVAR(header_text_doc,
              "header_text(address, after, limit, max_nodes, skipped_ids, stop_ids) -> str\n\n"
              "header.py's walk from the node at `address` through the text nodes after it in document order\n"
              "(`after`) or before it, about `limit` characters, at most `max_nodes` steps; into no element of\n"
-             "`skipped_ids`, never out of one of `stop_ids`.");
+             "`skipped_ids`, never out of one of `stop_ids`. None when a text is not valid UTF-8: the caller\n"
+             "runs the Python walk.");
 
 static PyObject *native_header_text(PyObject *self, PyObject *args) {
     unsigned long long address;
@@ -3229,17 +3267,43 @@ static PyObject *native_header_text(PyObject *self, PyObject *args) {
     WalkTags wt;
     if (read_tag_ids(skipped, wt.skip, &wt.nskip) < 0 || read_tag_ids(stops, wt.stop, &wt.nstop) < 0)
         return NULL;
-    PyObject *space = PyUnicode_FromStringAndSize(" ", 1);
-    PyObject *parts = space != NULL ? PyList_New(0) : NULL;
-    PyObject *out = NULL;
-    if (parts != NULL) {
-        Node *node = (Node *)(uintptr_t)address;
-        out = after ? text_after(node, limit, max_nodes, &wt, parts, space)
-                    : text_before(node, limit, max_nodes, &wt, parts, space);
+    Buf out = {0}, part = {0}, joined = {0};
+    Vec spans = {0};
+    PyObject *text = NULL;
+    Node *node = (Node *)(uintptr_t)address;
+    int cut = 0;
+    int ok = after ? text_after(node, limit, max_nodes, &wt, &out, &part, &cut)
+                   : text_before(node, limit, max_nodes, &wt, &out, &part, &spans);
+    if (ok <= 0) {
+        if (ok == 0)
+            text = Py_NewRef(Py_None);
+        goto done;
     }
-    Py_XDECREF(parts);
-    Py_XDECREF(space);
-    return out;
+    const Buf *whole = &out;
+    if (!after && spans.n > 2) { /* the parts in document order: the farthest first */
+        if (buf_reserve(&joined, out.n) < 0)
+            goto done;
+        for (Py_ssize_t k = spans.n - 2; k >= 0; k -= 2) {
+            if (joined.n > 0)
+                joined.b[joined.n++] = ' ';
+            size_t a = (size_t)spans.v[k], b = (size_t)spans.v[k + 1];
+            memcpy(joined.b + joined.n, out.b + a, b - a);
+            joined.n += b - a;
+        }
+        whole = &joined;
+    }
+    text = PyUnicode_DecodeUTF8(whole->n ? (const char *)whole->b : "", (Py_ssize_t)whole->n, "strict");
+    Py_ssize_t n = text != NULL ? PyUnicode_GET_LENGTH(text) : 0;
+    if (text != NULL && after && cut && n > limit)
+        Py_SETREF(text, PyUnicode_Substring(text, 0, limit));
+    else if (text != NULL && !after && n > limit && limit > 0) /* text[-0:] is the whole text */
+        Py_SETREF(text, PyUnicode_Substring(text, n - limit, n));
+done:
+    PyMem_Free(out.b);
+    PyMem_Free(part.b);
+    PyMem_Free(joined.b);
+    PyMem_Free(spans.v);
+    return text;
 }
 
 /* ------------------------------------------------------------------------------------------------ */
@@ -5065,14 +5129,19 @@ static int append_folded(Buf *out, const unsigned char *s, size_t n, int *pendin
         if (s[i] < 0x80) { /* ASCII: no decoding */
             if (ascii_space[s[i]]) {
                 *pending = out->n > 0;
-            } else {
-                if (*pending) {
-                    out->b[out->n++] = ' ';
-                    *pending = 0;
-                }
-                out->b[out->n++] = s[i];
+                i++;
+                continue;
             }
-            i++;
+            if (*pending) {
+                out->b[out->n++] = ' ';
+                *pending = 0;
+            }
+            size_t j = i + 1; /* the run of ASCII past space (none of it whitespace) is copied as it is */
+            while (j < n && s[j] > 0x20 && s[j] < 0x80)
+                j++;
+            memcpy(out->b + out->n, s + i, j - i);
+            out->n += j - i;
+            i = j;
             continue;
         }
         Py_UCS4 cp;
@@ -6079,6 +6148,278 @@ done:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* The metadata's scans with their <meta> elements read here (worker/clean/meta/collect.py's
+   scan_python)                                                                                       */
+
+/* select()'s elements, except that a <meta> (most of what a head holds, and most of them name keys the
+   extractor never reads: viewport, theme-color, fb:app_id...) is not made a node whose every attribute
+   Python reads into a dict: its (key, content) is given instead, once per compound that names it, and
+   only when the key is one of `wanted`, as collect.py's _meta_pair reads it: content = the last
+   "content" attribute's value (none: nothing given); the key = the first non-empty of the last
+   "property", "name", "itemprop", "http-equiv" values (none: nothing given), stripped and lower-cased
+   (str.strip, str.lower), and a key starting with one of `prefixes` cut after its last "/", then after
+   its last ":". Keys of ASCII bytes (MAPPED_MAX at most) are read here; any other goes through
+   `normalize` (the reference's own function: str.lower changes characters beyond ASCII in ways not worth
+   copying). Elements of other tags (not of `by_tag`: those _dispatch reads by their tag) whose itemprop
+   is none _itemprop reads are left out too. */
+
+
+struct MetaRead {
+    uintptr_t meta_id;
+    PyObject *wanted;   /* frozenset of str */
+    PyObject *prefixes; /* tuple of bytes (ASCII, lower case) */
+    PyObject *normalize;
+    WalkTags by_tag;     /* tags read whatever their itemprop (in .skip) */
+    PyObject *itemprops; /* frozenset of str: the itemprops read (lower case) */
+};
+
+/* A str made of s[0:n] (a <meta> key, an itemprop) as the reference makes it: bytes of ASCII (at most
+   MAPPED_MAX) by `ascii` into a buffer (its length returned), any other decoded and given to `python`. */
+enum { MAPPED_MAX = 256 };
+typedef size_t (*AsciiMap)(const unsigned char *s, size_t n, const MetaRead *m, char *buf);
+typedef PyObject *(*StrMap)(PyObject *s, const MetaRead *m);
+
+static PyObject *mapped_str(const unsigned char *s, size_t n, AsciiMap ascii, StrMap python, const MetaRead *m) {
+    int is_ascii = n <= MAPPED_MAX;
+    for (size_t i = 0; i < n && is_ascii; i++)
+        is_ascii = s[i] < 0x80;
+    if (is_ascii) {
+        char buf[MAPPED_MAX];
+        return PyUnicode_FromStringAndSize(buf, (Py_ssize_t)ascii(s, n, m, buf));
+    }
+    PyObject *raw = PyUnicode_DecodeUTF8((const char *)s, (Py_ssize_t)n, "replace");
+    PyObject *out = raw != NULL ? python(raw, m) : NULL;
+    Py_XDECREF(raw);
+    return out;
+}
+
+/* Whether `str` (a new reference, or NULL on an error) is in `set`: 1, 0, -1 on an error. */
+static int str_in(PyObject *str, PyObject *set) {
+    if (str == NULL)
+        return -1;
+    int found = PySet_Contains(set, str);
+    Py_DECREF(str);
+    return found;
+}
+
+static size_t meta_key_lower(const unsigned char *s, size_t n, const MetaRead *m, char *buf) {
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (char)ascii_fold(s[i]);
+    return n;
+}
+
+static PyObject *str_lower(PyObject *s, const MetaRead *m) { return PyObject_CallMethod(s, "lower", NULL); }
+
+/* Whether an element not of `by_tag` is left out: it has an itemprop whose str.lower() is none of
+   `itemprops` (a valueless one reads as ""). 1, 0, -1 on an error. */
+static int itemprop_unread(Node *el, const MetaRead *m) {
+    const unsigned char *v = NULL;
+    size_t vn = 0;
+    if (id_in_set(m->by_tag.skip, m->by_tag.nskip, el->tag_id) || !value_of(el, "itemprop", 8, 1, &v, &vn))
+        return 0;
+    int read = str_in(mapped_str(v, v != NULL ? vn : 0, meta_key_lower, str_lower, m), m->itemprops);
+    return read < 0 ? -1 : !read;
+}
+
+/* The key of ASCII bytes k[0:n], as str.strip().lower() and the prefix cut make it, into buf; its
+   length. */
+static size_t meta_ascii_key(const unsigned char *k, size_t n, const MetaRead *m, char *buf) {
+    size_t a = 0, b = n;
+    while (a < b && ascii_space[k[a]])
+        a++;
+    while (b > a && ascii_space[k[b - 1]])
+        b--;
+    size_t len = b - a;
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (char)ascii_fold(k[a + i]);
+    for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(m->prefixes); p++) {
+        PyObject *prefix = PyTuple_GET_ITEM(m->prefixes, p);
+        size_t pn = (size_t)PyBytes_GET_SIZE(prefix);
+        if (pn > len || memcmp(buf, PyBytes_AS_STRING(prefix), pn) != 0)
+            continue;
+        size_t start = 0; /* key.rsplit("/", 1)[-1].rsplit(":", 1)[-1] */
+        for (size_t i = 0; i < len; i++)
+            if (buf[i] == '/')
+                start = i + 1;
+        for (size_t i = start; i < len; i++)
+            if (buf[i] == ':')
+                start = i + 1;
+        memmove(buf, buf + start, len - start);
+        return len - start;
+    }
+    return len;
+}
+
+static PyObject *key_normalize(PyObject *s, const MetaRead *m) { return PyObject_CallOneArg(m->normalize, s); }
+
+/* The attributes a <meta> is read by, in the order its key is taken from them, then its content. */
+static const char *const META_NAMES[] = {"property", "name", "itemprop", "http-equiv", "content"};
+enum { META_KEY_NAMES = 4, META_CONTENT = 4, META_NAMES_N = 5 };
+
+/* (key, content) of a <meta>, None when it gives no key of `wanted` or no content, NULL on an error. Its
+   attributes are read in one pass, the last of each name (as selectolax's attributes dict keeps it). */
+static PyObject *meta_pair(Node *el, const MetaRead *m) {
+    const unsigned char *vals[META_NAMES_N] = {NULL};
+    size_t lens[META_NAMES_N] = {0};
+    for (void *at = first_attr(el); at != NULL; at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_name(at, &n);
+        if (an == NULL)
+            continue;
+        for (int i = 0; i < META_NAMES_N; i++)
+            if (n == strlen(META_NAMES[i]) && memcmp(an, META_NAMES[i], n) == 0) {
+                size_t vn = 0;
+                vals[i] = attr_value(at, &vn);
+                lens[i] = vals[i] != NULL ? vn : 0;
+                break;
+            }
+    }
+    const unsigned char *c = vals[META_CONTENT], *k = NULL;
+    size_t cn = lens[META_CONTENT], kn = 0;
+    if (c == NULL)
+        Py_RETURN_NONE;
+    for (int i = 0; i < META_KEY_NAMES && k == NULL; i++)
+        if (vals[i] != NULL && lens[i] > 0) {
+            k = vals[i];
+            kn = lens[i];
+        }
+    if (k == NULL)
+        Py_RETURN_NONE;
+    PyObject *key = mapped_str(k, kn, meta_ascii_key, key_normalize, m);
+    if (key == NULL)
+        return NULL;
+    int wanted = PySet_Contains(m->wanted, key);
+    if (wanted <= 0) {
+        Py_DECREF(key);
+        return wanted < 0 ? NULL : Py_NewRef(Py_None);
+    }
+    PyObject *content = PyUnicode_DecodeUTF8((const char *)c, (Py_ssize_t)cn, "replace");
+    if (content == NULL) {
+        Py_DECREF(key);
+        return NULL;
+    }
+    PyObject *pair = PyTuple_Pack(2, key, content);
+    Py_DECREF(key);
+    Py_DECREF(content);
+    return pair;
+}
+
+/* The selector lists select() and select_metas() were given, parsed (sel_list), by the identity of the
+   tuple (held, so that it outlives the list's pointers into its bytes): the metadata scans pass the same
+   two tuples on every page, and parsing one cost more than scanning a <head>. A scan copies its list (a
+   callback may scan too) and starts with the attribute ids forgotten: they are the document's. */
+enum { PARSED_LISTS = 4 };
+static struct {
+    PyObject *spec;
+    SelList list;
+} parsed[PARSED_LISTS];
+
+static int parsed_list(PyObject *spec, SelList *out) {
+    int k = 0;
+    while (k < PARSED_LISTS && parsed[k].spec != NULL && parsed[k].spec != spec)
+        k++;
+    if (k == PARSED_LISTS) { /* more lists than slots: the first slot is parsed again */
+        Py_CLEAR(parsed[0].spec);
+        k = 0;
+    }
+    if (parsed[k].spec == NULL) {
+        if (sel_list(spec, &parsed[k].list) < 0)
+            return -1;
+        parsed[k].spec = Py_NewRef(spec);
+    }
+    memcpy(out, &parsed[k].list, sizeof *out);
+    memset(out->ids, 0, sizeof out->ids);
+    out->nids = 0;
+    return 0;
+}
+
+PyDoc_STRVAR(select_metas_doc,
+             "select_metas(root, compounds, meta_id, wanted, prefixes, normalize, by_tag, itemprops)\n"
+             "    -> list[LexborNode | tuple[str, str]]\n\n"
+             "select(root, compounds), with each <meta> (tag id `meta_id`) given as (key, content) when its key\n"
+             "is one of `wanted` (a frozenset of str), else left out: the key is the first non-empty of\n"
+             "property, name, itemprop and http-equiv, stripped, lower-cased and, when it starts with one of\n"
+             "`prefixes` (lower-case ASCII bytes), cut after its last \"/\" and then its last \":\"; a key not of\n"
+             "ASCII is made by `normalize(raw key)` instead. An element whose tag id is not in `by_tag` and whose\n"
+             "itemprop, lower-cased, is not in `itemprops` (a frozenset of str) is left out.");
+
+static PyObject *native_select_metas(PyObject *self, PyObject *args) {
+    PyObject *root_obj, *spec;
+    unsigned long long meta_id;
+    MetaRead m;
+    PyObject *by_tag;
+    if (!PyArg_ParseTuple(args, "OO!KO!O!OO!O!", &root_obj, &PyTuple_Type, &spec, &meta_id, &PyFrozenSet_Type,
+                          &m.wanted, &PyTuple_Type, &m.prefixes, &m.normalize, &PyTuple_Type, &by_tag,
+                          &PyFrozenSet_Type, &m.itemprops))
+        return NULL;
+    m.meta_id = (uintptr_t)meta_id;
+    m.by_tag.nstop = 0;
+    if (read_tag_ids(by_tag, m.by_tag.skip, &m.by_tag.nskip) < 0)
+        return NULL;
+    if (!PyCallable_Check(m.normalize))
+        return PyErr_Format(PyExc_TypeError, "normalize must be callable");
+    for (Py_ssize_t p = 0; p < PyTuple_GET_SIZE(m.prefixes); p++) {
+        PyObject *prefix = PyTuple_GET_ITEM(m.prefixes, p);
+        if (!PyBytes_Check(prefix))
+            return PyErr_Format(PyExc_TypeError, "prefixes must be bytes");
+        for (Py_ssize_t j = 0; j < PyBytes_GET_SIZE(prefix); j++) {
+            unsigned char ch = (unsigned char)PyBytes_AS_STRING(prefix)[j];
+            if (ch >= 0x80 || ascii_fold(ch) != ch)
+                return PyErr_Format(PyExc_ValueError, "prefixes must be lower-case ASCII: %R", prefix);
+        }
+    }
+    return selected(root_obj, spec, &m);
+}
+
+static PyObject *selected(PyObject *root_obj, PyObject *spec, const MetaRead *m) {
+    if (!cfg.ready || nodes_cfg.type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured for nodes");
+        return NULL;
+    }
+    if (Py_TYPE(root_obj) != nodes_cfg.type)
+        return PyErr_Format(PyExc_TypeError, "root must be a %s", nodes_cfg.type->tp_name);
+    SelList parsed_spec, *list = &parsed_spec;
+    if (parsed_list(spec, list) < 0)
+        return NULL;
+    Node *root;
+    memcpy(&root, (char *)root_obj + nodes_cfg.node_offset, sizeof root);
+    PyObject *parser = *(PyObject **)((char *)root_obj + nodes_cfg.parser_offset);
+    const Document *doc = (const Document *)root->owner_document;
+    list->quirks = doc != NULL && doc->compat_mode == CMODE_QUIRKS;
+    PyObject *out = PyList_New(0), *no_args = PyTuple_New(0);
+    if (out == NULL || no_args == NULL)
+        goto fail;
+    for (Node *node = root; node != NULL; node = next_in_subtree(node, root)) {
+        Py_ssize_t times = compounds_matching(node, list);
+        if (times == 0)
+            continue;
+        PyObject *item;
+        if (m != NULL && node->tag_id == m->meta_id)
+            item = meta_pair(node, m);
+        else {
+            int unread = m != NULL ? itemprop_unread(node, m) : 0;
+            if (unread < 0)
+                goto fail;
+            item = unread ? Py_NewRef(Py_None) : make_node(node, parser, no_args);
+        }
+        if (item == NULL)
+            goto fail;
+        for (Py_ssize_t i = 0; i < times && item != Py_None; i++)
+            if (PyList_Append(out, item) < 0) {
+                Py_DECREF(item);
+                goto fail;
+            }
+        Py_DECREF(item);
+    }
+    Py_DECREF(no_args);
+    return out;
+fail:
+    Py_XDECREF(out);
+    Py_XDECREF(no_args);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -6092,6 +6433,7 @@ static PyMethodDef methods[] = {
     {"select", native_select, METH_VARARGS, select_doc},
     {"unmarked_text", native_unmarked_text, METH_VARARGS, unmarked_text_doc},
     {"in_marked_ancestor", native_in_marked_ancestor, METH_VARARGS, in_marked_ancestor_doc},
+    {"select_metas", native_select_metas, METH_VARARGS, select_metas_doc},
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},

@@ -181,3 +181,14 @@ def decide(
     /,
 ) -> tuple[list[int], int] | None: ...
 def positions(items: list[str], value: str, /) -> list[int] | None: ...
+def select_metas(
+    root: Any,
+    compounds: tuple[tuple[int, tuple[tuple[bytes, int, bytes, int], ...]], ...],
+    meta_id: int,
+    wanted: frozenset[str],
+    prefixes: tuple[bytes, ...],
+    normalize: Callable[[str], str],
+    by_tag: tuple[int, ...],
+    itemprops: frozenset[str],
+    /,
+) -> list[Any]: ...

@@ -557,6 +557,14 @@ MARK_CANARIES = (
 _MARK_LIMITS = ((0, 9), (1, 0), (3, 1), (3, 2), (1 << 30, 3), (1 << 30, 4), (1 << 30, 1 << 62))
 
 
+def _told(cache: dict[Any, tuple[Any, ...]], wanted: Any) -> tuple[Any, ...]:
+    """`wanted.native_args()` (a selector list's or marks' arguments to C), made once per `wanted`."""
+    told = cache.get(wanted)
+    if told is None:
+        told = cache[wanted] = wanted.native_args()
+    return told
+
+
 def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
     """The C scan of marked elements if it equals `reference` on the canaries, for each of `marks` (things
     with `native_args()`: tag ids, class words, id words); else `reference`."""
@@ -567,10 +575,7 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
         def scan(
             root: LexborNode, wanted: Any, limit: int, max_chars: int
         ) -> list[tuple[str | None, str | None, str | None]]:
-            told = args.get(wanted)
-            if told is None:
-                told = args[wanted] = wanted.native_args()
-            return ext.marked(root.mem_id, *told, limit, max_chars)  # type: ignore[no-any-return]
+            return ext.marked(root.mem_id, *_told(args, wanted), limit, max_chars)  # type: ignore[no-any-return]
 
         return scan
 
@@ -629,10 +634,7 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
         args: dict[Any, tuple[Any, ...]] = {}
 
         def scan(root: LexborNode, wanted: Any) -> list[LexborNode]:
-            told = args.get(wanted)
-            if told is None:
-                told = args[wanted] = wanted.native_args()
-            return ext.select(root, told)  # type: ignore[no-any-return]
+            return ext.select(root, _told(args, wanted))  # type: ignore[no-any-return]
 
         return scan
 
@@ -658,6 +660,82 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
 
     off = "native selection of elements off, lexbor's CSS scan runs"
     return _chosen("select", off, reference, check, native)
+
+
+# _native.select_metas(root, compounds, ...): select()'s nodes, a <meta> as (key, content) (meta/collect.py).
+MetaScanner = Callable[[LexborNode, Any], list[Any]]
+# Pages of <meta> elements read in every way the keys are made: each of the four key attributes, empty ones
+# passed over, valueless and empty contents, keys in any case with whitespace of every kind around them,
+# schema.org's prefixes (with further slashes and colons), keys whose lower case is ASCII only beyond it
+# ("İ", the Kelvin sign), keys longer than the C buffer, repeated attributes, a <meta> in SVG, a <meta>
+# named by several compounds, and keys the tables do not read.
+META_CANARIES = (
+    '<meta property="og:title" content="T"><meta name=" Description\t" content=""><meta name=x content>'
+    '<meta property="" name="AUTHOR" content="a"><meta itemprop="schema:datePublished" content="2020-01-02">'
+    '<meta http-equiv="Last-Modified" content="Tue, 03 Mar 2020"><meta name="viewport" content="w">'
+    '<meta property="https://schema.org/a:dateModified" content="2020-03-04"><meta content="no key">'
+    '<meta name="\u212aeywords" content="k"><meta name="\u0130mage" content="i"><meta name="og:image">'
+    '<meta name="\x1cdate\x1f\u3000" content="2019-01-01"><meta name="\u00a0date" content="2019-01-02">'
+    '<meta name="date" name="x" content="c1" content="c2"><svg><meta name="date" content="2018-05-06"></svg>'
+    '<meta itemprop="datePublished" property="article:published_time" content="2017-01-01" class=author>'
+    '<meta name="' + "k" * 300 + '" content="long"><meta property="Schema:Headline" content="h">'
+    '<meta name="http://schema.org/" content="e"><meta name="SCHEMA:" content="f"><title>t</title>'
+    '<span itemprop="name">n</span><span itemprop="DatePublished" content="2020-01-01">d</span><p itemprop>'
+    '<p itemprop="">e</p><time itemprop="x">t</time><h1 itemprop="name">h</h1><div itemprop="\u0130author">'
+    '</div><div itemprop="AUTHOR" itemprop="x" class=author>a</div><i itemprop=" author">s</i><b itemprop='
+    '"headline">h</b><b itemprop="x" property="og:title" content="c">p</b><span itemprop="' + "x" * 70 + '">',
+)
+
+
+def meta_scanner(
+    reference: MetaScanner,
+    lists: tuple[Any, ...],
+    meta_id: int,
+    wanted: frozenset[str],
+    prefixes: tuple[str, ...],
+    normalize: Callable[[str], str],
+    by_tag: tuple[int, ...],
+    itemprops: frozenset[str],
+) -> MetaScanner:
+    """The C scan of a selector list that reads <meta> elements itself and leaves out elements not of
+    `by_tag` whose itemprop is none of `itemprops`, if it equals `reference` on the canaries (in the
+    page's head, body and root, in quirks, limited-quirks and standards mode) for each of `lists`; else
+    `reference`. Its nodes are compared as selector()'s are, its (key, content) pairs as they are."""
+    told_prefixes = tuple(p.encode("ascii") for p in prefixes)
+
+    def native(ext: Any) -> MetaScanner:
+        args: dict[Any, tuple[Any, ...]] = {}
+
+        def scan(root: LexborNode, selector: Any) -> list[Any]:
+            told = _told(args, selector)
+            return ext.select_metas(  # type: ignore[no-any-return]
+                root, told, meta_id, wanted, told_prefixes, normalize, by_tag, itemprops
+            )
+
+        return scan
+
+    def seen(items: list[Any]) -> list[Any]:
+        return [item if isinstance(item, tuple) else _seen(item) for item in items]
+
+    def check(ext: Any) -> str | None:
+        if _STATUS.get("select") != "native":
+            return f"the C selection of elements is off: {_STATUS.get('select')}"
+        scan = native(ext)
+        for page in _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x"):
+            for doctype in _SELECT_DOCTYPES:
+                tree = LexborHTMLParser(
+                    doctype + page.replace("<head></head>", "<head>" + META_CANARIES[0] + "</head>")
+                )
+                for root in (tree.head, tree.body, tree.root):
+                    assert root is not None
+                    for wanted_list in lists:
+                        got, want = scan(root, wanted_list), reference(root, wanted_list)
+                        if seen(got) != seen(want):
+                            return f"scanned elements differ on a canary: {got} != {want}"
+        return None
+
+    off = "native reading of <meta> elements off, the Python dispatch reads them"
+    return _chosen("metas", off, reference, check, native)
 
 
 def _seen(node: LexborNode) -> tuple[int, str | None, dict[str, str | None], str, int]:
@@ -786,11 +864,14 @@ def header_walks(
     (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`); else those."""
 
     def native(ext: Any) -> tuple[HeaderWalk, HeaderWalk]:
+        # A text that is not valid UTF-8 (None from C) is left to the Python walk, as selectolax decodes it.
         def walk_after(node: LexborNode, limit: int) -> str:
-            return ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+            got = ext.header_text(node.mem_id, True, limit, max_nodes, skipped, stops)
+            return after(node, limit) if got is None else got
 
         def walk_before(node: LexborNode, limit: int) -> str:
-            return ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)  # type: ignore[no-any-return]
+            got = ext.header_text(node.mem_id, False, limit, max_nodes, skipped, stops)
+            return before(node, limit) if got is None else got
 
         return walk_after, walk_before
 

@@ -1,9 +1,11 @@
 """The scans of the parsed tree for every element that carries metadata, sorted into a Harvest.
 
 The element kinds read are named in one selector list per scan (HEAD, BODY: one walk of the tree each,
-in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order.
-The date-like elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives
-their strings, not nodes (marked.py).
+in C with the accelerator, select.py) and the matches are dispatched by tag in Python, in document order;
+the scan (scan_python, in C with the accelerator) hands over each <meta> as its (key, content) and only
+when its key is read, and leaves out the elements whose itemprop says nothing read. The date-like
+elements (DATE_MARKS) are read only when no markup dated the page, by a scan that gives their strings,
+not nodes (marked.py).
 """
 
 from __future__ import annotations
@@ -124,16 +126,29 @@ def _add_date(h: Harvest, value: str | None, rule: str, tier: int, latest: date,
         (h.modified if modified else h.published).append(Candidate(stamp, rule, tier))
 
 
-def _meta(attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
-    content = attrs.get("content")
-    if content is None:
-        return
-    key = attrs.get("property") or attrs.get("name") or attrs.get("itemprop") or attrs.get("http-equiv")
-    if not key:
-        return
-    key = key.strip().lower()
+def meta_key(raw: str) -> str:
+    """A <meta> key as the tables write it: stripped, lower-cased, a schema.org term without its prefix."""
+    key = raw.strip().lower()
     if key.startswith(_SCHEMA_PREFIXES):  # RDFa and microdata name schema.org terms with a prefix
         key = key.rsplit("/", 1)[-1].rsplit(":", 1)[-1]
+    return key
+
+
+def _meta_pair(attrs: dict[str, str | None]) -> tuple[str, str] | None:
+    """(key, content) of an element's meta attributes, None without a content or a key."""
+    content = attrs.get("content")
+    if content is None:
+        return None
+    key = attrs.get("property") or attrs.get("name") or attrs.get("itemprop") or attrs.get("http-equiv")
+    return (meta_key(key), content) if key else None
+
+
+def _meta(attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
+    if (pair := _meta_pair(attrs)) is not None:
+        _meta_value(*pair, h, latest)
+
+
+def _meta_value(key: str, content: str, h: Harvest, latest: date) -> None:
     role = t.META_ROLE.get(key)
     if role is None:
         h.meta.setdefault(key, content)
@@ -149,6 +164,44 @@ def _meta(attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
         h.sections.extend(p.strip() for p in content.split(",") if p.strip())
     else:
         h.authors.append(("meta:" + key, content))
+
+
+# A scan's element: a node, or a <meta> read as (key, content).
+Scanned = LexborNode | tuple[str, str]
+# The tags _dispatch reads by their tag, whatever their attributes.
+_BY_TAG = (_SCRIPT, _LINK, _TITLE, _TIME, _H1, _ABBR)
+# The microdata properties _itemprop reads (lower-cased): an element of another tag whose itemprop is none
+# of them says nothing _dispatch reads ("name", "url", "image": 3 elements a page on the shared pages).
+ITEMPROPS_READ: frozenset[str] = frozenset(
+    {"datepublished", "datecreated", "datemodified", "author", "headline"}
+)
+
+
+def scan_python(root: LexborNode, selector: Selector) -> list[Scanned]:
+    """The elements `selector` names at and below `root` (select.py) that _dispatch reads: each <meta> as
+    its (key, content), left out when it gives none or a key the extractor never reads (tables.META_READ);
+    an element not of _BY_TAG whose itemprop is none of ITEMPROPS_READ left out."""
+    out: list[Scanned] = []
+    for node in sel.select(root, selector):
+        tag = node.tag_id
+        if tag == _META:
+            if (pair := _meta_pair(node.attributes)) is not None and pair[0] in t.META_READ:
+                out.append(pair)
+        elif (
+            tag in _BY_TAG
+            or "itemprop" not in (attrs := node.attributes)
+            or (attrs["itemprop"] or "").lower() in ITEMPROPS_READ
+        ):
+            out.append(node)
+    return out
+
+
+# In C, once native.py has checked it against scan_python on canary pages: a <meta> whose key is not read,
+# an element whose itemprop is not read, is never made a node nor its attributes a dict (an element
+# dispatched in Python cost ~1.5 us; a page has 19 <meta>s on the shared pages, 4 of them read).
+scan = native.meta_scanner(
+    scan_python, (HEAD, BODY), _META, t.META_READ, _SCHEMA_PREFIXES, meta_key, _BY_TAG, ITEMPROPS_READ
+)
 
 
 def in_comment_python(node: LexborNode) -> bool:
@@ -187,7 +240,7 @@ def _time(node: LexborNode, h: Harvest, latest: date) -> None:
 
 
 def _itemprop(node: LexborNode, attrs: dict[str, str | None], h: Harvest, latest: date) -> None:
-    prop = (attrs.get("itemprop") or "").lower()
+    prop = (attrs.get("itemprop") or "").lower()  # one of ITEMPROPS_READ, or nothing is read
     if prop in ("datepublished", "datecreated", "datemodified"):
         value = attrs.get("content") or attrs.get("datetime") or fold(node.text(deep=True))
         tier = 1 if prop == "datepublished" else 2
@@ -229,10 +282,13 @@ def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
     h = Harvest()
     scripts: list[str] = []
     head, body = tree.head, tree.body
-    for node in sel.select(head, HEAD) if head is not None else ():
-        _dispatch(node, h, latest, scripts)
-    for node in sel.select(body, BODY) if body is not None else ():
-        _dispatch(node, h, latest, scripts)
+    for root, selector in ((head, HEAD), (body, BODY)):
+        for item in scan(root, selector) if root is not None else ():
+            if isinstance(item, tuple):
+                key, content = item
+                _meta_value(key, content, h, latest)
+            else:
+                _dispatch(item, h, latest, scripts)
     h.linked = jsonld.read(scripts)
     for prop, value in h.linked.published:
         _add_date(h, value, f"json-ld:{prop}", 1 if prop == "datePublished" else 2, latest, False)
@@ -241,10 +297,8 @@ def collect(tree: LexborHTMLParser, latest: date) -> Harvest:
 
 
 def _dispatch(node: LexborNode, h: Harvest, latest: date, scripts: list[str]) -> None:
-    tag = node.tag_id  # an int read; node.tag would decode a new str per node
-    if tag == _META:
-        _meta(node.attributes, h, latest)
-    elif tag == _SCRIPT:
+    tag = node.tag_id  # an int read; node.tag would decode a new str per node (a <meta> comes as a pair)
+    if tag == _SCRIPT:
         if "ld+json" in (node.attributes.get("type") or "").lower():
             scripts.append(node.text(deep=True))
     elif tag == _LINK:

@@ -173,12 +173,18 @@ def match_day(m: re.Match[str], latest: date, month_first: bool) -> date | None:
 
 
 # Dates in a URL path: /2019/03/14/, /2019-03-14-, _20190314_ (CMS permalinks are set once, at
-# publication, and never follow later edits).
-_URL_DAY = re.compile(r"(?<![0-9])([12][0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])")
+# publication, and never follow later edits). Both URL patterns test "no digit before" after their first
+# digit ("[12](?<![0-9][12])" is "(?<![0-9])[12]"; "[0-9](?<![0-9][0-9])(?:(?<=[0-3])[0-9])?" is
+# "(?<![0-9])[0-3]?[0-9]", whose one-digit reading never fits where a second digit follows): a pattern
+# that starts with a character class is searched by skipping to it, half the CPU of the plain forms
+# (tests/unit/test_meta_regex.py checks they find the same).
+_URL_DAY = re.compile(r"([12](?<![0-9][12])[0-9]{3})([-_/]?)([01]?[0-9])\2([0-3]?[0-9])(?![0-9])")
 # ... and day first, as European CMSs and press offices write it in slugs: /meldungen/29-10-2021,
 # /23-01-2022-titel, _22.04.2020_. Weaker than a permalink's year-first path (it may be a day the
 # title names), so it is a tier-2 source (choose.py), below the page's own date markup.
-_URL_DMY = re.compile(r"(?<![0-9])([0-3]?[0-9])([-_.])([01]?[0-9])\2([12][0-9]{3})(?![0-9])")
+_URL_DMY = re.compile(
+    r"([0-9](?<![0-9][0-9])(?:(?<=[0-3])[0-9])?)([-_.])([01]?[0-9])\2([12][0-9]{3})(?![0-9])"
+)
 # ... and the year and month alone (/2019/03/slug): not a day, but a check on the days found elsewhere.
 _URL_MONTH = re.compile(r"/([12][0-9]{3})/([01]?[0-9])/")
 

@@ -25,7 +25,7 @@ from worker.clean.meta.text import SKIPPED_MIN_CHARS, visible_text
 Marked = tuple[str | None, str | None, str | None]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)  # known by identity, as select.Selector (why: there)
 class Marks:
     """Which elements a scan reads: a tag in `tags`, a class holding one of `in_class`, an id holding one
     of `in_id` (lower-case ASCII words, found in any ASCII case: CSS's `[class*='word' i]`)."""

@@ -119,3 +119,8 @@ META_ROLE: dict[str, str] = {
 assert len(META_ROLE) == sum(
     map(len, (META_PUBLISHED, META_CREATED, META_MODIFIED, META_TAGS, META_SECTION, META_AUTHOR))
 ), "a <meta> key has two roles"
+# Every <meta> key the extractor reads: a role's, or one whose first value the fields take. The scans hand
+# Python no other <meta> (on the shared pages most are viewport, theme-color, og:type, fb:app_id...).
+META_READ: frozenset[str] = frozenset(
+    (*META_ROLE, *META_SITE_NAME, *META_DESCRIPTION, *META_IMAGE, *META_TITLE, *META_URL)
+)
