@@ -42,7 +42,7 @@ from worker.clean import native
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
-from worker.clean.sitememory import SiteMemory, SiteState
+from worker.clean.sitememory import SiteMemory, SiteState, block_positions
 from worker.models import Page
 
 _WORD = re.compile(r"\w+")
@@ -137,7 +137,7 @@ def after_extraction(
         learn_positions(memory, plan.site, plan.paths, seg, kept)
     if not plan.positions:
         return kept  # no slot to fill (most pages: each block's position is only read here then)
-    return with_kept_positions(_positions(plan, seg), kept, plan.positions)
+    return _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
 
 
 def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
@@ -152,24 +152,14 @@ def learn_positions(
     memory: SiteMemory, site: str, paths: array[int], seg: Segmentation, kept: list[int]
 ) -> None:
     """Count where density kept blocks on this page (`kept`: its choice, before with_kept_positions)."""
-    memory.observe_positions(site, *_position_sets(paths, seg.parents, seg.owners, kept))
+    memory.observe_page_positions(site, paths, seg.parents, seg.owners, kept)
 
 
-def _positions(plan: Plan, seg: Segmentation) -> list[int]:
-    """Each block's structure position: the path fingerprint of its innermost element's parent."""
-    return _block_positions(plan.paths, seg.parents, seg.owners)
-
-
-def _block_positions(paths: array[int], parents: list[int], owners: list[int]) -> list[int]:
-    return list(map(paths.__getitem__, map(parents.__getitem__, owners)))
-
-
-def _position_sets_python(
-    paths: array[int], parents: list[int], owners: list[int], kept: list[int]
-) -> tuple[set[int], set[int]]:
-    """The structure positions of the page's blocks, and of the blocks in `kept`."""
-    positions = _block_positions(paths, parents, owners)
-    return set(positions), set(map(positions.__getitem__, kept))
+def _slot_blocks_python(
+    paths: array[int], parents: list[int], owners: list[int], kept: list[int], slots: frozenset[int]
+) -> list[int]:
+    """with_kept_positions of the page's blocks (block b's position: paths[parents[owners[b]]])."""
+    return with_kept_positions(block_positions(paths, parents, owners), kept, slots)
 
 
 def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
@@ -214,6 +204,6 @@ def unsafe(stripped: list[str], alone: list[str]) -> str | None:
     return None
 
 
-# In C (worker/clean/_native.c: one int object per distinct position, not per block), once native.py has
-# checked it against the Python one; else that.
-_position_sets = native.position_sets(_position_sets_python)
+# In C (worker/clean/_native.c: no int object per block), once native.py has checked it against the Python
+# one; else that.
+_slot_blocks = native.slot_blocks(_slot_blocks_python)
