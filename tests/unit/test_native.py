@@ -453,10 +453,47 @@ def test_blocks_at_article_slots_are_pythons(
 ) -> None:
     paths = page[0]
     slots = frozenset(data.draw(st.lists(st.one_of(st.sampled_from(paths), U64), max_size=4)))
-    got = tm._slot_blocks(*page, slots)
-    assert got == tm._slot_blocks_python(*page, slots)
-    if got == page[3]:
-        assert got is page[3]  # nothing added: density's own list
+    got, want = tm._slot_blocks(*page, slots), tm._slot_blocks_python(*page, slots)
+    assert got == want
+    assert (got is page[3]) == (want is page[3])  # no block at a slot: density's own list
+
+
+@needs_native
+@settings(max_examples=300)
+@given(st.data())
+def test_template_strips_are_pythons(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 40))
+    firsts = data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    ends = data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    elems = sorted(data.draw(st.sets(st.integers(0, n - 1))))
+    small = st.integers(0, 12)
+    text_fps = data.draw(st.lists(st.one_of(small, U64), min_size=len(elems), max_size=len(elems)))
+    site = data.draw(st.lists(st.tuples(st.one_of(small, U64), FLOAT32), max_size=60))
+    columns = (array("Q", [fp for fp, _ in site]), array("f", [c for _, c in site]))
+    bar = data.draw(st.one_of(st.sampled_from([0.0, 1.0, 2.0]), st.floats(0, 2.0**100)))
+    page = (array("q", elems), array("Q", text_fps), firsts, ends)
+    assert tm._template_strips(*columns, bar, *page) == tm._template_strips_python(*columns, bar, *page)
+
+
+ATTRIBUTE = st.text(st.sampled_from("ab-_ 1239\t\u00a0\u3000\u0663\u0664\u0665\uff11\u00e9X"), max_size=12)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(st.data())
+def test_stable_paths_are_pythons(data: st.DataObject) -> None:
+    # Ids and classes with runs of digits (ASCII, Arabic-Indic, fullwidth), whitespace of every kind.
+    n = data.draw(st.integers(1, 20))
+    tags = data.draw(
+        st.lists(st.sampled_from(["html", "body", "div", "p", "section"]), min_size=n, max_size=n)
+    )
+    ids = data.draw(st.lists(ATTRIBUTE, min_size=n, max_size=n))
+    classes = data.draw(st.lists(ATTRIBUTE, min_size=n, max_size=n))
+    parents = [-1] + [data.draw(st.integers(-1, i - 1)) for i in range(1, n)]
+    zero = [0] * n
+    seg = Segmentation(tags, classes, ids, parents, zero, zero, zero, [], [], [], [], [], [], [])
+    for elem in range(-1, n):
+        assert tm._stable_path(seg, elem) == sg.stable_path(seg, elem)
 
 
 @needs_native

@@ -2174,6 +2174,190 @@ done:
     return result;
 }
 
+PyDoc_STRVAR(template_strips_doc,
+             "template_strips(fps, counts, bar, elems, text_fps, firsts, ends) -> list[int] | None\n\n"
+             "template._template_strips_python: the outermost elements (never the root) whose text\n"
+             "fingerprint is one of the site's with a count of at least `bar`, in document order; None when\n"
+             "an element or its block range is not one the C code reads (the Python code then decides).");
+
+static PyObject *native_template_strips(PyObject *self, PyObject *args) {
+    PyObject *fps_obj, *counts_obj, *elems_obj, *text_obj, *firsts, *ends;
+    double bar;
+    if (!PyArg_ParseTuple(args, "OOdOOO!O!", &fps_obj, &counts_obj, &bar, &elems_obj, &text_obj, &PyList_Type,
+                          &firsts, &PyList_Type, &ends))
+        return NULL;
+    Py_buffer fv, cv, ev, tv;
+    if (table_buffers(fps_obj, counts_obj, &fv, &cv, 0) < 0)
+        return NULL;
+    if (array_buffer(elems_obj, &ev, "q", 8, 0) < 0) {
+        PyBuffer_Release(&fv);
+        PyBuffer_Release(&cv);
+        return NULL;
+    }
+    if (array_buffer(text_obj, &tv, "Q", 8, 0) < 0) {
+        PyBuffer_Release(&fv);
+        PyBuffer_Release(&cv);
+        PyBuffer_Release(&ev);
+        return NULL;
+    }
+    const uint64_t *fps = fv.buf, *text_fps = tv.buf;
+    const float *counts = cv.buf;
+    const int64_t *elems = ev.buf;
+    Py_ssize_t nf = fv.len / 8 < cv.len / 4 ? fv.len / 8 : cv.len / 4; /* as zip stops at the shorter */
+    Py_ssize_t ne = ev.len / 8, n = PyList_GET_SIZE(firsts);
+    PyObject *result = NULL;
+    U64Set template = {0};
+    if (tv.len / 8 != ne || PyList_GET_SIZE(ends) != n)
+        goto invalid;
+    if (u64set_init(&template, nf) < 0)
+        goto done;
+    Py_ssize_t held = 0;
+    for (Py_ssize_t i = 0; i < nf; i++)
+        if (bar <= (double)counts[i])
+            held += u64set_add(&template, fps[i]);
+    result = PyList_New(0);
+    if (result == NULL || !held)
+        goto done;
+    Py_ssize_t end = -1; /* end block of the last chosen subtree: elements starting before it are inside */
+    for (Py_ssize_t k = 0; k < ne; k++) {
+        if (!u64set_has(&template, text_fps[k]))
+            continue;
+        int64_t i = elems[k];
+        if (i == 0)
+            continue; /* never the root */
+        if (i < 0 || i >= n)
+            goto invalid;
+        Py_ssize_t first = index_at(firsts, i, 0, PY_SSIZE_T_MAX), stop = index_at(ends, i, 0, PY_SSIZE_T_MAX);
+        if (first < 0 || stop < 0)
+            goto invalid;
+        if (first < end)
+            continue;
+        PyObject *v = PyLong_FromLongLong(i);
+        if (v == NULL || PyList_Append(result, v) < 0) {
+            Py_XDECREF(v);
+            Py_CLEAR(result);
+            goto done;
+        }
+        Py_DECREF(v);
+        end = stop;
+    }
+    goto done;
+invalid:
+    Py_XDECREF(result);
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(template.v);
+    PyBuffer_Release(&fv);
+    PyBuffer_Release(&cv);
+    PyBuffer_Release(&ev);
+    PyBuffer_Release(&tv);
+    return result;
+}
+
+PyDoc_STRVAR(stable_path_doc,
+             "stable_path(tags, ids, classes, parents, elem) -> str | None\n\n"
+             "segment.stable_path of the element `elem` (the columns of a Segmentation); None when an index\n"
+             "or a column is not one the C code reads (the Python code then decides).");
+
+/* Whether text[lo, hi) holds three decimal digits in a row (segment._DIGITS: \d{3,}). */
+static int three_digits(PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
+    int kind = PyUnicode_KIND(text), run = 0;
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        run = Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i)) ? run + 1 : 0;
+        if (run >= 3)
+            return 1;
+    }
+    return 0;
+}
+
+/* tag + sep + text[lo, hi) */
+static PyObject *joined_part(PyObject *tag, const char *sep, PyObject *text, Py_ssize_t lo, Py_ssize_t hi) {
+    PyObject *piece = PyUnicode_Substring(text, lo, hi);
+    if (piece == NULL)
+        return NULL;
+    PyObject *part = PyUnicode_FromFormat("%U%s%U", tag, sep, piece);
+    Py_DECREF(piece);
+    return part;
+}
+
+static PyObject *native_stable_path(PyObject *self, PyObject *args) {
+    PyObject *tags, *ids, *classes, *parents;
+    Py_ssize_t elem;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!n", &PyList_Type, &tags, &PyList_Type, &ids, &PyList_Type, &classes,
+                          &PyList_Type, &parents, &elem))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(tags);
+    if (PyList_GET_SIZE(ids) != n || PyList_GET_SIZE(classes) != n || PyList_GET_SIZE(parents) != n ||
+        elem >= n)
+        Py_RETURN_NONE;
+    PyObject *parts = PyList_New(0), *result = NULL;
+    if (parts == NULL)
+        return NULL;
+    while (elem >= 0) {
+        PyObject *tag = PyList_GET_ITEM(tags, elem), *id = PyList_GET_ITEM(ids, elem);
+        PyObject *cls = PyList_GET_ITEM(classes, elem), *part = NULL;
+        if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(id) || !PyUnicode_CheckExact(cls))
+            goto invalid;
+        Py_ssize_t nid = PyUnicode_GET_LENGTH(id);
+        if (nid && !three_digits(id, 0, nid)) { /* "#" and the id, stripped */
+            int kind = PyUnicode_KIND(id);
+            const void *data = PyUnicode_DATA(id);
+            Py_ssize_t lo = 0, hi = nid;
+            while (lo < hi && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)))
+                lo++;
+            while (hi > lo && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi - 1)))
+                hi--;
+            part = joined_part(tag, "#", id, lo, hi);
+        } else { /* the first class, where it holds no run of three digits */
+            int kind = PyUnicode_KIND(cls);
+            const void *data = PyUnicode_DATA(cls);
+            Py_ssize_t nc = PyUnicode_GET_LENGTH(cls), lo = 0, hi;
+            while (lo < nc && Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, lo)))
+                lo++;
+            for (hi = lo; hi < nc && !Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, hi)); hi++)
+                ;
+            part = hi > lo && !three_digits(cls, lo, hi) ? joined_part(tag, ".", cls, lo, hi) : Py_NewRef(tag);
+        }
+        if (part == NULL || PyList_Append(parts, part) < 0) {
+            Py_XDECREF(part);
+            goto done;
+        }
+        Py_DECREF(part);
+        PyObject *x = PyList_GET_ITEM(parents, elem);
+        Py_ssize_t parent = PyLong_CheckExact(x) ? PyLong_AsSsize_t(x) : elem;
+        if (parent == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            goto invalid;
+        }
+        if (parent >= elem) /* the C code only walks towards the root (a segmentation's parents come first) */
+            goto invalid;
+        elem = parent;
+    }
+    Py_ssize_t np = PyList_GET_SIZE(parts);
+    if (np == 0 || PyUnicode_CompareWithASCIIString(PyList_GET_ITEM(parts, np - 1), "html") != 0) {
+        PyObject *html = PyUnicode_FromString("html");
+        if (html == NULL || PyList_Append(parts, html) < 0) {
+            Py_XDECREF(html);
+            goto done;
+        }
+        Py_DECREF(html);
+    }
+    if (PyList_Reverse(parts) < 0)
+        goto done;
+    PyObject *sep = PyUnicode_FromString(">");
+    if (sep != NULL) {
+        result = PyUnicode_Join(sep, parts);
+        Py_DECREF(sep);
+    }
+    goto done;
+invalid:
+    result = Py_NewRef(Py_None);
+done:
+    Py_DECREF(parts);
+    return result;
+}
+
 PyDoc_STRVAR(kept_positions_doc,
              "kept_positions(positions, position_kept, position_seen, bar, share) -> frozenset[int] | None\n\n"
              "sitememory._kept_positions_python: the positions[i] with position_kept[i] >= bar and\n"
@@ -5632,6 +5816,8 @@ static PyMethodDef methods[] = {
     {"learn_positions", native_learn_positions, METH_VARARGS, learn_positions_doc},
     {"slot_blocks", native_slot_blocks, METH_VARARGS, slot_blocks_doc},
     {"kept_positions", native_kept_positions, METH_VARARGS, kept_positions_doc},
+    {"template_strips", native_template_strips, METH_VARARGS, template_strips_doc},
+    {"stable_path", native_stable_path, METH_VARARGS, stable_path_doc},
     {"scan", native_scan, METH_VARARGS, scan_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},

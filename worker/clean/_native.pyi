@@ -79,6 +79,19 @@ def learn_positions(
 def slot_blocks(
     paths: array[int], parents: list[int], owners: list[int], kept: list[int], slots: frozenset[int], /
 ) -> list[int] | None: ...
+def template_strips(
+    fps: array[int],
+    counts: array[float],
+    bar: float,
+    elems: array[int],
+    text_fps: array[int],
+    firsts: list[int],
+    ends: list[int],
+    /,
+) -> list[int] | None: ...
+def stable_path(
+    tags: list[str], ids: list[str], classes: list[str], parents: list[int], elem: int, /
+) -> str | None: ...
 def kept_positions(
     positions: array[int],
     position_kept: array[float],

@@ -310,6 +310,67 @@ def position_counters(
     return counted, kept
 
 
+TemplateStrips = Callable[
+    ["array[int]", "array[float]", float, "array[int]", "array[int]", list[int], list[int]], list[int]
+]
+
+
+def template_strips(reference: TemplateStrips) -> TemplateStrips:
+    """The C template strips if they equal the Python ones on the canaries; else the Python ones (which
+    also decide whenever an element or its block range is not one the C code reads)."""
+    off = "native template strips off, the Python code runs"
+    # A page of 7 elements: (elems, text_fps, firsts, ends), a subtree inside another, the root, and
+    # fingerprints 0 and 2**64 - 1; the site's (fps, counts) with ties at the bar and a count under it.
+    page = (array("q", [0, 1, 2, 3, 5, 6]), array("Q", [4, 9, 2**64 - 1, 9, 0, 7]))
+    firsts, ends = [0, 0, 1, 1, 3, 3, 5], [9, 3, 3, 2, 9, 4, 9]
+    site = (array("Q", [9, 4, 0, 2**64 - 1, 7, 8]), array("f", [1.0, 2.0, 0.5, 1 / 3, 2.0, 1.0]))
+    canaries = tuple(
+        (*site, bar, *page, firsts, ends) for bar in (0.0, 1 / 3, 0.34, 1.0, 2.0, 3.0, float("inf"))
+    )
+    declined = ((*site, 0.0, array("q", [0, 7]), array("Q", [4, 9]), firsts, ends),)
+    return _declining("strips", off, reference, "template_strips", canaries, declined)
+
+
+StablePath = Callable[[Any, int], str]
+# Elements whose ids and first classes hold runs of digits (two, three, of other scripts), surrounding
+# whitespace, whitespace beyond ASCII; nested under them, under <html> and alone in <body>.
+STABLE_PATH_CANARIES = (
+    '<div id=" main "><p class="lead x">a</p></div>',
+    '<section id="post-1234" class="entry-12 b"><p>b</p></section><div id="12"><p class="a1234">x</p></div>',
+    '<div id="a12b" class="\u3000first\u00a0second"><ul class="c\u0663\u0664\u0665 d"><li>c</li></ul></div>',
+    '<main class="wide"><article id="x\u0661\u0662\u0663"><p class="  ">d</p></article></main><p>e</p>',
+)
+
+
+def stable_pather(reference: StablePath, segment: Callable[..., Any]) -> StablePath:
+    """The C stable path (segment.stable_path) if it equals the Python one for every element of the canary
+    pages; else the Python one (which also decides whenever a column is not one the C code reads)."""
+
+    def native(ext: Any) -> StablePath:
+        fn = ext.stable_path
+
+        def call(seg: Any, elem: int) -> str:
+            got = fn(seg.tags, seg.ids, seg.classes, seg.parents, elem)
+            return got if got is not None else reference(seg, elem)
+
+        return call
+
+    def check(ext: Any) -> str | None:
+        call = native(ext)
+        pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *STABLE_PATH_CANARIES]
+        for html in pages:
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            seg = segment(body, Budget(float("inf")))
+            for elem in range(-1, len(seg.tags)):
+                got, want = call(seg, elem), reference(seg, elem)
+                if got != want:
+                    return f"stable paths differ: {got!r:.80} != {want!r:.80}"
+        return None
+
+    return _chosen("stable_path", "native stable paths off, the Python code runs", reference, check, native)
+
+
 SlotBlocks = Callable[["array[int]", list[int], list[int], list[int], frozenset[int]], list[int]]
 
 
@@ -1072,6 +1133,8 @@ def python_only() -> Iterator[None]:
         sitememory._page_positions,
         sitememory._kept_positions,
         template._slot_blocks,
+        template._template_strips,
+        template._stable_path,
         dom.utf8,
     )
     # the metadata's scans (kept apart: a stage added above does not move their places)
@@ -1080,6 +1143,8 @@ def python_only() -> Iterator[None]:
     sitememory._page_positions = sitememory._page_positions_python
     sitememory._kept_positions = sitememory._kept_positions_python
     template._slot_blocks = template._slot_blocks_python
+    template._template_strips = template._template_strips_python
+    template._stable_path = segment.stable_path
     dom.utf8 = dom.utf8_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
@@ -1113,7 +1178,7 @@ def python_only() -> Iterator[None]:
         guard._scan, guard._nesting_counts, guard._count_attributes = saved[11:14]
         marked.marked, header._after, header._before = saved[14:17]
         sitememory._page_positions, sitememory._kept_positions, template._slot_blocks = saved[17:20]
-        dom.utf8 = saved[20]
+        template._template_strips, template._stable_path, dom.utf8 = saved[20:23]
         select.select, marked.unmarked_text, collect._in_comment = saved_meta
 
 

@@ -116,6 +116,21 @@ def key_hash(key: str) -> int:
     return int.from_bytes(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
+def path_hash(path: str) -> int:
+    """key_hash of a content path, memoised: a site's pages repeat a few paths (a pure function's memo,
+    cleared when full, so no result depends on what was seen before)."""
+    known = _PATH_HASHES.get(path)
+    if known is None:
+        if len(_PATH_HASHES) >= _PATH_HASHES_MAX:
+            _PATH_HASHES.clear()
+        known = _PATH_HASHES[path] = key_hash(path)
+    return known
+
+
+_PATH_HASHES: dict[str, int] = {}
+_PATH_HASHES_MAX = 4096
+
+
 class SiteState:
     """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint.
 
@@ -123,7 +138,6 @@ class SiteState:
     `unit`; `pages_weight` and `share` give the decayed values."""
 
     __slots__ = (
-        "_template",
         "counts",
         "fps",
         "pages_seen",
@@ -151,7 +165,6 @@ class SiteState:
         self.positions = array("Q")  # structure positions (tag-path hashes) where density kept a block
         self.position_seen = array("f")  # scaled decayed pages holding positions[i] since it was first kept
         self.position_kept = array("f")  # of those, the pages where density kept a block there
-        self._template: tuple[float, frozenset[int]] | None = None
 
     @property
     def pages_weight(self) -> float:
@@ -180,7 +193,6 @@ class SiteState:
         self.unit = unit
         self.weight += unit
         self.pages_seen += 1
-        self._template = None
         return True
 
     def _rescale(self, factor: float) -> None:
@@ -197,7 +209,7 @@ class SiteState:
 
     def observe_content_path(self, path: str) -> None:
         """Count where density found the main content on the page just observed."""
-        h = key_hash(path)
+        h = path_hash(path)
         for i, p in enumerate(self.paths):
             if p == h:
                 self.path_counts[i] += self.unit
@@ -268,15 +280,13 @@ class SiteState:
         return [(counts(fp) or 0.0) / weight for fp in fps]
 
     def template(self, theta: float) -> frozenset[int]:
-        """Fingerprints on at least `theta` of the site's recent pages (cached until the next page)."""
-        cached = self._template
-        if cached is not None and cached[0] == theta:
-            return cached[1]
+        """Fingerprints on at least `theta` of the site's recent pages."""
+        return _template(self.fps, self.counts, self.template_bar(theta))
+
+    def template_bar(self, theta: float) -> float:
+        """The scaled count a fingerprint needs to be template: on `theta` of the site's recent pages."""
         # float32 counts: allow for rounding so a block on every page is never just under the bar.
-        bar = theta * self.weight * (1.0 - 1e-5)
-        result = _template(self.fps, self.counts, bar)
-        self._template = (theta, result)
-        return result
+        return theta * self.weight * (1.0 - 1e-5)
 
     def nbytes(self) -> int:
         """Honest size: the array payloads (as serialized) plus the measured per-object overhead."""
@@ -553,13 +563,15 @@ class SiteMemory:
             self._bytes += state.nbytes() - before
             self._evict(keep=site)
 
-    def observe_page_positions(
-        self, site: str, paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+    def observe_extraction(
+        self, site: str, path: str, paths: array[int], parents: list[int], owners: list[int], kept: list[int]
     ) -> None:
-        """observe_positions of a page's blocks (SiteState.observe_page_positions)."""
+        """observe_content_path and the page's block positions (SiteState.observe_page_positions) at once:
+        what density found on the page just observed."""
         state = self._sites.get(site)
         if state is not None and self.learning:
             before = state.nbytes()
+            state.observe_content_path(path)
             state.observe_page_positions(paths, parents, owners, kept)
             self._bytes += state.nbytes() - before
             self._evict(keep=site)
