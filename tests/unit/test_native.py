@@ -284,6 +284,20 @@ def test_crc32_and_adler32_are_zlibs(data: bytes) -> None:
 
 
 @needs_native
+@settings(max_examples=200)
+@given(
+    st.text(st.sampled_from("abcxyzABZ09 .,;-/:@[`{\u00e9\u00ff\u2019\u0663\u03a3"), max_size=700),
+    st.integers(1, 12),
+)
+def test_long_texts_hash_as_zlib(text: str, repeat: int) -> None:
+    # Long texts take the vector paths (16 characters a step; CRC folded 64 bytes a step, Adler-32 32 bytes
+    # a step, with NMAX passed at 5552 bytes): every length around those steps, in both storage kinds.
+    folded = " ".join((text * repeat).split())
+    norm = fp.normalise(folded)
+    assert native._native.text_hashes([folded]) == [zlib.crc32(norm) << 32 | zlib.adler32(norm)]
+
+
+@needs_native
 def test_fingerprints_of_columns_that_are_no_segmentation_fall_back() -> None:
     seg = Segmentation(["body", "div"], ["", ""], ["", ""], [-1, 0], [0, 0], [1, 7], [2, 2],
                        ["x"], ["paragraph"], [1], [1], [1], [0], [0])  # fmt: skip
@@ -385,26 +399,120 @@ def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: in
         assert learn() == ours
 
 
-# The structure positions of a page's blocks (the site's article slots).
+# The structure positions of a page's blocks: counted into the site's arrays, and its article slots.
+@st.composite
+def _page_blocks(draw: st.DrawFn) -> tuple[array[int], list[int], list[int], list[int]]:
+    """(paths, parents, owners, kept) of a page: element paths (0 and repeats among them, one more for
+    <body>'s parent -1), parents, each block's element, kept blocks (repeats, negative indices too)."""
+    n = draw(st.integers(1, 30))
+    paths = array("Q", draw(st.lists(st.one_of(U64, st.integers(0, 3)), min_size=n + 1, max_size=n + 1)))
+    parents = [-1] + [draw(st.integers(-1, i - 1)) for i in range(1, n)]
+    owners = draw(st.lists(st.integers(0, n - 1), max_size=60))
+    kept = draw(st.lists(st.integers(-len(owners), len(owners) - 1), max_size=20)) if owners else []
+    return paths, parents, owners, kept
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    _page_blocks(),
+    st.lists(st.tuples(st.one_of(U64, st.integers(0, 3)), FLOAT32, FLOAT32), max_size=70),
+    st.floats(1.0, 2.0**64),
+)
+def test_page_positions_are_counted_as_pythons(
+    page: tuple[array[int], list[int], list[int], list[int]],
+    tracked: list[tuple[int, float, float]],
+    unit: float,
+) -> None:
+    columns = ([p for p, _, _ in tracked], [s for _, s, _ in tracked], [k for _, _, k in tracked])
+    ours = (array("Q", columns[0]), array("f", columns[1]), array("f", columns[2]))
+    ref = (array("Q", columns[0]), array("f", columns[1]), array("f", columns[2]))
+    assert list(sm._page_positions(*page, *ours, unit)) == sm._page_positions_python(*page, *ref, unit)
+    assert ours == ref
+
+
+@needs_native
+@settings(max_examples=300)
+@given(
+    st.lists(st.tuples(st.one_of(U64, st.integers(0, 3)), FLOAT32, FLOAT32), max_size=70),
+    st.floats(0.0, 2.0**64),
+    st.floats(0.0, 1.0),
+)
+def test_article_slots_are_pythons(tracked: list[tuple[int, float, float]], bar: float, share: float) -> None:
+    columns = (array("Q", [p for p, _, _ in tracked]), array("f", [k for _, k, _ in tracked]))
+    seen = array("f", [s for _, _, s in tracked])
+    got = sm._kept_positions(*columns, seen, bar, share)
+    assert got == sm._kept_positions_python(*columns, seen, bar, share)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(_page_blocks(), st.data())
+def test_blocks_at_article_slots_are_pythons(
+    page: tuple[array[int], list[int], list[int], list[int]], data: st.DataObject
+) -> None:
+    paths = page[0]
+    slots = frozenset(data.draw(st.lists(st.one_of(st.sampled_from(paths), U64), max_size=4)))
+    got, want = tm._slot_blocks(*page, slots), tm._slot_blocks_python(*page, slots)
+    assert got == want
+    assert (got is page[3]) == (want is page[3])  # no block at a slot: density's own list
+
+
 @needs_native
 @settings(max_examples=300)
 @given(st.data())
-def test_block_positions_equal_pythons(data: st.DataObject) -> None:
-    n = data.draw(st.integers(1, 30))
-    paths = array("Q", data.draw(st.lists(st.one_of(U64, st.integers(0, 3)), min_size=n + 1, max_size=n + 1)))
+def test_template_strips_are_pythons(data: st.DataObject) -> None:
+    n = data.draw(st.integers(1, 40))
+    firsts = data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    ends = data.draw(st.lists(st.integers(0, 60), min_size=n, max_size=n))
+    elems = sorted(data.draw(st.sets(st.integers(0, n - 1))))
+    small = st.integers(0, 12)
+    text_fps = data.draw(st.lists(st.one_of(small, U64), min_size=len(elems), max_size=len(elems)))
+    site = data.draw(st.lists(st.tuples(st.one_of(small, U64), FLOAT32), max_size=60))
+    columns = (array("Q", [fp for fp, _ in site]), array("f", [c for _, c in site]))
+    bar = data.draw(st.one_of(st.sampled_from([0.0, 1.0, 2.0]), st.floats(0, 2.0**100)))
+    page = (array("q", elems), array("Q", text_fps), firsts, ends)
+    assert tm._template_strips(*columns, bar, *page) == tm._template_strips_python(*columns, bar, *page)
+
+
+ATTRIBUTE = st.text(st.sampled_from("ab-_ 1239\t\u00a0\u3000\u0663\u0664\u0665\uff11\u00e9X"), max_size=12)
+
+
+@needs_native
+@settings(max_examples=300)
+@given(st.data())
+def test_stable_paths_are_pythons(data: st.DataObject) -> None:
+    # Ids and classes with runs of digits (ASCII, Arabic-Indic, fullwidth), whitespace of every kind.
+    n = data.draw(st.integers(1, 20))
+    tags = data.draw(
+        st.lists(st.sampled_from(["html", "body", "div", "p", "section"]), min_size=n, max_size=n)
+    )
+    ids = data.draw(st.lists(ATTRIBUTE, min_size=n, max_size=n))
+    classes = data.draw(st.lists(ATTRIBUTE, min_size=n, max_size=n))
     parents = [-1] + [data.draw(st.integers(-1, i - 1)) for i in range(1, n)]
-    owners = data.draw(st.lists(st.integers(0, n - 1), max_size=60))
-    kept = data.draw(st.lists(st.integers(0, len(owners) - 1), max_size=20)) if owners else []
-    got = tm._position_sets(paths, parents, owners, kept)
-    assert got == tm._position_sets_python(paths, parents, owners, kept)
+    zero = [0] * n
+    seg = Segmentation(tags, classes, ids, parents, zero, zero, zero, [], [], [], [], [], [], [])
+    for elem in range(-1, n):
+        assert tm._stable_path(seg, elem) == sg.stable_path(seg, elem)
 
 
 @needs_native
 def test_an_index_out_of_range_leaves_block_positions_to_python() -> None:
-    paths = array("Q", [1, 2, 3])
-    assert native._native.position_sets(paths, [-1, 0], [0, 5], []) is None
+    paths, nothing = array("Q", [1, 2, 3]), (array("Q"), array("f"), array("f"))
+    assert native._native.learn_positions(paths, [-1, 0], [0, 5], [], *nothing, 1.0) is None
+    assert native._native.slot_blocks(paths, [-1, 0], [0, 5], [], frozenset({1})) is None
     with pytest.raises(IndexError):
-        tm._position_sets(paths, [-1, 0], [0, 5], [])
+        sm._page_positions(paths, [-1, 0], [0, 5], [], *nothing, 1.0)
+    with pytest.raises(IndexError):
+        tm._slot_blocks(paths, [-1, 0], [0, 5], [], frozenset({1}))
+
+
+@needs_native
+def test_unequal_position_columns_leave_the_article_slots_to_python() -> None:
+    columns = (array("Q", [1, 2]), array("f", [1.0]), array("f", [1.0, 1.0]))
+    assert native._native.kept_positions(*columns, 0.0, 0.0) is None
+    with pytest.raises(ValueError, match="zip"):
+        sm._kept_positions(*columns, 0.0, 0.0)
 
 
 # A page's UTF-8 for lexbor.

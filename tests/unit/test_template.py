@@ -241,7 +241,7 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
 ) -> None:
     segs: list[Segmentation] = []
     learned: list[list[int]] = []
-    after, learn = template.after_extraction, template.learn_positions
+    after, learn = template.after_extraction, template.learn_location
 
     def see(
         memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int]
@@ -249,12 +249,14 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
         segs.append(seg)
         return after(memory, plan, seg, at, kept)
 
-    def spy(memory: SiteMemory, site: str, paths: array[int], seg: Segmentation, kept: list[int]) -> None:
+    def spy(
+        memory: SiteMemory, site: str, at: str, paths: array[int], seg: Segmentation, kept: list[int]
+    ) -> None:
         learned.append(kept)
-        learn(memory, site, paths, seg, kept)
+        learn(memory, site, at, paths, seg, kept)
 
     monkeypatch.setattr(template, "after_extraction", see)
-    monkeypatch.setattr(template, "learn_positions", spy)
+    monkeypatch.setattr(template, "learn_location", spy)
     doc = clean_page(site_page(5, _article_in_text_box(5, PHOTO_LINE)), _learned_site())
     assert "Friday market gallery" in doc.text  # kept by the slot rule...
     texts = [segs[-1].texts[j] for j in learned[-1]]

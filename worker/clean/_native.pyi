@@ -65,9 +65,41 @@ def clear_memo() -> None: ...
 def count_page(
     fps: array[int], counts: array[float], page: set[int] | frozenset[int] | array[int], unit: float, /
 ) -> bytes | None: ...
-def position_sets(
-    paths: array[int], parents: list[int], owners: list[int], kept: list[int], /
-) -> tuple[set[int], set[int]] | None: ...
+def learn_positions(
+    paths: array[int],
+    parents: list[int],
+    owners: list[int],
+    kept: list[int],
+    positions: array[int],
+    position_seen: array[float],
+    position_kept: array[float],
+    unit: float,
+    /,
+) -> bytes | None: ...
+def slot_blocks(
+    paths: array[int], parents: list[int], owners: list[int], kept: list[int], slots: frozenset[int], /
+) -> list[int] | None: ...
+def template_strips(
+    fps: array[int],
+    counts: array[float],
+    bar: float,
+    elems: array[int],
+    text_fps: array[int],
+    firsts: list[int],
+    ends: list[int],
+    /,
+) -> list[int] | None: ...
+def stable_path(
+    tags: list[str], ids: list[str], classes: list[str], parents: list[int], elem: int, /
+) -> str | None: ...
+def kept_positions(
+    positions: array[int],
+    position_kept: array[float],
+    position_seen: array[float],
+    bar: float,
+    share: float,
+    /,
+) -> frozenset[int] | None: ...
 def prune(fps: array[int], counts: array[float], keep: int, /) -> tuple[bytes, bytes] | None: ...
 def template_set(fps: array[int], counts: array[float], bar: float, /) -> frozenset[int]: ...
 def scan(markup: str, long_tag: int, step: int, /) -> tuple[int, list[tuple[int, int]]]: ...

@@ -16,7 +16,7 @@ import logging
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
@@ -108,9 +108,14 @@ NativeFingerprint = Callable[
 ]
 
 
-# Texts whose normalised hashes are compared at import: digits of other scripts, capitals beyond ASCII
-# (only ASCII is case-folded), characters of every UTF-8 length, a lone surrogate (surrogatepass); ASCII
-# read eight bytes a step, with the characters next to the digits' and capitals' ranges ("/:@[`{").
+# Texts whose normalised hashes are compared at import (whitespace-folded, as the segmentation makes
+# them): digits of other scripts, capitals beyond ASCII (only ASCII is case-folded), characters of every
+# UTF-8 length, a lone surrogate (surrogatepass); ASCII read sixteen and eight characters a step, with the
+# characters next to the digits' and capitals' ranges ("/:@[`{"); texts of every length around the vector
+# hashes' steps (64, 16 and 32 bytes) and past Adler-32's NMAX (5552 bytes), one and two bytes a character.
+_LONG_TEXT = "The Quick brown fox, 2024: it\u2019s 12 o'clock \u00e9t\u00e9 \u0663 ZZ top / [x] {y} @z `w` "
+_LONG_ASCII = "The Quick brown-fox, 2024: it's 12 o'clock; ZZ top / [x] {y} @z `w` "
+_LONG_LENGTHS = (63, 64, 65, 79, 80, 97, 127, 129, 5600)
 HASH_CANARIES = (
     "Page 9 of 12, 2024",
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz /0123456789: @AZ[ `az{ Mixed9Case x7 ABC09a",
@@ -121,6 +126,8 @@ HASH_CANARIES = (
     "漢字 ｱ １２ 😀 \ud800",
     "",
     "0",
+    *((text * 90)[:n].strip() for text in (_LONG_TEXT, _LONG_ASCII) for n in _LONG_LENGTHS),
+    "\uffff" * 1900,
 )
 
 
@@ -230,8 +237,6 @@ def _check_memory(count_page: CountPage, template: TemplateSet, prune: Prune) ->
     return None
 
 
-PositionSets = Callable[["array[int]", list[int], list[int], list[int]], "tuple[set[int], set[int]]"]
-
 # (paths, parents, owners, kept): blocks right in <body> (parent -1: the last path), positions shared by
 # several blocks and elements, a kept block twice, the value 0 and both ends of the 64-bit range.
 POSITION_CANARIES: tuple[tuple[array[int], list[int], list[int], list[int]], ...] = (
@@ -245,13 +250,139 @@ POSITION_CANARIES: tuple[tuple[array[int], list[int], list[int], list[int]], ...
     (array("Q", [0, 5, 0]), [-1, 0], [1, 0], [1]),
     (array("Q", [1]), [], [], []),
 )
+# A site's tracked positions and their two counts for them: none; some of the canaries' (the value 0
+# among them) with counts that round in float32; one tracked twice (the last index counts, as a dict's).
+TRACKED_CANARIES: tuple[tuple[list[int], list[float], list[float]], ...] = (
+    ([], [], []),
+    ([3, 0, 2**64 - 1, 11, 9], [1 / 3, 2.0, 7 / 3, 0.1, 5.0], [1 / 7, 2.0, 0.0, 0.1, 4.5]),
+    ([7, 2**63, 7], [1.0, 2.0, 3.0], [0.5, 1.5, 2.5]),
+)
+
+PagePositions = Callable[
+    ["array[int]", list[int], list[int], list[int], "array[int]", "array[float]", "array[float]", float],
+    "Sequence[int]",
+]
+KeptPositions = Callable[["array[int]", "array[float]", "array[float]", float, float], frozenset[int]]
 
 
-def position_sets(reference: PositionSets) -> PositionSets:
-    """The C positions of a page's blocks if they equal the Python ones on the canaries; else the Python
-    ones (which also decide whenever an index is out of range)."""
-    off = "native block positions off, the Python code runs"
-    return _declining("positions", off, reference, "position_sets", POSITION_CANARIES)
+def position_counters(
+    page_positions: PagePositions, kept_positions: KeptPositions
+) -> tuple[PagePositions, KeptPositions]:
+    """The C counting of a page's structure positions into a site's arrays and the C article slots, if they
+    equal the Python ones on the canaries (the arrays they change compared too); else the Python ones (which
+    also decide where the C code returns None: an index out of range, arrays of unequal lengths)."""
+    if _native is None:
+        _STATUS["positions"] = _NOT_BUILT
+        return page_positions, kept_positions
+    ext = _native
+
+    def counted(*args: Any) -> Sequence[int]:
+        got = ext.learn_positions(*args)
+        return array("Q", got) if got is not None else page_positions(*args)
+
+    def kept(*args: Any) -> frozenset[int]:
+        got = ext.kept_positions(*args)
+        return got if got is not None else kept_positions(*args)
+
+    def check() -> str | None:
+        for page in POSITION_CANARIES:
+            for tracked, seen, held in TRACKED_CANARIES:
+                for unit in (1 / 3,):
+                    ours = (array("Q", tracked), array("f", seen), array("f", held))
+                    theirs = (array("Q", tracked), array("f", seen), array("f", held))
+                    got, want = counted(*page, *ours, unit), page_positions(*page, *theirs, unit)
+                    if list(got) != list(want) or ours != theirs:
+                        return f"page positions differ on {page!r:.80} with {tracked!r:.80}"
+                    for bar, share in ((0.0, 0.0), (1.0, 0.95), (1 / 3, 1.0), (2.5, 0.5)):
+                        if kept(*ours, bar, share) != kept_positions(*ours, bar, share):
+                            return f"article slots differ at {bar}, {share} on {tracked!r:.80}"
+        nothing = (array("Q"), array("f"), array("f"))
+        if ext.learn_positions(array("Q", [1, 2, 3]), [-1, 0], [0, 5], [], *nothing, 1.0) is not None:
+            return "learn_positions answered an index out of range"
+        return None
+
+    if not _passes("positions", "native structure positions off, the Python code runs", check):
+        return page_positions, kept_positions
+    return counted, kept
+
+
+TemplateStrips = Callable[
+    ["array[int]", "array[float]", float, "array[int]", "array[int]", list[int], list[int]], list[int]
+]
+
+
+def template_strips(reference: TemplateStrips) -> TemplateStrips:
+    """The C template strips if they equal the Python ones on the canaries; else the Python ones (which
+    also decide whenever an element or its block range is not one the C code reads)."""
+    off = "native template strips off, the Python code runs"
+    # A page of 7 elements: (elems, text_fps, firsts, ends), a subtree inside another, the root, and
+    # fingerprints 0 and 2**64 - 1; the site's (fps, counts) with ties at the bar and a count under it.
+    page = (array("q", [0, 1, 2, 3, 5, 6]), array("Q", [4, 9, 2**64 - 1, 9, 0, 7]))
+    firsts, ends = [0, 0, 1, 1, 3, 3, 5], [9, 3, 3, 2, 9, 4, 9]
+    site = (array("Q", [9, 4, 0, 2**64 - 1, 7, 8]), array("f", [1.0, 2.0, 0.5, 1 / 3, 2.0, 1.0]))
+    canaries = tuple(
+        (*site, bar, *page, firsts, ends) for bar in (0.0, 1 / 3, 0.34, 1.0, 2.0, 3.0, float("inf"))
+    )
+    declined = ((*site, 0.0, array("q", [0, 7]), array("Q", [4, 9]), firsts, ends),)
+    return _declining("strips", off, reference, "template_strips", canaries, declined)
+
+
+StablePath = Callable[[Any, int], str]
+# Elements whose ids and first classes hold runs of digits (two, three, of other scripts), surrounding
+# whitespace, whitespace beyond ASCII; nested under them, under <html> and alone in <body>.
+STABLE_PATH_CANARIES = (
+    '<div id=" main "><p class="lead x">a</p></div>',
+    '<section id="post-1234" class="entry-12 b"><p>b</p></section><div id="12"><p class="a1234">x</p></div>',
+    '<div id="a12b" class="\u3000first\u00a0second"><ul class="c\u0663\u0664\u0665 d"><li>c</li></ul></div>',
+    '<main class="wide"><article id="x\u0661\u0662\u0663"><p class="  ">d</p></article></main><p>e</p>',
+)
+
+
+def stable_pather(reference: StablePath, segment: Callable[..., Any]) -> StablePath:
+    """The C stable path (segment.stable_path) if it equals the Python one for every element of the canary
+    pages; else the Python one (which also decides whenever a column is not one the C code reads)."""
+
+    def native(ext: Any) -> StablePath:
+        fn = ext.stable_path
+
+        def call(seg: Any, elem: int) -> str:
+            got = fn(seg.tags, seg.ids, seg.classes, seg.parents, elem)
+            return got if got is not None else reference(seg, elem)
+
+        return call
+
+    def check(ext: Any) -> str | None:
+        call = native(ext)
+        pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *STABLE_PATH_CANARIES]
+        for html in pages:
+            body = LexborHTMLParser(html).body
+            assert body is not None
+            seg = segment(body, Budget(float("inf")))
+            for elem in range(-1, len(seg.tags)):
+                got, want = call(seg, elem), reference(seg, elem)
+                if got != want:
+                    return f"stable paths differ: {got!r:.80} != {want!r:.80}"
+        return None
+
+    return _chosen("stable_path", "native stable paths off, the Python code runs", reference, check, native)
+
+
+SlotBlocks = Callable[["array[int]", list[int], list[int], list[int], frozenset[int]], list[int]]
+
+
+def slot_blocks(reference: SlotBlocks) -> SlotBlocks:
+    """The C blocks at a site's article slots if they equal the Python ones on the canaries; else the Python
+    ones (which also decide whenever an index, a kept block or a slot is not one the C code reads)."""
+    off = "native article slots off, the Python code runs"
+    slots: tuple[frozenset[int], ...] = (
+        frozenset(),
+        frozenset({3}),
+        frozenset({0, 2**64 - 1}),
+        frozenset({9, 5, 1, 2**63}),
+    )
+    canaries = tuple((*page, s) for page in POSITION_CANARIES for s in slots)
+    declined = ((array("Q", [9, 9]), [-1], [0, 0], [-1], frozenset({9})),)
+    return _declining("slots", off, reference, "slot_blocks", canaries, declined)
 
 
 def _declining(
@@ -1232,7 +1363,11 @@ def python_only() -> Iterator[None]:
         marked.marked,
         header._after,
         header._before,
-        template._position_sets,
+        sitememory._page_positions,
+        sitememory._kept_positions,
+        template._slot_blocks,
+        template._template_strips,
+        template._stable_path,
         dom.utf8,
     )
     # the metadata's scans (kept apart: a stage added above does not move their places)
@@ -1242,7 +1377,11 @@ def python_only() -> Iterator[None]:
     classify._decide, repeats._repeats = classify.decide_python, repeats.repeats_python
     posts._indexes = posts.indexes_python
     segment._accel = fingerprint._accel = None
-    template._position_sets = template._position_sets_python
+    sitememory._page_positions = sitememory._page_positions_python
+    sitememory._kept_positions = sitememory._kept_positions_python
+    template._slot_blocks = template._slot_blocks_python
+    template._template_strips = template._template_strips_python
+    template._stable_path = segment.stable_path
     dom.utf8 = dom.utf8_python
     idents.ident_flags = idents.ident_flags_python
     lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
@@ -1275,7 +1414,8 @@ def python_only() -> Iterator[None]:
         sitememory._count_page, sitememory._template, sitememory._prune = saved[8:11]
         guard._scan, guard._nesting_counts, guard._count_attributes = saved[11:14]
         marked.marked, header._after, header._before = saved[14:17]
-        template._position_sets, dom.utf8 = saved[17:19]
+        sitememory._page_positions, sitememory._kept_positions, template._slot_blocks = saved[17:20]
+        template._template_strips, template._stable_path, dom.utf8 = saved[20:23]
         select.select, marked.unmarked_text, collect._in_comment = saved_meta
         classify._decide, repeats._repeats, posts._indexes = saved_classes
 

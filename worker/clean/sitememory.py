@@ -116,6 +116,21 @@ def key_hash(key: str) -> int:
     return int.from_bytes(blake2b(key.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
 
 
+def path_hash(path: str) -> int:
+    """key_hash of a content path, memoised: a site's pages repeat a few paths (a pure function's memo,
+    cleared when full, so no result depends on what was seen before)."""
+    known = _PATH_HASHES.get(path)
+    if known is None:
+        if len(_PATH_HASHES) >= _PATH_HASHES_MAX:
+            _PATH_HASHES.clear()
+        known = _PATH_HASHES[path] = key_hash(path)
+    return known
+
+
+_PATH_HASHES: dict[str, int] = {}
+_PATH_HASHES_MAX = 4096
+
+
 class SiteState:
     """The statistics of one site. Arrays, not dicts: about 12 bytes per tracked fingerprint.
 
@@ -123,7 +138,6 @@ class SiteState:
     `unit`; `pages_weight` and `share` give the decayed values."""
 
     __slots__ = (
-        "_template",
         "counts",
         "fps",
         "pages_seen",
@@ -151,7 +165,6 @@ class SiteState:
         self.positions = array("Q")  # structure positions (tag-path hashes) where density kept a block
         self.position_seen = array("f")  # scaled decayed pages holding positions[i] since it was first kept
         self.position_kept = array("f")  # of those, the pages where density kept a block there
-        self._template: tuple[float, frozenset[int]] | None = None
 
     @property
     def pages_weight(self) -> float:
@@ -180,7 +193,6 @@ class SiteState:
         self.unit = unit
         self.weight += unit
         self.pages_seen += 1
-        self._template = None
         return True
 
     def _rescale(self, factor: float) -> None:
@@ -197,7 +209,7 @@ class SiteState:
 
     def observe_content_path(self, path: str) -> None:
         """Count where density found the main content on the page just observed."""
-        h = key_hash(path)
+        h = path_hash(path)
         for i, p in enumerate(self.paths):
             if p == h:
                 self.path_counts[i] += self.unit
@@ -221,14 +233,20 @@ class SiteState:
 
     def observe_positions(self, seen: set[int], kept: set[int]) -> None:
         """Count the structure positions of the page just observed (`kept`: where density kept a block)."""
+        counts = self.positions, self.position_seen, self.position_kept
+        self._track_positions(_count_positions_python(*counts, seen, kept, self.unit))
+
+    def observe_page_positions(
+        self, paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+    ) -> None:
+        """observe_positions of a page's blocks: block b's position is paths[parents[owners[b]]], and
+        `kept` lists the blocks density kept."""
+        counts = self.positions, self.position_seen, self.position_kept
+        self._track_positions(_page_positions(paths, parents, owners, kept, *counts, self.unit))
+
+    def _track_positions(self, new: Sequence[int]) -> None:
+        """Track the positions density kept for the first time (sorted), with this page's weight."""
         unit, tracked = self.unit, self.positions
-        index = dict(zip(tracked, range(len(tracked)), strict=True))
-        for p in seen.intersection(index):  # a page holds ~50 positions, a site tracks a few
-            i = index[p]
-            self.position_seen[i] += unit
-            if p in kept:
-                self.position_kept[i] += unit
-        new = sorted(kept.difference(index))  # sorted: the state must not depend on set order
         if new:
             tracked.extend(new)
             self.position_seen.extend(array("f", [unit]) * len(new))
@@ -244,11 +262,7 @@ class SiteState:
         """Positions density kept on at least `min_pages` (decayed) of the site's pages and on at least
         `share` of the pages holding them since it first kept them."""
         bar = min_pages * self.unit
-        return frozenset(
-            p
-            for p, k, n in zip(self.positions, self.position_kept, self.position_seen, strict=True)
-            if k >= bar and k >= share * n
-        )
+        return _kept_positions(self.positions, self.position_kept, self.position_seen, bar, share)
 
     def share(self, fp: int) -> float:
         try:
@@ -266,15 +280,13 @@ class SiteState:
         return [(counts(fp) or 0.0) / weight for fp in fps]
 
     def template(self, theta: float) -> frozenset[int]:
-        """Fingerprints on at least `theta` of the site's recent pages (cached until the next page)."""
-        cached = self._template
-        if cached is not None and cached[0] == theta:
-            return cached[1]
+        """Fingerprints on at least `theta` of the site's recent pages."""
+        return _template(self.fps, self.counts, self.template_bar(theta))
+
+    def template_bar(self, theta: float) -> float:
+        """The scaled count a fingerprint needs to be template: on `theta` of the site's recent pages."""
         # float32 counts: allow for rounding so a block on every page is never just under the bar.
-        bar = theta * self.weight * (1.0 - 1e-5)
-        result = _template(self.fps, self.counts, bar)
-        self._template = (theta, result)
-        return result
+        return theta * self.weight * (1.0 - 1e-5)
 
     def nbytes(self) -> int:
         """Honest size: the array payloads (as serialized) plus the measured per-object overhead."""
@@ -418,6 +430,65 @@ def _template_python(fps: array[int], counts: array[float], bar: float) -> froze
     return frozenset(compress(fps, map(bar.__le__, counts)))
 
 
+def _count_positions_python(
+    positions: array[int],
+    position_seen: array[float],
+    position_kept: array[float],
+    seen: set[int],
+    kept: set[int],
+    unit: float,
+) -> list[int]:
+    """Add `unit` to the seen count of every tracked position among `seen`, and to its kept count when it
+    is among `kept` too; the kept positions not tracked yet, sorted (the state must not depend on set
+    order)."""
+    index = dict(zip(positions, range(len(positions)), strict=True))
+    for p in seen.intersection(index):  # a page holds ~50 positions, a site tracks a few
+        i = index[p]
+        position_seen[i] += unit
+        if p in kept:
+            position_kept[i] += unit
+    return sorted(kept.difference(index))
+
+
+def block_positions(paths: array[int], parents: list[int], owners: list[int]) -> list[int]:
+    """Each block's structure position: the path fingerprint of its innermost element's parent."""
+    return list(map(paths.__getitem__, map(parents.__getitem__, owners)))
+
+
+def position_sets(
+    paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+) -> tuple[set[int], set[int]]:
+    """The structure positions of the page's blocks, and of the blocks in `kept`."""
+    positions = block_positions(paths, parents, owners)
+    return set(positions), set(map(positions.__getitem__, kept))
+
+
+def _page_positions_python(
+    paths: array[int],
+    parents: list[int],
+    owners: list[int],
+    kept: list[int],
+    positions: array[int],
+    position_seen: array[float],
+    position_kept: array[float],
+    unit: float,
+) -> list[int]:
+    """_count_positions_python with a page's blocks (position_sets)."""
+    seen, held = position_sets(paths, parents, owners, kept)
+    return _count_positions_python(positions, position_seen, position_kept, seen, held, unit)
+
+
+def _kept_positions_python(
+    positions: array[int], position_kept: array[float], position_seen: array[float], bar: float, share: float
+) -> frozenset[int]:
+    """The positions kept on at least `bar` (scaled) pages and on at least `share` of those holding them."""
+    return frozenset(
+        p
+        for p, k, n in zip(positions, position_kept, position_seen, strict=True)
+        if k >= bar and k >= share * n
+    )
+
+
 def _payload(n_fps: int, n_urls: int, n_paths: int, n_positions: int) -> int:
     """Serialized bytes of the arrays: a fingerprint or a path is 8 + 4 (count), a page key 8, a structure
     position 8 + 4 + 4 (its two counts)."""
@@ -492,6 +563,19 @@ class SiteMemory:
             self._bytes += state.nbytes() - before
             self._evict(keep=site)
 
+    def observe_extraction(
+        self, site: str, path: str, paths: array[int], parents: list[int], owners: list[int], kept: list[int]
+    ) -> None:
+        """observe_content_path and the page's block positions (SiteState.observe_page_positions) at once:
+        what density found on the page just observed."""
+        state = self._sites.get(site)
+        if state is not None and self.learning:
+            before = state.nbytes()
+            state.observe_content_path(path)
+            state.observe_page_positions(paths, parents, owners, kept)
+            self._bytes += state.nbytes() - before
+            self._evict(keep=site)
+
     def set_budget_mb(self, budget_mb: float) -> None:
         """Change the budget (the stream splits one budget over its partitions); evicts at once."""
         self.config = replace(self.config, budget_mb=budget_mb)
@@ -536,3 +620,6 @@ class SiteMemory:
 # In C (worker/clean/_native.c: on the arrays' storage, no dict of the site's fingerprints per page, no
 # int or float object per count), once native.py has checked them against the Python ones; else these.
 _count_page, _template, _prune = native.memory_counters(_count_page_python, _template_python, _prune_python)
+# In C as well (no set, dict or int object per position or block), once native.py has checked them; else
+# these. The C page positions leave to Python what it does not read (an index out of range).
+_page_positions, _kept_positions = native.position_counters(_page_positions_python, _kept_positions_python)

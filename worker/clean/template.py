@@ -38,11 +38,11 @@ from itertools import compress
 from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
-from worker.clean import native
+from worker.clean import native, sitememory
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
-from worker.clean.segment import Segmentation, stable_path
-from worker.clean.sitememory import SiteMemory, SiteState
+from worker.clean.segment import Segmentation, segment, stable_path
+from worker.clean.sitememory import SiteMemory, SiteState, block_positions
 from worker.models import Page
 
 _WORD = re.compile(r"\w+")
@@ -119,7 +119,8 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     slots = state.kept_positions(POSITION_MIN_PAGES, POSITION_KEPT_SHARE)
     if state.pages_seen < config.min_pages:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts, paths, slots)
-    strip = [fps.elems[k] for k in choose_strips(seg, fps, state.template(config.theta))]
+    bar = state.template_bar(config.theta)
+    strip = _template_strips(state.fps, state.counts, bar, fps.elems, fps.text_fps, seg.firsts, seg.ends)
     if strip and sum(seg.ends[i] - seg.firsts[i] for i in strip) >= len(seg.texts):
         return Plan(site, state.pages_seen, fresh, False, True, [], None, facts, paths, slots)
     steer = Steer(state.content_path()) if strip else None
@@ -133,11 +134,10 @@ def after_extraction(
     site's article slots; the site learns, from a page it counted, where density found the content
     (`located`) and which positions it kept."""
     if plan.fresh:
-        memory.observe_content_path(plan.site, stable_path(seg, located))
-        learn_positions(memory, plan.site, plan.paths, seg, kept)
+        learn_location(memory, plan.site, _stable_path(seg, located), plan.paths, seg, kept)
     if not plan.positions:
         return kept  # no slot to fill (most pages: each block's position is only read here then)
-    return with_kept_positions(_positions(plan, seg), kept, plan.positions)
+    return _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
 
 
 def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
@@ -148,28 +148,19 @@ def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[
     return sorted(set(kept).union(extra)) if extra else kept
 
 
-def learn_positions(
-    memory: SiteMemory, site: str, paths: array[int], seg: Segmentation, kept: list[int]
+def learn_location(
+    memory: SiteMemory, site: str, location: str, paths: array[int], seg: Segmentation, kept: list[int]
 ) -> None:
-    """Count where density kept blocks on this page (`kept`: its choice, before with_kept_positions)."""
-    memory.observe_positions(site, *_position_sets(paths, seg.parents, seg.owners, kept))
+    """Count where density found the content on this page (`location`, its stable path) and where it kept
+    blocks (`kept`: its choice, before with_kept_positions)."""
+    memory.observe_extraction(site, location, paths, seg.parents, seg.owners, kept)
 
 
-def _positions(plan: Plan, seg: Segmentation) -> list[int]:
-    """Each block's structure position: the path fingerprint of its innermost element's parent."""
-    return _block_positions(plan.paths, seg.parents, seg.owners)
-
-
-def _block_positions(paths: array[int], parents: list[int], owners: list[int]) -> list[int]:
-    return list(map(paths.__getitem__, map(parents.__getitem__, owners)))
-
-
-def _position_sets_python(
-    paths: array[int], parents: list[int], owners: list[int], kept: list[int]
-) -> tuple[set[int], set[int]]:
-    """The structure positions of the page's blocks, and of the blocks in `kept`."""
-    positions = _block_positions(paths, parents, owners)
-    return set(positions), set(map(positions.__getitem__, kept))
+def _slot_blocks_python(
+    paths: array[int], parents: list[int], owners: list[int], kept: list[int], slots: frozenset[int]
+) -> list[int]:
+    """with_kept_positions of the page's blocks (block b's position: paths[parents[owners[b]]])."""
+    return with_kept_positions(block_positions(paths, parents, owners), kept, slots)
 
 
 def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
@@ -179,11 +170,31 @@ def _site_facts(state: SiteState, fps: PageFingerprints) -> SiteFacts:
 
 def choose_strips(seg: Segmentation, fps: PageFingerprints, template: frozenset[int]) -> list[int]:
     """Indices (into fps) of the outermost template subtrees, never the root itself."""
-    firsts, ends, elems = seg.firsts, seg.ends, fps.elems
+    return _outermost(seg.firsts, seg.ends, fps.elems, fps.text_fps, template)
+
+
+def _template_strips_python(
+    site_fps: array[int],
+    counts: array[float],
+    bar: float,
+    elems: array[int],
+    text_fps: array[int],
+    firsts: list[int],
+    ends: list[int],
+) -> list[int]:
+    """The elements whose subtrees are template (the site's fingerprints counted at least `bar`), outermost
+    only, never the root: what the plan strips."""
+    template = sitememory._template_python(site_fps, counts, bar)
+    return [elems[k] for k in _outermost(firsts, ends, elems, text_fps, template)]
+
+
+def _outermost(
+    firsts: list[int], ends: list[int], elems: array[int], text_fps: array[int], template: frozenset[int]
+) -> list[int]:
     chosen: list[int] = []
     end = -1  # end block of the last chosen subtree: records starting before it are its descendants
     # The template's elements found by C-level maps, then the loop over those few only.
-    for k in compress(range(len(elems)), map(template.__contains__, fps.text_fps)):
+    for k in compress(range(len(elems)), map(template.__contains__, text_fps)):
         i = elems[k]
         if not i or firsts[i] < end:
             continue
@@ -214,6 +225,10 @@ def unsafe(stripped: list[str], alone: list[str]) -> str | None:
     return None
 
 
-# In C (worker/clean/_native.c: one int object per distinct position, not per block), once native.py has
-# checked it against the Python one; else that.
-_position_sets = native.position_sets(_position_sets_python)
+# In C (worker/clean/_native.c: no int object per block), once native.py has checked it against the Python
+# one; else that.
+_slot_blocks = native.slot_blocks(_slot_blocks_python)
+# In C as well (no set of the site's template nor an int per fingerprint), once checked; else that.
+_template_strips = native.template_strips(_template_strips_python)
+# The content location's stable path in C (no regex search nor str per level), once checked; else that.
+_stable_path = native.stable_pather(stable_path, segment)
