@@ -1336,6 +1336,7 @@ def python_only() -> Iterator[None]:
         lang,
         posts,
         quality,
+        region,
         render,
         repeats,
         score,
@@ -1345,79 +1346,51 @@ def python_only() -> Iterator[None]:
     )
     from worker.clean.meta import collect, header, marked, select
 
-    saved = (
-        idents.ident_flags,
-        lang.stop_hits,
-        quality._counts,
-        quality._per_text,
-        render.quality_dict,
-        score._accel,
-        segment._accel,
-        fingerprint._accel,
-        sitememory._count_page,
-        sitememory._template,
-        sitememory._prune,
-        guard._scan,
-        guard._nesting_counts,
-        guard._count_attributes,
-        marked.marked,
-        header._after,
-        header._before,
-        sitememory._page_positions,
-        sitememory._kept_positions,
-        template._slot_blocks,
-        template._template_strips,
-        template._stable_path,
-        dom.utf8,
-    )
-    # the metadata's scans (kept apart: a stage added above does not move their places)
-    saved_meta = (select.select, marked.unmarked_text, collect._in_comment)
-    # classification and repeated signatures (kept apart likewise)
-    saved_classes = (classify._decide, repeats._repeats, posts._indexes)
-    classify._decide, repeats._repeats = classify.decide_python, repeats.repeats_python
-    posts._indexes = posts.indexes_python
-    segment._accel = fingerprint._accel = None
-    sitememory._page_positions = sitememory._page_positions_python
-    sitememory._kept_positions = sitememory._kept_positions_python
-    template._slot_blocks = template._slot_blocks_python
-    template._template_strips = template._template_strips_python
-    template._stable_path = segment.stable_path
-    dom.utf8 = dom.utf8_python
-    idents.ident_flags = idents.ident_flags_python
-    lang.stop_hits, quality._counts = lang.stop_hits_python, quality.count_python
-    quality._per_text, render.quality_dict = quality.per_text_python, render.quality_dict_python
-    score._accel = None
-    sitememory._count_page = sitememory._count_page_python
-    sitememory._template = sitememory._template_python
-    sitememory._prune = sitememory._prune_python
-    guard._scan, guard._nesting_counts = guard._scan_python, guard._nesting_counts_python
-    guard._count_attributes = guard._count_attributes_python
-    marked.marked = marked.marked_python
-    select.select = select.select_python
-    marked.unmarked_text = marked.unmarked_text_python
-    collect._in_comment = collect.in_comment_python
-    header._after, header._before = header._after_python, header._before_python
+    # (module, attribute, its Python reference): swapped in for the block, restored after it by name
+    swaps: list[tuple[Any, str, Any]] = [
+        (idents, "ident_flags", idents.ident_flags_python),
+        (lang, "stop_hits", lang.stop_hits_python),
+        (quality, "_counts", quality.count_python),
+        (quality, "_per_text", quality.per_text_python),
+        (render, "quality_dict", render.quality_dict_python),
+        (score, "_accel", None),
+        (segment, "_accel", None),
+        (fingerprint, "_accel", None),
+        (sitememory, "_count_page", sitememory._count_page_python),
+        (sitememory, "_template", sitememory._template_python),
+        (sitememory, "_prune", sitememory._prune_python),
+        (sitememory, "_page_positions", sitememory._page_positions_python),
+        (sitememory, "_kept_positions", sitememory._kept_positions_python),
+        (template, "_slot_blocks", template._slot_blocks_python),
+        (template, "_template_strips", template._template_strips_python),
+        (template, "stable_path", segment.stable_path_python),
+        (region, "stable_path", segment.stable_path_python),
+        (guard, "_scan", guard._scan_python),
+        (guard, "_nesting_counts", guard._nesting_counts_python),
+        (guard, "_count_attributes", guard._count_attributes_python),
+        (marked, "marked", marked.marked_python),
+        (marked, "unmarked_text", marked.unmarked_text_python),
+        (header, "_after", header._after_python),
+        (header, "_before", header._before_python),
+        (select, "select", select.select_python),
+        (collect, "_in_comment", collect.in_comment_python),
+        (collect, "scan", collect.scan_python),
+        (dom, "utf8", dom.utf8_python),
+        (classify, "_decide", classify.decide_python),
+        (repeats, "_repeats", repeats.repeats_python),
+        (posts, "_indexes", posts.indexes_python),
+    ]
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
-    model: list[Any] = [m for m in map(sys.modules.get, names) if m is not None]
-    saved_model = [m._accel for m in model]
-    for m in model:
-        m._accel = None
+    swaps += [(m, "_accel", None) for m in map(sys.modules.get, names) if m is not None]
+    saved = [(module, name, getattr(module, name)) for module, name, _ in swaps]
+    for module, name, reference in swaps:
+        setattr(module, name, reference)
     try:
         yield
     finally:
-        for m, accel in zip(model, saved_model, strict=True):
-            m._accel = accel
-        idents.ident_flags, lang.stop_hits, quality._counts, quality._per_text = saved[:4]
-        render.quality_dict, score._accel = saved[4:6]
-        segment._accel, fingerprint._accel = saved[6:8]
-        sitememory._count_page, sitememory._template, sitememory._prune = saved[8:11]
-        guard._scan, guard._nesting_counts, guard._count_attributes = saved[11:14]
-        marked.marked, header._after, header._before = saved[14:17]
-        sitememory._page_positions, sitememory._kept_positions, template._slot_blocks = saved[17:20]
-        template._template_strips, template._stable_path, dom.utf8 = saved[20:23]
-        select.select, marked.unmarked_text, collect._in_comment = saved_meta
-        classify._decide, repeats._repeats, posts._indexes = saved_classes
+        for module, name, value in saved:
+            setattr(module, name, value)
 
 
 def _configure(t: SegmentTables) -> None:

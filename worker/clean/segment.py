@@ -133,7 +133,7 @@ def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
     return span[0], -span[1]
 
 
-def stable_path(seg: Segmentation, elem: int) -> str:
+def stable_path_python(seg: Segmentation, elem: int) -> str:
     """Tag path from the root, ids and first classes kept only when they look hand-written."""
     tags, ids, parents = seg.tags, seg.ids, seg.parents
     parts: list[str] = []
@@ -490,3 +490,8 @@ _TABLES = native.SegmentTables(
     class_hints=_HIDDEN_CLASS_HINTS,
 )
 _accel: NativeSegment | None = native.segmenter(_TABLES, Segmentation, segment_python)
+
+
+# The stable path in C (no regex search nor str per level), once native.py has checked it against
+# stable_path_python on canary pages; else that. The region and the site memory call this one.
+stable_path = native.stable_pather(stable_path_python, segment)

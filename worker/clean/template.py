@@ -41,7 +41,7 @@ from worker.clean import heuristics as h
 from worker.clean import native, sitememory
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
-from worker.clean.segment import Segmentation, segment, stable_path
+from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import SiteMemory, SiteState, block_positions
 from worker.models import Page
 
@@ -134,7 +134,7 @@ def after_extraction(
     site's article slots; the site learns, from a page it counted, where density found the content
     (`located`) and which positions it kept."""
     if plan.fresh:
-        learn_location(memory, plan.site, _stable_path(seg, located), plan.paths, seg, kept)
+        learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
     if not plan.positions:
         return kept  # no slot to fill (most pages: each block's position is only read here then)
     return _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
@@ -230,5 +230,3 @@ def unsafe(stripped: list[str], alone: list[str]) -> str | None:
 _slot_blocks = native.slot_blocks(_slot_blocks_python)
 # In C as well (no set of the site's template nor an int per fingerprint), once checked; else that.
 _template_strips = native.template_strips(_template_strips_python)
-# The content location's stable path in C (no regex search nor str per level), once checked; else that.
-_stable_path = native.stable_pather(stable_path, segment)
