@@ -36,10 +36,14 @@ class SubprocessChild:
         self._stdin = proc.stdin
         self._stdout = proc.stdout
 
-    def send(self, frame: bytes) -> None:
+    def send(self, *parts: bytes) -> None:
         if self._stdin.is_closing():
             raise RuntimeError("the pipe is closed")
-        self._stdin.write(frame)
+        for part in parts:  # one by one: joining them would copy the page once more
+            self._stdin.write(part)
+
+    def buffered(self) -> int:
+        return self._stdin.transport.get_write_buffer_size()
 
     async def receive(self) -> bytes | None:
         try:
