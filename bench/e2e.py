@@ -74,6 +74,9 @@ MAX_PAGES = 3000  # ~1 minute of draining on a 2-core machine
 LATENCY_LOAD = 0.5  # share of measured throughput used for the paced latency phase
 GOAL_RATIO = 0.85  # one cleaning process against offline cleaning (issue 9)
 GOAL_SCALING = 1.6  # two cleaning processes against one, on a 2-core machine (issue 9)
+# How the pages are compressed on their way in is the crawler's choice, not a worker setting: fixed
+# here, so `--set compression_type=...` changes the worker's output only.
+INPUT_COMPRESSION = "zstd"
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -253,7 +256,8 @@ async def _e2e(
     await create_topics(bootstrap, pipeline_topics(settings))
     worker: WorkerProcess | None = None
     try:
-        async with page_producer(settings) as producer:
+        crawler = dataclasses.replace(settings, compression_type=INPUT_COMPRESSION)
+        async with page_producer(crawler) as producer:
             produced = await replay_pages(producer, pages, settings.input_topic)
             log.info("produced %d pages in %.1fs", produced.sent, produced.elapsed_s)
             worker = WorkerProcess(settings, log_dir / "worker.log", log_level="WARNING")
