@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -94,6 +95,52 @@ def test_a_page_crosses_the_pipe_with_its_value_beside_the_frame(value: bytes | 
     assert ipc.read_request(read_fd) == (ipc.RELEASE, 2)  # the next frame starts right after the value
     assert ipc.read_request(read_fd) is None
     thread.join()
+    os.close(read_fd)
+
+
+async def test_replies_are_taken_whole_across_reads_and_in_bursts() -> None:
+    read_fd, write_fd = os.pipe()
+    stdin = SimpleNamespace(is_closing=lambda: False, write=lambda data: None)
+    child = spawn.SubprocessChild(SimpleNamespace(pid=1, stdin=stdin), read_fd)  # type: ignore[arg-type]
+    big = os.urandom(3 * 1024 * 1024)  # larger than the pipe: arrives over several reads
+    replies = [(ipc.DONE, 0), (ipc.DONE, 1), (ipc.DONE, big), (ipc.BUDGET,)]
+    data = memoryview(b"".join(ipc.encode(r) for r in replies))
+
+    def writer() -> None:
+        view = data
+        while view:
+            view = view[os.write(write_fd, view) :]
+        os.close(write_fd)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    got = []
+    for _ in replies:
+        body = await child.receive()
+        assert body is not None
+        got.append(ipc.decode_reply(body))
+    assert got == replies
+    assert await child.receive() is None  # end of file: the process is gone
+    thread.join()
+    os.close(read_fd)
+
+
+async def test_a_reply_that_arrives_alone_is_taken_at_once_and_the_next_ones_together() -> None:
+    read_fd, write_fd = os.pipe()
+    stdin = SimpleNamespace(is_closing=lambda: False, write=lambda data: None)
+    child = spawn.SubprocessChild(SimpleNamespace(pid=1, stdin=stdin), read_fd)  # type: ignore[arg-type]
+    asyncio.get_running_loop().call_later(0.05, os.write, write_fd, ipc.encode((ipc.DONE, 0)))
+    started = time.monotonic()
+    assert await child.receive() is not None
+    waited = time.monotonic() - started
+    assert 0.04 < waited < 0.04 + 2  # woken by the reply itself, not by a timer
+    os.write(write_fd, ipc.encode((ipc.DONE, 1)))
+    os.write(write_fd, ipc.encode((ipc.DONE, 2)))
+    assert await child.receive() is not None
+    assert child._buffer  # both came in one read; the second is taken without reading again
+    assert await child.receive() is not None
+    os.close(write_fd)
+    assert await child.receive() is None
     os.close(read_fd)
 
 

@@ -68,8 +68,9 @@ def with_value(request: tuple[Any, ...], value: bytes) -> tuple[Any, ...]:
     return (PAGE, partition, (*record[:5], None if size < 0 else value, *record[6:]))
 
 
-def frame_length(header: bytes) -> int:
-    (size,) = LENGTH.unpack(header)
+def frame_length(header: bytes | bytearray, offset: int = 0) -> int:
+    """The body size a frame announces in the LENGTH.size bytes at `offset`."""
+    (size,) = LENGTH.unpack_from(header, offset)
     if size > MAX_FRAME:
         raise FrameError(f"frame of {size} bytes announced")
     return int(size)
