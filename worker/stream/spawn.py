@@ -24,7 +24,10 @@ START_TIMEOUT_S = 30.0
 # so the replies that arrive meanwhile cost the worker one wake-up instead of one each (two busy
 # processes answer ~1,000 times a second, and each wake-up also takes a core from a cleaning process).
 # A process has ~20 ms of pages queued in its pipe, so it never waits for the worker meanwhile; a
-# page's latency grows by at most this, its deadline is kept to within it.
+# page's latency grows by at most this, its deadline is kept to within it. Measured (e2e drain of the
+# bench's 2,006 pages, two stand-in processes that answer after 2 ms without using CPU, 2 runs each,
+# shared machine): the worker's CPU per page 0.30 / 0.27 / 0.24 / 0.25 ms at 0 / 5 / 10 / 20 ms, pages
+# per second alike up to 10 ms and ~12% fewer at 20 ms (the processes then wait for pages).
 REPLY_BATCH_S = 0.01
 READ_BYTES = 1024 * 1024  # a pipe's size (child.PIPE_BYTES): one read takes all it holds
 CHILD_MODULE = "worker.stream.child"
