@@ -98,10 +98,16 @@ def test_a_page_crosses_the_pipe_with_its_value_beside_the_frame(value: bytes | 
     os.close(read_fd)
 
 
-async def test_replies_are_taken_whole_across_reads_and_in_bursts() -> None:
+def reply_reader() -> tuple[spawn.SubprocessChild, int, int]:
+    """A SubprocessChild reading replies from a fresh pipe: (child, read end, write end)."""
     read_fd, write_fd = os.pipe()
     stdin = SimpleNamespace(is_closing=lambda: False, write=lambda data: None)
     child = spawn.SubprocessChild(SimpleNamespace(pid=1, stdin=stdin), read_fd)  # type: ignore[arg-type]
+    return child, read_fd, write_fd
+
+
+async def test_replies_are_taken_whole_across_reads_and_in_bursts() -> None:
+    child, read_fd, write_fd = reply_reader()
     big = os.urandom(3 * 1024 * 1024)  # larger than the pipe: arrives over several reads
     replies = [(ipc.DONE, 0), (ipc.DONE, 1), (ipc.DONE, big), (ipc.BUDGET,)]
     data = memoryview(b"".join(ipc.encode(r) for r in replies))
@@ -126,9 +132,7 @@ async def test_replies_are_taken_whole_across_reads_and_in_bursts() -> None:
 
 
 async def test_a_reply_that_arrives_alone_is_taken_at_once_and_the_next_ones_together() -> None:
-    read_fd, write_fd = os.pipe()
-    stdin = SimpleNamespace(is_closing=lambda: False, write=lambda data: None)
-    child = spawn.SubprocessChild(SimpleNamespace(pid=1, stdin=stdin), read_fd)  # type: ignore[arg-type]
+    child, read_fd, write_fd = reply_reader()
     asyncio.get_running_loop().call_later(0.05, os.write, write_fd, ipc.encode((ipc.DONE, 0)))
     started = time.monotonic()
     assert await child.receive() is not None
