@@ -231,19 +231,25 @@ class FakeChild:
         self.cleaner = cleaner
         self.behaviour = behaviour
         self.replies: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self.requests: asyncio.Queue[bytes] = asyncio.Queue()
+        self.requests: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
         self.code: int | None = None
         self.exited = asyncio.Event()
         self.task = asyncio.create_task(self._run())
 
-    def send(self, frame: bytes) -> None:
+    def send(self, *parts: bytes) -> None:
         if self.code is not None:
             raise RuntimeError("the pipe is closed")
-        self.requests.put_nowait(frame[ipc.LENGTH.size :])
+        request = ipc.decode_request(parts[0][ipc.LENGTH.size :])
+        if request[0] == ipc.PAGE:
+            request = ipc.with_value(request, parts[1])
+        self.requests.put_nowait(request)
+
+    def buffered(self) -> int:
+        return 0
 
     async def _run(self) -> None:
         while True:
-            request = ipc.decode_request(await self.requests.get())
+            request = await self.requests.get()
             if request[0] == ipc.PAGE:
                 offset = request[2][2]
                 fate = self.behaviour.fate(request[1], offset)

@@ -7,6 +7,7 @@ imports no Kafka/HTTP/metrics library and does not outlive a worker killed outri
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import os
@@ -17,6 +18,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import orjson
@@ -71,6 +73,79 @@ def test_frames_round_trip_over_a_pipe() -> None:
 class _Evil:
     def __reduce__(self) -> tuple[Any, ...]:
         return (os.getpid, ())
+
+
+@pytest.mark.parametrize("value", [None, b"", b"<p>x</p>", os.urandom(3 * 1024 * 1024)])
+def test_a_page_crosses_the_pipe_with_its_value_beside_the_frame(value: bytes | None) -> None:
+    read_fd, write_fd = os.pipe()
+    record = ("pages", 2, 7, 123, b"site", value, (("id", b"x"),))
+    frame, raw = ipc.encode_page(2, record)
+    assert len(frame) < 200  # the value is not in the pickle
+
+    def writer() -> None:
+        for part in (frame, raw, ipc.encode((ipc.RELEASE, 2))):
+            view = memoryview(part)
+            while view:
+                view = view[os.write(write_fd, view) :]
+        os.close(write_fd)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert ipc.read_request(read_fd) == (ipc.PAGE, 2, record)
+    assert ipc.read_request(read_fd) == (ipc.RELEASE, 2)  # the next frame starts right after the value
+    assert ipc.read_request(read_fd) is None
+    thread.join()
+    os.close(read_fd)
+
+
+def reply_reader() -> tuple[spawn.SubprocessChild, int, int]:
+    """A SubprocessChild reading replies from a fresh pipe: (child, read end, write end)."""
+    read_fd, write_fd = os.pipe()
+    stdin = SimpleNamespace(is_closing=lambda: False, write=lambda data: None)
+    child = spawn.SubprocessChild(SimpleNamespace(pid=1, stdin=stdin), read_fd)  # type: ignore[arg-type]
+    return child, read_fd, write_fd
+
+
+async def test_replies_are_taken_whole_across_reads_and_in_bursts() -> None:
+    child, read_fd, write_fd = reply_reader()
+    big = os.urandom(3 * 1024 * 1024)  # larger than the pipe: arrives over several reads
+    replies = [(ipc.DONE, 0), (ipc.DONE, 1), (ipc.DONE, big), (ipc.BUDGET,)]
+    data = memoryview(b"".join(ipc.encode(r) for r in replies))
+
+    def writer() -> None:
+        view = data
+        while view:
+            view = view[os.write(write_fd, view) :]
+        os.close(write_fd)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    got = []
+    for _ in replies:
+        body = await child.receive()
+        assert body is not None
+        got.append(ipc.decode_reply(body))
+    assert got == replies
+    assert await child.receive() is None  # end of file: the process is gone
+    thread.join()
+    os.close(read_fd)
+
+
+async def test_a_reply_that_arrives_alone_is_taken_at_once_and_the_next_ones_together() -> None:
+    child, read_fd, write_fd = reply_reader()
+    asyncio.get_running_loop().call_later(0.05, os.write, write_fd, ipc.encode((ipc.DONE, 0)))
+    started = time.monotonic()
+    assert await child.receive() is not None
+    waited = time.monotonic() - started
+    assert 0.04 < waited < 0.04 + 2  # woken by the reply itself, not by a timer
+    os.write(write_fd, ipc.encode((ipc.DONE, 1)))
+    os.write(write_fd, ipc.encode((ipc.DONE, 2)))
+    assert await child.receive() is not None
+    assert child._buffer  # both came in one read; the second is taken without reading again
+    assert await child.receive() is not None
+    os.close(write_fd)
+    assert await child.receive() is None
+    os.close(read_fd)
 
 
 def test_replies_are_data_never_code() -> None:
@@ -192,6 +267,55 @@ async def run_pages(settings: Settings, values: list[bytes]) -> tuple[Events, Cl
     finally:
         await pool.close()
     return events, pool
+
+
+class _Stuck:
+    """A cleaning process whose pipe is full: written requests wait in the writer's buffer."""
+
+    pid = 1
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[bytes, ...]] = []
+        self.waiting = 0
+
+    def send(self, *parts: bytes) -> None:
+        self.sent.append(parts)
+
+    def buffered(self) -> int:
+        return self.waiting
+
+    async def receive(self) -> bytes | None:
+        await asyncio.Event().wait()
+        return None
+
+    def kill(self) -> None:
+        pass
+
+    async def wait(self) -> int | None:
+        return None
+
+
+async def test_no_page_waits_behind_a_full_pipe_but_an_idle_process_always_gets_one() -> None:
+    child = _Stuck()
+
+    async def launch() -> _Stuck:
+        return child
+
+    pool = CleaningPool(SETTINGS, Events(), launch, create_metrics(CollectorRegistry(), process_info=False))
+    await pool.start()
+    try:
+        state = PartitionState("pages", 0)
+        pool.place(0)
+        child.waiting = 1000
+        assert pool.has_room(0)  # nothing queued on it: it gets a page whatever its pipe holds
+        job = Job(state, Rec("pages", 0, 0, b"k", b"v" * 100))
+        job.entry = state.tracker.track(0)
+        pool.submit(job)
+        assert not pool.has_room(0)  # a page is queued and the pipe is full: the next one waits here
+        child.waiting = 0
+        assert pool.has_room(0)
+    finally:
+        await pool.close()
 
 
 @pytest.fixture

@@ -205,10 +205,10 @@ def main(argv: Sequence[str]) -> int:
         return 0  # the worker died before the hook was set
     # Ctrl-C in a terminal reaches the whole process group; the worker decides when we stop.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    body = ipc.read_frame(fd_in)
-    if body is None:
+    init = ipc.read_request(fd_in)
+    if init is None:
         return 0
-    _, settings, level = ipc.decode_request(body)
+    _, settings, level = init
     logging.basicConfig(
         level=level,
         format="%(asctime)s %(levelname)s cleaner-%(process)d %(name)s: %(message)s",
@@ -219,11 +219,11 @@ def main(argv: Sequence[str]) -> int:
     cleaner = Cleaner(settings)
     ipc.write_frame(fd_out, (ipc.READY, os.getpid()))
     while True:
-        body = ipc.read_frame(fd_in)
-        if body is None:
+        request = ipc.read_request(fd_in)
+        if request is None:
             return 0  # the worker closed the pipe: it is done with us
         try:
-            reply = cleaner.handle(ipc.decode_request(body))
+            reply = cleaner.handle(request)
         except Exception as exc:
             log.error("cannot answer a request: %s", describe(exc))
             return EXIT_BROKEN

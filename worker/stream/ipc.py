@@ -6,13 +6,18 @@ order, so the worker matches replies to requests by position (see worker/stream/
 
     request                                      reply
     (INIT, settings, log_level)                  (READY, pid)                      once, first
-    (PAGE, partition, record)                    (DONE, output, seconds, snapshots, memory)
+    (PAGE, partition, record, size) + value      (DONE, output, seconds, snapshots, memory)
     (ADOPT, partition, snapshots, budget_mb)     (ADOPTED, partition, loaded, invalid)
     (RELEASE, partition)                         (RELEASED, partition, snapshots)
     (BUDGET, budget_mb)                          (BUDGET,)
 
 record = (topic, partition, offset, timestamp, key, value, headers); output = (topic, key, value,
 headers, outcome, reason, method); snapshots = [(site, bytes or None)]; memory = (bytes, sites).
+
+A PAGE frame carries its record without the value (None in its place) and the value's size (-1 for
+None); the value's raw bytes follow the frame. A page is ~100 KB and its value is all but a few
+hundred bytes of it: pickling it into the frame copied it twice more in the worker and once more here
+(`encode_page`, `with_value`).
 
 Replies hold only builtins (tuples, lists, str, bytes, numbers, None), and the worker unpickles them
 with a loader that refuses every global: a cleaning process parses hostile pages, so what it sends
@@ -49,8 +54,23 @@ def encode(message: tuple[Any, ...]) -> bytes:
     return LENGTH.pack(len(body)) + body
 
 
-def frame_length(header: bytes) -> int:
-    (size,) = LENGTH.unpack(header)
+def encode_page(partition: int, record: tuple[Any, ...]) -> tuple[bytes, bytes]:
+    """A PAGE request as (frame, value): written one after the other, the value as it is."""
+    value = record[5]
+    size = -1 if value is None else len(value)
+    frame = encode((PAGE, partition, (*record[:5], None, *record[6:]), size))
+    return frame, value or b""
+
+
+def with_value(request: tuple[Any, ...], value: bytes) -> tuple[Any, ...]:
+    """A PAGE request as the cleaner handles it: (PAGE, partition, record), the value back in place."""
+    _, partition, record, size = request
+    return (PAGE, partition, (*record[:5], None if size < 0 else value, *record[6:]))
+
+
+def frame_length(header: bytes | bytearray, offset: int = 0) -> int:
+    """The body size a frame announces in the LENGTH.size bytes at `offset`."""
+    (size,) = LENGTH.unpack_from(header, offset)
     if size > MAX_FRAME:
         raise FrameError(f"frame of {size} bytes announced")
     return int(size)
@@ -93,6 +113,23 @@ def read_frame(fd: int) -> bytes | None:
     if body is None:
         raise FrameError("end of file inside a frame")
     return body
+
+
+def read_request(fd: int) -> tuple[Any, ...] | None:
+    """The next request from a blocking file descriptor, a PAGE's value included; None at end of file."""
+    body = read_frame(fd)
+    if body is None:
+        return None
+    request = decode_request(body)
+    if request[0] == PAGE:
+        size = request[3]
+        if not isinstance(size, int) or size > MAX_FRAME:
+            raise FrameError(f"page of {size!r} bytes announced")
+        value = _read_exactly(fd, max(0, size))
+        if value is None:
+            raise FrameError("end of file inside a page")
+        request = with_value(request, value)
+    return request
 
 
 def _read_exactly(fd: int, size: int) -> bytes | None:

@@ -63,7 +63,11 @@ class ChildProcess(Protocol):
 
     pid: int
 
-    def send(self, frame: bytes) -> None: ...
+    def send(self, *parts: bytes) -> None:
+        """Write the parts in order (a request's frame, and a page's value after it)."""
+
+    def buffered(self) -> int:
+        """Bytes sent but not yet taken by the pipe (held by the writer until the pipe has room)."""
 
     async def receive(self) -> bytes | None:
         """The next reply's body; None once the process is gone."""
@@ -105,7 +109,7 @@ class _Request:
     nbytes: int = 0
     future: asyncio.Future[Any] | None = None
     started: float = 0.0  # when it became the one its process works on
-    frame: bytes = b""  # kept only while it waits for its slot's new process
+    parts: tuple[bytes, ...] = ()  # kept only while it waits for its slot's new process
 
 
 @dataclass(eq=False)
@@ -203,7 +207,7 @@ class CleaningPool:
         future = _future()
         future.add_done_callback(lambda f: self._adopted(partition, f))
         frame = ipc.encode((ipc.ADOPT, partition, snapshots, budget_mb))
-        return _Request(ipc.ADOPT, partition=partition, future=future, frame=frame)
+        return _Request(ipc.ADOPT, partition=partition, future=future, parts=(frame,))
 
     def _adopted(self, partition: int, future: asyncio.Future[Any]) -> None:
         if future.cancelled() or future.result() is None:
@@ -222,7 +226,7 @@ class CleaningPool:
         slot.waiting = [r for r in slot.waiting if r.partition != partition]
         if slot.ready:
             frame = ipc.encode((ipc.RELEASE, partition))
-            self._send(slot, _Request(ipc.RELEASE, partition=partition, future=future, frame=frame))
+            self._send(slot, _Request(ipc.RELEASE, partition=partition, future=future, parts=(frame,)))
         else:
             future.set_result([])  # its process is being replaced: the memory is gone already
         return future
@@ -231,33 +235,39 @@ class CleaningPool:
         for slot in self.slots:
             if slot.ready:
                 frame = ipc.encode((ipc.BUDGET, budget_mb))
-                self._send(slot, _Request(ipc.BUDGET, future=_future(), frame=frame))
+                self._send(slot, _Request(ipc.BUDGET, future=_future(), parts=(frame,)))
 
     def has_room(self, partition: int) -> bool:
         slot = self.owner.get(partition)
-        return (
-            slot is not None
-            and slot.ready
-            and (slot.pages == 0 or (slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES))
-        )
+        if slot is None or not slot.ready:
+            return False
+        if slot.pages == 0:
+            return True
+        assert slot.proc is not None
+        # Beyond what the pipe takes, a page waits in the writer's buffer, which moves everything
+        # behind each piece the pipe takes (asyncio's pipe transport): at ~100 KB a page and 16 queued,
+        # ~0.5 MB of copying a page. The pipe (child.PIPE_BYTES) holds ~10 such pages, ~20 ms of
+        # cleaning, and every reply refills it.
+        return slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES and slot.proc.buffered() == 0
 
     def submit(self, job: Job) -> None:
         """Queue a page on its partition's slot (check has_room first)."""
         slot = self.owner[job.state.partition]
-        frame = ipc.encode((ipc.PAGE, job.state.partition, job.wire()))
-        request = _Request(ipc.PAGE, job=job, partition=job.state.partition, nbytes=len(frame), frame=frame)
+        parts = ipc.encode_page(job.state.partition, job.wire())
+        nbytes = len(parts[0]) + len(parts[1])
+        request = _Request(ipc.PAGE, job=job, partition=job.state.partition, nbytes=nbytes, parts=parts)
         slot.pages += 1
         slot.nbytes += request.nbytes
         self._send(slot, request)
 
     def _send(self, slot: Slot, request: _Request) -> None:
-        frame, request.frame = request.frame, b""
+        parts, request.parts = request.parts, ()
         if not slot.queue:
             request.started = time.monotonic()
         slot.queue.append(request)
         assert slot.proc is not None
         try:
-            slot.proc.send(frame)
+            slot.proc.send(*parts)
         except (OSError, RuntimeError):
             # the process is gone; its reader sees the end and the request is handed back from the queue
             log.debug("cleaning process %s is gone; its queue is handed back", slot.proc.pid)
