@@ -10,10 +10,15 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborNode
 
 from tests.unit.cleankit import hidden_by_attribute, html_trees
-from worker.clean import dom
+from worker.clean import dom, native
 from worker.clean import heuristics as h
+from worker.clean import segment as sg
 from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.segment import Segmentation, segment, stable_path
+
+needs_cut = pytest.mark.skipif(
+    sg._cut_blocks is sg.cut_blocks_python, reason=f"native cut not active: {native.status()}"
+)
 
 NO_LIMIT = float("inf")
 
@@ -181,6 +186,19 @@ def test_without_equals_dropping_the_blocks_of_removed_subtrees(
         inside = seg.texts[seg.firsts[i] : seg.ends[i]]
         assert view.texts[view.firsts[i] : view.ends[i]] == [t for t in inside if t in view.texts]
         assert seg.children(i) == [c for c in range(n) if parents[c] == i]
+
+
+@needs_cut
+@given(preorder_parents(), st.data())
+def test_the_c_cut_is_the_python_one(parents: list[int], data: st.DataObject) -> None:
+    # Any elements, the root included, repeated and in any order: the C cut gives the reference's columns.
+    n = len(parents)
+    seg = _synthetic(parents, data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n)))
+    remove = data.draw(st.lists(st.integers(0, n - 1), max_size=5))
+    columns = [seg.texts, seg.kinds, seg.owners, seg.chars, seg.words, seg.link_words, seg.link_chars]
+    assert sg._cut_blocks(seg.firsts, seg.ends, remove, columns) == sg.cut_blocks_python(
+        seg.firsts, seg.ends, remove, columns
+    )
 
 
 def _synthetic(parents: list[int], own: list[int]) -> Segmentation:

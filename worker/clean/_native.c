@@ -6268,6 +6268,135 @@ static PyObject *native_positions(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* ------------------------------------------------------------------------------------------------ */
+/* A segmentation without some elements' subtrees (segment.cut_blocks_python): the template taken out.  */
+
+typedef struct {
+    Py_ssize_t lo, hi;
+} Span;
+
+/* Outer subtrees first where two start at one block (segment._outer_first). */
+static int span_order(const void *a, const void *b) {
+    const Span *x = a, *y = b;
+    if (x->lo != y->lo)
+        return (x->lo > y->lo) - (x->lo < y->lo);
+    return (x->hi < y->hi) - (x->hi > y->hi);
+}
+
+/* A new list of index[i]'s values mapped through pos, each int made once (ints[v]); NULL on error. */
+static PyObject *remapped(PyObject *index, const Py_ssize_t *pos, PyObject **ints) {
+    Py_ssize_t m = PyList_GET_SIZE(index);
+    PyObject *out = PyList_New(m);
+    for (Py_ssize_t i = 0; out != NULL && i < m; i++) {
+        Py_ssize_t v = pos[PyLong_AsSsize_t(PyList_GET_ITEM(index, i))]; /* checked by the caller */
+        if (ints[v] == NULL && (ints[v] = PyLong_FromSsize_t(v)) == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        Py_INCREF(ints[v]);
+        PyList_SET_ITEM(out, i, ints[v]);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(cut_doc, "cut(firsts, ends, elems, columns) -> (firsts, ends, columns) | None\n\n"
+                      "segment.cut_blocks_python: the block columns without the blocks of `elems`' subtrees, firsts and\n"
+                      "ends remapped; None (Python decides) for input that is not a valid segmentation's.");
+
+static PyObject *native_cut(PyObject *self, PyObject *args) {
+    PyObject *firsts, *ends, *elems, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!", &PyList_Type, &firsts, &PyList_Type, &ends, &PyList_Type, &elems,
+                          &PyList_Type, &columns))
+        return NULL;
+    Py_ssize_t m = PyList_GET_SIZE(firsts), k = PyList_GET_SIZE(elems), ncol = PyList_GET_SIZE(columns);
+    if (PyList_GET_SIZE(ends) != m || ncol == 0 || !PyList_Check(PyList_GET_ITEM(columns, 0)))
+        Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(PyList_GET_ITEM(columns, 0));
+    for (Py_ssize_t c = 0; c < ncol; c++) {
+        PyObject *col = PyList_GET_ITEM(columns, c);
+        if (!PyList_Check(col) || PyList_GET_SIZE(col) != n)
+            Py_RETURN_NONE;
+    }
+    /* every first and end a block index up to n: then pos[] below is defined for each */
+    for (Py_ssize_t i = 0; i < m; i++)
+        if (index_at(firsts, i, 0, n) < 0 || index_at(ends, i, 0, n) < 0)
+            Py_RETURN_NONE;
+    Span *spans = PyMem_Malloc((size_t)(k ? k : 1) * sizeof(Span));
+    Py_ssize_t *pos = PyMem_Malloc((size_t)(n + 1) * sizeof(Py_ssize_t));
+    PyObject **ints = PyMem_Calloc((size_t)(n + 1), sizeof(PyObject *));
+    PyObject *result = NULL, *new_firsts = NULL, *new_ends = NULL, *new_columns = NULL;
+    if (spans == NULL || pos == NULL || ints == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        Py_ssize_t e = index_at(elems, j, 0, m - 1);
+        if (e < 0)
+            goto decline;
+        spans[j].lo = PyLong_AsSsize_t(PyList_GET_ITEM(firsts, e));
+        spans[j].hi = PyLong_AsSsize_t(PyList_GET_ITEM(ends, e));
+        if (spans[j].hi < spans[j].lo)
+            goto decline; /* no element's subtree: the reference's ranges and repeats decide */
+    }
+    qsort(spans, (size_t)k, sizeof(Span), span_order);
+    /* pos[b]: block b's new index, or for a removed block where its range was cut out; the kept blocks are
+       the ranges between the removed ones (subtrees nest or are disjoint). */
+    Py_ssize_t prev = 0, kept = 0, nkeep = 0;
+    Span *keep = spans; /* kept ranges overwrite the spans already read: there is at most one per span */
+    Span last = {0, 0};
+    for (Py_ssize_t j = 0; j < k; j++) {
+        Span s = spans[j];
+        if (s.lo < prev)
+            continue; /* inside a subtree already removed */
+        for (Py_ssize_t b = prev; b < s.lo; b++)
+            pos[b] = kept + b - prev;
+        keep[nkeep++] = (Span){prev, s.lo};
+        kept += s.lo - prev;
+        for (Py_ssize_t b = s.lo; b < s.hi; b++)
+            pos[b] = kept;
+        prev = s.hi;
+    }
+    for (Py_ssize_t b = prev; b <= n; b++)
+        pos[b] = kept + b - prev;
+    last = (Span){prev, n};
+    Py_ssize_t total = kept + n - prev;
+    new_firsts = remapped(firsts, pos, ints);
+    new_ends = new_firsts != NULL ? remapped(ends, pos, ints) : NULL;
+    new_columns = new_ends != NULL ? PyList_New(ncol) : NULL;
+    if (new_columns == NULL)
+        goto done;
+    for (Py_ssize_t c = 0; c < ncol; c++) {
+        PyObject *col = PyList_GET_ITEM(columns, c), *out = PyList_New(total);
+        if (out == NULL)
+            goto done;
+        PyList_SET_ITEM(new_columns, c, out);
+        Py_ssize_t at = 0;
+        for (Py_ssize_t r = 0; r <= nkeep; r++) {
+            Span range = r < nkeep ? keep[r] : last;
+            for (Py_ssize_t b = range.lo; b < range.hi; b++) {
+                PyObject *x = PyList_GET_ITEM(col, b);
+                Py_INCREF(x);
+                PyList_SET_ITEM(out, at++, x);
+            }
+        }
+    }
+    result = PyTuple_Pack(3, new_firsts, new_ends, new_columns);
+    goto done;
+decline:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (Py_ssize_t v = 0; ints != NULL && v <= n; v++)
+        Py_XDECREF(ints[v]);
+    PyMem_Free(ints);
+    PyMem_Free(pos);
+    PyMem_Free(spans);
+    Py_XDECREF(new_firsts);
+    Py_XDECREF(new_ends);
+    Py_XDECREF(new_columns);
+    return result;
+}
+
 /* Block classification (classify.decide_python): jusText's classes, context smoothing, the flat comment
    tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters, the
    copyright anchors and the three patterns (boilerplate line, copyright, comment heading: their match or
@@ -7036,6 +7165,7 @@ static PyMethodDef methods[] = {
     {"block_features", native_block_features, METH_VARARGS, block_features_doc},
     {"repeats", native_repeats, METH_VARARGS, repeats_doc},
     {"positions", native_positions, METH_VARARGS, positions_doc},
+    {"cut", native_cut, METH_VARARGS, cut_doc},
     {"configure_classify", native_configure_classify, METH_VARARGS, configure_classify_doc},
     {"decide", native_decide, METH_VARARGS, decide_doc},
     {NULL, NULL, 0, NULL},

@@ -213,6 +213,9 @@ def decide(
     /,
 ) -> tuple[list[int], int] | None: ...
 def positions(items: list[str], value: str, /) -> list[int] | None: ...
+def cut(
+    firsts: list[int], ends: list[int], elems: list[int], columns: list[list[Any]], /
+) -> tuple[list[int], list[int], list[list[Any]]] | None: ...
 def select_metas(
     root: Any,
     compounds: tuple[tuple[int, tuple[tuple[bytes, int, bytes, int], ...]], ...],

@@ -486,6 +486,46 @@ def positions_finder(reference: Positions) -> Positions:
     return _declining("positions", off, reference, "positions", POSITION_LIST_CANARIES, declined)
 
 
+Cut = Callable[
+    [list[int], list[int], list[int], list[list[Any]]], tuple[list[int], list[int], list[list[Any]]]
+]
+# (firsts, ends, elems, columns): nested subtrees, two starting at one block, empty subtrees and pages,
+# repeated and unsorted elements, the whole page removed.
+_CUT_FIRSTS, _CUT_ENDS = [0, 0, 0, 2, 3, 3, 5, 6], [8, 3, 2, 3, 6, 3, 6, 8]
+_CUT_COLUMNS = [list("abcdefgh"), list(range(8)), [None, 1.5, "x", (), 2, 3, 4, 5]]
+_CUT_ELEMS: tuple[list[int], ...] = (
+    [],
+    [1],
+    [2, 1],
+    [5],
+    [4, 7],
+    [7, 4, 4],
+    [3, 5, 6],
+    [0],
+    [1, 4, 6, 7],
+    list(range(8)),
+)
+CUT_CANARIES = (
+    *((_CUT_FIRSTS, _CUT_ENDS, elems, _CUT_COLUMNS) for elems in _CUT_ELEMS),
+    ([0], [0], [0], [[]]),
+    ([0, 0], [0, 0], [1], [[], []]),
+)
+
+
+def cutter(reference: Cut) -> Cut:
+    """The C cut if it equals `reference` on the canaries; else `reference`, which also decides for input
+    that is not a segmentation's (negative elements, an end before its first, columns of unequal length)."""
+    off = "native segmentation cuts off, the Python code runs"
+    declined = (
+        ([0, 1], [1, 0], [1], [["a"]]),
+        ([0], [1], [-1], [["a"]]),
+        ([0], [1], [0], [["a"], []]),
+        ([0], [True], [0], [["a"]]),
+        ([0], [2], [0], [["a"]]),
+    )
+    return _declining("cut", off, reference, "cut", CUT_CANARIES, declined)
+
+
 Decide = Callable[
     [
         list[str], list[str], list[int], list[int], list[int], list[float], list[int], list[int], list[int],
@@ -1376,6 +1416,7 @@ def python_only() -> Iterator[None]:
         (collect, "_in_comment", collect.in_comment_python),
         (collect, "scan", collect.scan_python),
         (dom, "utf8", dom.utf8_python),
+        (segment, "_cut_blocks", segment.cut_blocks_python),
         (classify, "_decide", classify.decide_python),
         (repeats, "_repeats", repeats.repeats_python),
         (posts, "_indexes", posts.indexes_python),

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import add
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
 
@@ -83,50 +83,68 @@ class Segmentation:
         ]
 
     def without(self, elems: list[int]) -> Segmentation:
-        """A copy without the blocks of these elements' subtrees; every element stays, its range remapped.
-
-        Subtrees nest or are disjoint, so the kept blocks are the slices between the removed ranges."""
-        firsts, ends = self.firsts, self.ends
-        keep: list[tuple[int, int]] = []  # kept block ranges
-        pos: list[int] = []  # old block index (up to and including the block count) -> new index
-        prev = kept = 0
-        # Outer subtrees first where two start at one block: then an inner one is skipped as already gone.
-        for lo, hi in sorted(((firsts[i], ends[i]) for i in elems), key=_outer_first):
-            if lo < prev:
-                continue  # inside a subtree already removed
-            pos += range(kept, kept + lo - prev)
-            keep.append((prev, lo))
-            kept += lo - prev
-            pos += repeat(kept, hi - lo)  # a removed block maps to where its range was cut out
-            prev = hi
-        n = len(self.texts)
-        pos += range(kept, kept + n - prev + 1)
-        keep.append((prev, n))
-
-        def pick(values: list[T]) -> list[T]:
-            # Slices joined: a few ranges a page, so no interpreter step per block.
-            out: list[T] = []
-            for lo, hi in keep:
-                out += values[lo:hi]
-            return out
-
-        at = pos.__getitem__
+        """A copy without the blocks of these elements' subtrees; every element stays, its range remapped."""
+        columns: list[list[Any]] = [
+            self.texts,
+            self.kinds,
+            self.owners,
+            self.chars,
+            self.words,
+            self.link_words,
+            self.link_chars,
+        ]
+        firsts, ends, kept = _cut_blocks(self.firsts, self.ends, elems, columns)
+        texts, kinds, owners, chars, words, link_words, link_chars = kept
         return Segmentation(
             self.tags,
             self.classes,
             self.ids,
             self.parents,
-            list(map(at, firsts)),
-            list(map(at, ends)),
+            firsts,
+            ends,
             self.skips,
-            pick(self.texts),
-            pick(self.kinds),
-            pick(self.owners),
-            pick(self.chars),
-            pick(self.words),
-            pick(self.link_words),
-            pick(self.link_chars),
+            texts,
+            kinds,
+            owners,
+            chars,
+            words,
+            link_words,
+            link_chars,
         )
+
+
+Cut = tuple[list[int], list[int], list[list[Any]]]
+
+
+def cut_blocks_python(firsts: list[int], ends: list[int], elems: list[int], columns: list[list[Any]]) -> Cut:
+    """Segmentation.without's work: `firsts` and `ends` remapped and the block `columns` (of equal length)
+    kept without the blocks of `elems`' subtrees. Subtrees nest or are disjoint, so the kept blocks are the
+    slices between the removed ranges."""
+    keep: list[tuple[int, int]] = []  # kept block ranges
+    pos: list[int] = []  # old block index (up to and including the block count) -> new index
+    prev = kept = 0
+    # Outer subtrees first where two start at one block: then an inner one is skipped as already gone.
+    for lo, hi in sorted(((firsts[i], ends[i]) for i in elems), key=_outer_first):
+        if lo < prev:
+            continue  # inside a subtree already removed
+        pos += range(kept, kept + lo - prev)
+        keep.append((prev, lo))
+        kept += lo - prev
+        pos += repeat(kept, hi - lo)  # a removed block maps to where its range was cut out
+        prev = hi
+    n = len(columns[0])
+    pos += range(kept, kept + n - prev + 1)
+    keep.append((prev, n))
+
+    def pick(values: list[T]) -> list[T]:
+        # Slices joined: a few ranges a page, so no interpreter step per block.
+        out: list[T] = []
+        for lo, hi in keep:
+            out += values[lo:hi]
+        return out
+
+    at = pos.__getitem__
+    return list(map(at, firsts)), list(map(at, ends)), [pick(column) for column in columns]
 
 
 def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
@@ -492,6 +510,8 @@ _TABLES = native.SegmentTables(
 _accel: NativeSegment | None = native.segmenter(_TABLES, Segmentation, segment_python)
 
 
+# In C (one pass, each int made once), once native.py has checked it against cut_blocks_python; else that.
+_cut_blocks = native.cutter(cut_blocks_python)
 # The stable path in C (no regex search nor str per level), once native.py has checked it against
 # stable_path_python on canary pages; else that. The region and the site memory call this one.
 stable_path = native.stable_pather(stable_path_python, segment)
