@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, html_trees, seg_of
 from worker.clean import classify, idents, native, posts, repeats
 from worker.clean import heuristics as h
+from worker.clean import segment as sg
 from worker.clean.pipeline import clean_page
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation
@@ -242,7 +243,7 @@ def test_two_headed_items_are_enough_for_the_heading_count() -> None:
 )
 def test_the_c_list_scan_equals_pythons(items: list[str], value: str) -> None:
     copies = [item + "" if i % 2 else "".join(item) for i, item in enumerate(items)]  # distinct objects too
-    assert posts._indexes(copies, value) == posts.indexes_python(copies, value)
+    assert sg.indexes(copies, value) == sg.indexes_python(copies, value)
 
 
 # find_posts stops reading items once the stated share cannot be reached: the same posts (or none) as
@@ -295,9 +296,9 @@ def test_repeats_past_the_kept_buffers_size_and_after_it_equal_pythons() -> None
 
 
 def test_python_only_runs_the_classification_and_repeats_references() -> None:
-    accelerated = (classify._decide, repeats._repeats, posts._indexes)
+    accelerated = (classify._decide, repeats._repeats, posts.indexes)
     with native.python_only():
         assert classify._decide is classify.decide_python
         assert repeats._repeats is repeats.repeats_python
-        assert posts._indexes is posts.indexes_python
-    assert (classify._decide, repeats._repeats, posts._indexes) == accelerated
+        assert posts.indexes is sg.indexes_python
+    assert (classify._decide, repeats._repeats, posts.indexes) == accelerated

@@ -6239,7 +6239,7 @@ done: /* declined, or out of memory (no Python object made yet) */
 
 PyDoc_STRVAR(positions_doc,
              "positions(items, value) -> list[int] | None\n\n"
-             "The indexes of the items equal to `value` (posts._indexes): str items and value only, else None.");
+             "The indexes of the items equal to `value` (segment.indexes): str items and value only, else None.");
 
 static PyObject *native_positions(PyObject *self, PyObject *args) {
     PyObject *items, *value;

@@ -19,7 +19,7 @@ import re
 
 from worker.clean import heuristics as h
 from worker.clean import idents
-from worker.clean.segment import Segmentation
+from worker.clean.segment import Segmentation, indexes
 from worker.models import BlockKind
 
 _WORD = re.compile(r"\w+")
@@ -77,15 +77,13 @@ def caption_elements(seg: Segmentation, flags: bytes | None = None) -> bytearray
     """Per element: 1 where it is or sits inside a caption (<figure>, <figcaption>, or an element whose
     class/id names a caption or credit); None on a page without one (most pages). `flags`: the
     segmentation's worker.clean.idents flags, when already computed. Found with C scans (bytes.translate,
-    list.index), not one Python step per element."""
+    segment.indexes), not one Python step per element."""
     if flags is None:
         flags = idents.ident_flags(seg.classes, seg.ids)
     marks = bytearray(flags.translate(_CAPTION_MARKED))
     tags = seg.tags
     for tag in h.CAPTION_TAGS:
-        at = -1
-        for _ in range(tags.count(tag)):
-            at = tags.index(tag, at + 1)
+        for at in indexes(tags, tag):
             marks[at] = 1
     at = marks.find(1)
     if at < 0:

@@ -16,7 +16,7 @@ import logging
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
@@ -469,7 +469,7 @@ def repeats_finder(reference: Repeats) -> Repeats:
 
 
 Positions = Callable[[list[str], str], list[int]]
-# Lists of str for posts._indexes: equal strs that are distinct objects, every storage kind, prefixes.
+# Lists of str for segment.indexes: equal strs that are distinct objects, every storage kind, prefixes.
 _WORDS = ["article", "articles", "artic", "", "h\u00e9ading", "heading", "\u2003heading", "\U0001f600x", "x"]
 POSITION_LIST_CANARIES = tuple(
     (items, value)
@@ -794,6 +794,16 @@ _SELECT_DOCTYPES = (
 )
 
 
+def _canary_roots(pages: Iterable[str]) -> Iterator[tuple[LexborHTMLParser, LexborNode]]:
+    """Each page parsed in quirks, limited-quirks and standards mode, with its head, body and root."""
+    for page in pages:
+        for doctype in _SELECT_DOCTYPES:
+            tree = LexborHTMLParser(doctype + page)
+            for root in (tree.head, tree.body, tree.root):
+                assert root is not None
+                yield tree, root
+
+
 def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
     """The C scan of the elements a selector list names if it equals `reference` on the canaries (in the
     page's head, body and root, each page in quirks, limited-quirks and standards mode) for each of
@@ -816,17 +826,13 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
         assert sample.body is not None
         ext.configure_nodes(sample.body, sample.body.mem_id, sample)
         scan = native(ext)
-        for page in _tree_canaries(SELECT_CANARIES, " class=author itemprop=x"):
-            for doctype in _SELECT_DOCTYPES:
-                tree = LexborHTMLParser(doctype + page)
-                for root in (tree.head, tree.body, tree.root):
-                    assert root is not None
-                    for wanted in lists:
-                        got, want = scan(root, wanted), reference(root, wanted)
-                        if [_seen(n) for n in got] != [_seen(n) for n in want]:
-                            return f"selected elements differ on a canary: {got} != {want}"
-                        if any(g.parser is not tree for g in got):
-                            return "a selected node is not of the page's parser"
+        for tree, root in _canary_roots(_tree_canaries(SELECT_CANARIES, " class=author itemprop=x")):
+            for wanted in lists:
+                got, want = scan(root, wanted), reference(root, wanted)
+                if [_seen(n) for n in got] != [_seen(n) for n in want]:
+                    return f"selected elements differ on a canary: {got} != {want}"
+                if any(g.parser is not tree for g in got):
+                    return "a selected node is not of the page's parser"
         return None
 
     off = "native selection of elements off, lexbor's CSS scan runs"
@@ -892,17 +898,13 @@ def meta_scanner(
         if _STATUS.get("select") != "native":
             return f"the C selection of elements is off: {_STATUS.get('select')}"
         scan = native(ext)
-        for page in _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x"):
-            for doctype in _SELECT_DOCTYPES:
-                tree = LexborHTMLParser(
-                    doctype + page.replace("<head></head>", "<head>" + META_CANARIES[0] + "</head>")
-                )
-                for root in (tree.head, tree.body, tree.root):
-                    assert root is not None
-                    for wanted_list in lists:
-                        got, want = scan(root, wanted_list), reference(root, wanted_list)
-                        if seen(got) != seen(want):
-                            return f"scanned elements differ on a canary: {got} != {want}"
+        pages = _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x")
+        head = "<head>" + META_CANARIES[0] + "</head>"
+        for _, root in _canary_roots(page.replace("<head></head>", head) for page in pages):
+            for wanted_list in lists:
+                got, want = scan(root, wanted_list), reference(root, wanted_list)
+                if seen(got) != seen(want):
+                    return f"scanned elements differ on a canary: {got} != {want}"
         return None
 
     off = "native reading of <meta> elements off, the Python dispatch reads them"
@@ -1373,6 +1375,7 @@ def python_only() -> Iterator[None]:
         fingerprint,
         guard,
         idents,
+        kinds,
         lang,
         posts,
         quality,
@@ -1419,7 +1422,8 @@ def python_only() -> Iterator[None]:
         (segment, "_cut_blocks", segment.cut_blocks_python),
         (classify, "_decide", classify.decide_python),
         (repeats, "_repeats", repeats.repeats_python),
-        (posts, "_indexes", posts.indexes_python),
+        (posts, "indexes", segment.indexes_python),
+        (kinds, "indexes", segment.indexes_python),
     ]
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")

@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from datetime import date
 
 from worker.clean import heuristics as h
-from worker.clean import idents, native
+from worker.clean import idents
 from worker.clean.repeats import Bylines, header_facts, repeated_items
 from worker.clean.score import Scores
-from worker.clean.segment import Segmentation
+from worker.clean.segment import Segmentation, indexes
 from worker.models import Post
 
 
@@ -60,7 +60,7 @@ def _marked(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     # Only <article>s and post-marked elements can start a post: found with C scans, not one Python
     # step per element. <body> (0) is never one: a page-level class ("single-post") describes the page.
     candidates = set(_positions(scores.idents.translate(_POST_MARKED), 1))
-    candidates.update(_indexes(seg.tags, h.ARTICLE_TAG))
+    candidates.update(indexes(seg.tags, h.ARTICLE_TAG))
     candidates.discard(0)
     for e in sorted(candidates):
         first, last = firsts[e], ends[e]
@@ -82,27 +82,10 @@ def _positions(data: bytes, value: int) -> Iterator[int]:
         at = data.find(value, at + 1)
 
 
-def indexes_python(items: list[str], value: str) -> list[int]:
-    """The indexes of the items equal to `value`."""
-    out = []
-    at = -1
-    try:
-        while True:
-            at = items.index(value, at + 1)
-            out.append(at)
-    except ValueError:
-        return out
-
-
-# In C (worker/clean/_native.c) once native.py has checked it against indexes_python: list.index compares
-# each of a page's ~330 tags through the str comparison (~4 us a page, every page).
-_indexes = native.positions_finder(indexes_python)
-
-
 def _repeated(seg: Segmentation, scores: Scores) -> list[tuple[int, int]]:
     """Without markup: the items of the most repeated signature on the page, each with a heading."""
     # Items are disjoint and each needs a heading: a page with fewer headings than POSTS_MIN has no list.
-    headings = _indexes(seg.kinds, "heading")
+    headings = indexes(seg.kinds, "heading")
     if len(headings) < h.POSTS_MIN:
         return []
     count, items = repeated_items(seg, 0, lead=False)

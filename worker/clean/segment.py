@@ -151,6 +151,18 @@ def _outer_first(span: tuple[int, int]) -> tuple[int, int]:
     return span[0], -span[1]
 
 
+def indexes_python(items: list[str], value: str) -> list[int]:
+    """The indexes of the items equal to `value` (a segmentation's tags or kinds)."""
+    out = []
+    at = -1
+    try:
+        while True:
+            at = items.index(value, at + 1)
+            out.append(at)
+    except ValueError:
+        return out
+
+
 def stable_path_python(seg: Segmentation, elem: int) -> str:
     """Tag path from the root, ids and first classes kept only when they look hand-written."""
     tags, ids, parents = seg.tags, seg.ids, seg.parents
@@ -510,8 +522,11 @@ _TABLES = native.SegmentTables(
 _accel: NativeSegment | None = native.segmenter(_TABLES, Segmentation, segment_python)
 
 
+# In C (worker/clean/_native.c) once native.py has checked it against indexes_python: list.index compares
+# each of a page's ~330 tags through the str comparison (~4 us a page, every page).
+indexes = native.positions_finder(indexes_python)
 # In C (one pass, each int made once), once native.py has checked it against cut_blocks_python; else that.
 _cut_blocks = native.cutter(cut_blocks_python)
 # The stable path in C (no regex search nor str per level), once native.py has checked it against
-# stable_path_python on canary pages; else that. The region and the site memory call this one.
+# stable_path_python on canary pages; else that. The region, the site memory and the model features call it.
 stable_path = native.stable_pather(stable_path_python, segment)
