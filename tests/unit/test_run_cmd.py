@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from aiokafka.partitioner import DefaultPartitioner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from worker.__main__ import build_parser
 from worker.settings import from_args
-from worker.stream.config import consumer_config, producer_config
+from worker.stream.config import SitePartitioner, consumer_config, producer_config
 
 
 def test_contract_flags_parse_and_env_fills_the_rest() -> None:
@@ -79,3 +82,13 @@ def test_unknown_security_protocol_is_refused() -> None:
 def test_a_fingerprint_cap_too_small_to_learn_anything_is_refused() -> None:
     with pytest.raises(ValueError, match="template_max_fingerprints"):
         from_args(build_parser().parse_args(["run"]), {"CLEANSTREAM_TEMPLATE_MAX_FINGERPRINTS": "4"})
+
+
+@given(st.lists(st.binary(max_size=40), min_size=1, max_size=30), st.integers(1, 12))
+def test_the_producers_partitioner_places_keys_as_kafkas_default_does(keys: list[bytes], count: int) -> None:
+    """Keyed by site, a site's documents go to the partition any Kafka client would pick for it."""
+    partitions = list(range(count))
+    cached = SitePartitioner(size=4)  # small, so the test also goes through its starting over
+    for key in keys + keys:
+        assert cached(key, partitions, partitions) == DefaultPartitioner()(key, partitions, partitions)
+    assert cached(None, partitions, [count - 1]) == count - 1  # keyless: among the available ones
