@@ -21,6 +21,7 @@ from worker.http import Health, start_server, watch_loop_lag
 from worker.metrics import Metrics, create_metrics
 from worker.settings import Settings
 from worker.stream.kafka import redact_client_logs
+from worker.stream.malloc import keep_freed_memory
 from worker.stream.pool import Launcher
 from worker.stream.ports import KafkaClients
 from worker.stream.runner import Worker
@@ -79,4 +80,5 @@ def run(settings: Settings) -> int:
     # default gen-0 threshold the collector took ~5% of its CPU, its full collections walking every
     # object of aiokafka, aiohttp and prometheus_client. The cleaning processes' policy serves it too.
     tune_gc()
+    keep_freed_memory()
     return asyncio.run(serve(settings))
