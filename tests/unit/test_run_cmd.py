@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from worker.__main__ import build_parser
 from worker.settings import from_args
-from worker.stream.config import SitePartitioner, consumer_config, producer_config
+from worker.stream.config import consumer_config, producer_config
+from worker.stream.kafka import SitePartitioner
 
 
 def test_contract_flags_parse_and_env_fills_the_rest() -> None:

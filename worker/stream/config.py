@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiokafka.partitioner import DefaultPartitioner, murmur2
-
 from worker.settings import Settings
 
 # The settings security_config reads: every command that talks to Kafka offers these as flags.
@@ -79,32 +77,6 @@ def consumer_config(settings: Settings, client_suffix: str = "") -> dict[str, An
     }
 
 
-# Keys whose partitioning hash SitePartitioner keeps; past this many it starts again (sites repeat: a
-# stream's busy sites are back in it at once).
-PARTITION_HASHES = 4096
-
-
-class SitePartitioner:
-    """Kafka's default partitioner (murmur2 of the key, as aiokafka's and the Java client's), with the
-    hash of each key kept: outputs are keyed by site and aiokafka's murmur2 is pure Python, ~6 us a key
-    (~2% of the member's CPU per page, measured). Keyless records go where the default sends them."""
-
-    def __init__(self, size: int = PARTITION_HASHES) -> None:
-        self._size = size
-        self._hashes: dict[bytes, int] = {}
-        self._default = DefaultPartitioner()
-
-    def __call__(self, key: bytes | None, all_partitions: list[int], available: list[int]) -> int:
-        if key is None:
-            return int(self._default(key, all_partitions, available))
-        hashed = self._hashes.get(key)
-        if hashed is None:
-            if len(self._hashes) >= self._size:
-                self._hashes.clear()
-            hashed = self._hashes[key] = murmur2(key) & 0x7FFFFFFF
-        return all_partitions[hashed % len(all_partitions)]
-
-
 def producer_config(settings: Settings, client_suffix: str = "") -> dict[str, Any]:
     compression = None if settings.compression_type in {"", "none"} else settings.compression_type
     return {
@@ -116,5 +88,4 @@ def producer_config(settings: Settings, client_suffix: str = "") -> dict[str, An
         "max_request_size": settings.max_request_size,
         "max_batch_size": settings.max_batch_size,
         "linger_ms": settings.linger_ms,
-        "partitioner": SitePartitioner(),
     }
