@@ -13,7 +13,7 @@ import os
 import sys
 import zlib
 from array import array
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import pytest
@@ -703,7 +703,7 @@ def test_a_field_the_c_walk_does_not_fill_turns_it_off() -> None:
 
     @dataclass
     class Wider(Segmentation):
-        comments: list[int]
+        comments: list[int] = field(default_factory=list)  # after Segmentation.prints, which has a default
 
     problem = native._check_segment(sg._TABLES, Wider, segment_python)
     assert problem is not None
