@@ -257,13 +257,6 @@ static int contains_ci(const unsigned char *s, size_t n, const char *needle, siz
 enum { E_PARENT, E_FIRST, E_END, E_SKIP, E_COLS };    /* integers per element */
 enum { B_KIND, B_OWNER, B_START, B_STOP, B_CHARS, B_WORDS, B_LINK_WORDS, B_LINK_CHARS, B_COLS }; /* per block */
 
-/* The site memory's fingerprints of the page, computed as the walk goes when the caller asks (section
-   "Fingerprints as the walk goes", below). */
-typedef struct Prints Prints;
-static Prints *prints_new(int asked);
-static int prints_block(Prints *p, const unsigned char *s, size_t n);
-static void prints_free(Prints *p);
-
 typedef struct {
     PyObject *tags, *classes, *ids; /* per element, lists of str */
     Vec elem[E_COLS];
@@ -281,18 +274,13 @@ typedef struct {
     Py_ssize_t nodes, max_nodes;
     PyObject *budget, *clock;
     double deadline;
-    Prints *prints; /* NULL unless the site memory's fingerprints were asked for */
 } Walk;
-
-static PyObject *prints_build(Walk *w);
 
 typedef struct {
     int any, hidden, has_aria, has_style, has_class, has_id;
     const unsigned char *aria, *style, *cls, *id;
     size_t aria_n, style_n, cls_n, id_n;
 } Attrs;
-
-static int prints_element(Walk *w, Py_ssize_t idx, const Attrs *a);
 
 /* The attributes the walk looks at; like selectolax's `attributes` dict, the last of a name wins. */
 static void read_attrs(Node *el, Attrs *a) {
@@ -471,8 +459,6 @@ static int flush(Walk *w, Py_ssize_t owner, Py_ssize_t kind) {
     for (int c = 0; c < B_COLS; c++)
         if (vec_push(&w->block[c], row[c]) < 0)
             return -1;
-    if (w->prints != NULL && prints_block(w->prints, w->text.b + w->start, w->text.n - (size_t)w->start) < 0)
-        return -1;
     w->start = (Py_ssize_t)w->text.n;
     w->chars = w->spaces = 0;
     w->pending_space = 0;
@@ -657,7 +643,7 @@ static int block_element(Walk *w, Node *node, uintptr_t tid, Py_ssize_t cur, Py_
         return -1;
     w->elem[E_END].v[idx] = w->block[B_KIND].n;
     w->elem[E_SKIP].v[idx] = PyList_GET_SIZE(w->tags);
-    return w->prints != NULL ? prints_element(w, idx, &a) : 0;
+    return 0;
 }
 
 /* segment.walk: the children of one element, from `child` on. */
@@ -725,13 +711,11 @@ static void walk_free(Walk *w) {
     for (int c = 0; c < B_COLS; c++)
         PyMem_Free(w->block[c].v);
     PyMem_Free(w->text.b);
-    prints_free(w->prints);
 }
 
 /* Field order of segment.Segmentation. */
 static const char *const FIELDS[] = {"tags",  "classes", "ids",   "parents", "firsts",     "ends",      "skips",
-                                     "texts", "kinds",   "owners", "chars",  "words", "link_words", "link_chars",
-                                     "prints"};
+                                     "texts", "kinds",   "owners", "chars",  "words", "link_words", "link_chars"};
 #define NFIELDS ((Py_ssize_t)(sizeof FIELDS / sizeof FIELDS[0]))
 
 static PyObject *block_texts(Walk *w) {
@@ -785,7 +769,6 @@ static PyObject *build(Walk *w) {
         vec_list(&w->block[B_WORDS]),
         vec_list(&w->block[B_LINK_WORDS]),
         vec_list(&w->block[B_LINK_CHARS]),
-        prints_build(w),
     };
     PyObject *out = PyTuple_New(NFIELDS);
     for (Py_ssize_t i = 0; i < NFIELDS; i++) {
@@ -801,18 +784,16 @@ static PyObject *build(Walk *w) {
 }
 
 PyDoc_STRVAR(segment_doc,
-             "segment(node, root_tag, root_link, budget, max_nodes, prints=False) -> tuple | None\n\n"
+             "segment(node, root_tag, root_link, budget, max_nodes) -> tuple | None\n\n"
              "segment.segment on the element at address `node` (LexborNode.mem_id): the Segmentation's fields\n"
-             "in FIELDS order, or None when a text is not valid UTF-8 (the Python walk then decides). With\n"
-             "`prints` (and walk_prints on), the last field is fingerprint()'s result for the page, else None.");
+             "in FIELDS order, or None when a text is not valid UTF-8 (the Python walk then decides).");
 
 static PyObject *native_segment(PyObject *self, PyObject *args) {
     unsigned long long address;
     PyObject *root_tag, *budget;
     int root_link;
     Py_ssize_t max_nodes;
-    int prints = 0;
-    if (!PyArg_ParseTuple(args, "KUpOn|p", &address, &root_tag, &root_link, &budget, &max_nodes, &prints))
+    if (!PyArg_ParseTuple(args, "KUpOn", &address, &root_tag, &root_link, &budget, &max_nodes))
         return NULL;
     if (!cfg.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native is not configured");
@@ -828,7 +809,6 @@ static PyObject *native_segment(PyObject *self, PyObject *args) {
     w.classes = PyList_New(0);
     w.ids = PyList_New(0);
     w.clock = PyObject_GetAttrString(budget, "clock");
-    w.prints = prints_new(prints);
     PyObject *deadline = PyObject_GetAttrString(budget, "deadline");
     if (deadline != NULL) {
         w.deadline = PyFloat_AsDouble(deadline);
@@ -1299,21 +1279,11 @@ static int cmp_token(const unsigned char *a, Py_ssize_t na, const unsigned char 
 }
 
 /* 1 and *value set; 0 when the key is Python's to sign (a character beyond ASCII); -1 on an error. */
-static int ascii_signature_of(PyObject *tag, const unsigned char *c, Py_ssize_t nc, const unsigned char *d,
-                              Py_ssize_t nd, uint64_t *value);
-
 static int ascii_signature(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
     if (!PyUnicode_IS_ASCII(tag) || !PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id))
         return 0;
-    return ascii_signature_of(tag, PyUnicode_1BYTE_DATA(cls), PyUnicode_GET_LENGTH(cls), PyUnicode_1BYTE_DATA(id),
-                              PyUnicode_GET_LENGTH(id), value);
-}
-
-/* ascii_signature of an ASCII tag (a str) and the ASCII bytes of a class and an id. */
-static int ascii_signature_of(PyObject *tag, const unsigned char *c, Py_ssize_t nc, const unsigned char *d,
-                              Py_ssize_t nd, uint64_t *value) {
-    const unsigned char *t = PyUnicode_1BYTE_DATA(tag);
-    Py_ssize_t nt = PyUnicode_GET_LENGTH(tag);
+    const unsigned char *t = PyUnicode_1BYTE_DATA(tag), *c = PyUnicode_1BYTE_DATA(cls), *d = PyUnicode_1BYTE_DATA(id);
+    Py_ssize_t nt = PyUnicode_GET_LENGTH(tag), nc = PyUnicode_GET_LENGTH(cls), nd = PyUnicode_GET_LENGTH(id);
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(sig.page_state); k++)
         if (str_eq(tag, PyTuple_GET_ITEM(sig.page_state, k))) {
             *value = block_hash(t, (size_t)nt);
@@ -1448,11 +1418,6 @@ PyDoc_STRVAR(fingerprint_doc,
 /* How many items ahead the fingerprint loops prefetch the objects they will read. */
 #define PREFETCH_AHEAD 8
 
-/* The fingerprints of a segmentation's n elements (element_prints, in the site memory's walk section). */
-static PyObject *element_prints(const uint64_t *sums, Py_ssize_t n, const Py_ssize_t *firsts,
-                                const Py_ssize_t *ends, const Py_ssize_t *parents, PyObject *tags,
-                                PyObject *classes, PyObject *ids, const uint64_t *sigs);
-
 static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
     PyObject *texts, *tags, *classes, *ids, *parents, *firsts, *ends;
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!", &PyList_Type, &texts, &PyList_Type, &tags, &PyList_Type,
@@ -1463,41 +1428,31 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native fingerprints are not configured");
         return NULL;
     }
-    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts);
+    Py_ssize_t n = PyList_GET_SIZE(tags), nb = PyList_GET_SIZE(texts), kept = 0;
     if (PyList_GET_SIZE(classes) != n || PyList_GET_SIZE(ids) != n || PyList_GET_SIZE(parents) != n ||
         PyList_GET_SIZE(firsts) != n || PyList_GET_SIZE(ends) != n)
         Py_RETURN_NONE;
     PyObject *result = NULL;
     uint64_t *sums = PyMem_Malloc(((size_t)nb + 1) * sizeof *sums);
-    Py_ssize_t *cols = PyMem_Malloc((3 * (size_t)n + 1) * sizeof *cols); /* firsts, ends, parents */
+    uint64_t *path = PyMem_Calloc((size_t)n + 1, sizeof *path); /* 0: no text (never asked for) */
+    int64_t *keep = PyMem_Malloc(((size_t)n + 1) * sizeof *keep);
+    uint64_t *fps = PyMem_Malloc(((size_t)n + 1) * sizeof *fps);
     Buf norm = {0};
-    if (sums == NULL || cols == NULL) {
+    if (sums == NULL || path == NULL || keep == NULL || fps == NULL) {
         PyErr_NoMemory();
         goto done;
     }
-    Py_ssize_t *lo = cols, *hi = cols + n, *up = cols + 2 * n;
-    /* The columns as C arrays, each index checked (a parent only where the element holds text: only
-       there is it read). */
-    for (Py_ssize_t i = 0; i < n; i++) {
-        if (i + PREFETCH_AHEAD < n) {
-            __builtin_prefetch(PyList_GET_ITEM(firsts, i + PREFETCH_AHEAD));
-            __builtin_prefetch(PyList_GET_ITEM(ends, i + PREFETCH_AHEAD));
-            __builtin_prefetch(PyList_GET_ITEM(parents, i + PREFETCH_AHEAD));
-        }
-        lo[i] = index_at(firsts, i, 0, nb);
-        hi[i] = index_at(ends, i, 0, nb);
-        if (lo[i] < 0 || hi[i] < 0)
-            goto invalid;
-        if (i == 0 && hi[0] <= lo[0])
-            break; /* no text at all: nothing below is read */
-        up[i] = i == 0 || hi[i] <= lo[i] ? -1 : index_at(parents, i, 0, i - 1);
-        if (i && hi[i] > lo[i] && up[i] < 0)
-            goto invalid;
-    }
+    if (n == 0)
+        goto packed;
+    Py_ssize_t lo0 = index_at(firsts, 0, 0, nb), hi0 = index_at(ends, 0, 0, nb);
+    if (lo0 < 0 || hi0 < 0)
+        goto invalid;
+    if (hi0 <= lo0)
+        goto packed;
     /* Block hashes summed: an element's text hash is a difference of prefix sums (mod 2^64, as the
        Python code's & mask). */
     sums[0] = 0;
-    for (Py_ssize_t b = 0; n && hi[0] > lo[0] && b < nb; b++) {
+    for (Py_ssize_t b = 0; b < nb; b++) {
         PyObject *t = PyList_GET_ITEM(texts, b);
         if (b + PREFETCH_AHEAD < nb) /* the texts are scattered over the heap: ask for them early */
             __builtin_prefetch(PyList_GET_ITEM(texts, b + PREFETCH_AHEAD));
@@ -1507,13 +1462,42 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
             goto done;
         sums[b + 1] = sums[b] + block_hash(norm.b, norm.n);
     }
-    result = element_prints(sums, n, lo, hi, up, tags, classes, ids, NULL);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (i + PREFETCH_AHEAD < n) {
+            __builtin_prefetch(PyList_GET_ITEM(firsts, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(ends, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(classes, i + PREFETCH_AHEAD));
+            __builtin_prefetch(PyList_GET_ITEM(parents, i + PREFETCH_AHEAD));
+        }
+        Py_ssize_t lo = i ? index_at(firsts, i, 0, nb) : lo0, hi = i ? index_at(ends, i, 0, nb) : hi0;
+        if (lo < 0 || hi < 0)
+            goto invalid;
+        if (hi <= lo)
+            continue; /* no text here, so none below either: the path is never needed */
+        Py_ssize_t parent = i ? index_at(parents, i, 0, i - 1) : 0;
+        if (parent < 0)
+            goto invalid;
+        uint64_t known;
+        if (signature_hash(PyList_GET_ITEM(tags, i), PyList_GET_ITEM(classes, i), PyList_GET_ITEM(ids, i),
+                           &known) < 0)
+            goto done;
+        /* Path hash: a polynomial in signature hashes (FNV prime), as fingerprint_segmentation's. */
+        path[i] = i ? path[parent] * sig.base + known : known;
+        keep[kept] = i;
+        fps[kept++] = path[i] ^ (sums[hi] - sums[lo]);
+    }
+    path[n] = path[0]; /* a block right in <body> has parent -1: its position is <body>'s */
+packed:
+    result = Py_BuildValue("(y#y#y#)", (const char *)keep, kept * 8, (const char *)fps, kept * 8,
+                           (const char *)path, (n + 1) * 8);
     goto done;
 invalid:
     result = Py_NewRef(Py_None);
 done:
     PyMem_Free(sums);
-    PyMem_Free(cols);
+    PyMem_Free(path);
+    PyMem_Free(keep);
+    PyMem_Free(fps);
     PyMem_Free(norm.b);
     return result;
 }
@@ -1618,315 +1602,6 @@ static PyObject *native_clear_memo(PyObject *self, PyObject *unused) {
 }
 
 /* ------------------------------------------------------------------------------------------------ */
-/* Fingerprints as the walk goes (segment.segment(..., prints=True), for the site memory)            */
-
-/* With the site memory on, the walk fingerprints the page itself: each block's text is normalised and
-   hashed from the walk's UTF-8 buffer as the block is flushed (still in cache; read again after the walk,
-   a page's ~170 text objects were the fingerprints' cache misses), and the elements' fingerprints are
-   computed from the walk's own columns at its end (C arrays, no int object read). The result is
-   native_fingerprint's, which native.py checks on the canaries before turning this on (walk_prints). */
-
-struct Prints {
-    uint64_t *sums;    /* sums[b]: the sum of the first b blocks' text hashes (mod 2^64) */
-    Py_ssize_t n, cap; /* blocks hashed; room for cap + 1 sums */
-    int failed;        /* a block was not the walk's UTF-8: no fingerprints (fingerprint.py computes them) */
-    Buf norm;          /* one block's normalised text */
-    uint64_t *sigs;    /* per element holding text, its signature hash (set as the element ends) */
-    Py_ssize_t sigs_cap;
-};
-
-/* The signature hashes of one page's elements, memoised for that page by the attributes' bytes (the
-   class and id values as lexbor holds them, before any str is made of them). A page holds ~265 elements
-   with text but only ~80 distinct (tag, class, id) keys: a repeat costs a hash of a few words and a
-   compare in a table that stays in cache, where the (tag, class, id) memo above first hashes each
-   element's fresh strs (SipHash) and probes a table of the last pages' keys. The first of each key on the
-   page asks that memo. Keys point into the page's tree, so entries live for one walk (a generation per
-   walk: nothing is cleared). An entry's key is the tag (its name object, one of cfg.names), the class bytes
-   and the id bytes, or no id bytes where the id is not stable-looking anyway (an ASCII byte no stable
-   token holds: the signature is then the one without the id, see unstable_id). */
-typedef struct {
-    uint64_t h;     /* the key's hash */
-    uint64_t value; /* the signature hash */
-    const unsigned char *cls, *id;
-    PyObject *tag;  /* borrowed: one of cfg.names (the walk's tag names, kept for the module's life) */
-    uint32_t gen;   /* the walk that wrote it (0: never written) */
-    uint32_t ncls, nid;
-} PageSig;
-
-enum { PAGE_SIGS = 512 }; /* slots; a page's keys beyond half of them ask the memo above each time */
-
-static struct {
-    PageSig slots[PAGE_SIGS];
-    uint32_t gen;
-    Py_ssize_t used;
-} psig;
-
-static inline uint64_t mix_bytes(uint64_t h, const unsigned char *s, size_t n) {
-    const uint64_t k = 0x9E3779B97F4A7C15ull;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t x;
-        memcpy(&x, s, 8);
-        h = (h ^ x) * k;
-        h ^= h >> 29;
-    }
-    uint64_t x = 0;
-    memcpy(&x, s, n);
-    h = (h ^ x ^ (uint64_t)n << 56) * k;
-    return h ^ h >> 32;
-}
-
-static inline int is_ascii(const unsigned char *s, size_t n) {
-    uint64_t any = 0;
-    for (; n >= 8; s += 8, n -= 8) {
-        uint64_t x;
-        memcpy(&x, s, 8);
-        any |= x;
-    }
-    while (n)
-        any |= s[--n];
-    return !(any & 0x8080808080808080ull);
-}
-
-/* A new walk: every entry of the last one is stale. */
-static void page_sigs_reset(void) {
-    if (++psig.gen == 0) { /* wrapped: clear for real once every 2^32 walks */
-        memset(psig.slots, 0, sizeof psig.slots);
-        psig.gen = 1;
-    }
-    psig.used = 0;
-}
-
-/* The signature hash of element idx (tag, class and id as the walk read them). */
-static int walk_signature(Walk *w, Py_ssize_t idx, const Attrs *a, uint64_t *value) {
-    PyObject *tag = PyList_GET_ITEM(w->tags, idx);
-    const unsigned char *c = a->has_class && a->cls != NULL ? a->cls : (const unsigned char *)"";
-    const unsigned char *d = a->has_id && a->id != NULL ? a->id : (const unsigned char *)"";
-    size_t nc = c == a->cls ? a->cls_n : 0, nd = d == a->id ? a->id_n : 0;
-    for (size_t k = 0; k < nd; k++)
-        if (d[k] < 0x80 && !sig.stable_ascii[d[k]]) {
-            nd = 0;
-            break;
-        }
-    uint64_t h = mix_bytes(mix_bytes((uintptr_t)tag ^ (uint64_t)nc << 40, c, nc) ^ nd, d, nd);
-    size_t i = (size_t)h & (PAGE_SIGS - 1);
-    for (;;) {
-        PageSig *e = &psig.slots[i];
-        if (e->gen != psig.gen)
-            break;
-        if (e->h == h && e->tag == tag && e->ncls == nc && e->nid == nd && memcmp(e->cls, c, nc) == 0 &&
-            memcmp(e->id, d, nd) == 0) {
-            *value = e->value;
-            return 0;
-        }
-        i = (i + 1) & (PAGE_SIGS - 1);
-    }
-    int ascii = PyUnicode_IS_ASCII(tag) && is_ascii(c, nc) && is_ascii(d, nd);
-    int r = ascii ? ascii_signature_of(tag, c, (Py_ssize_t)nc, d, (Py_ssize_t)nd, value)
-                  : signature_hash(tag, PyList_GET_ITEM(w->classes, idx), PyList_GET_ITEM(w->ids, idx), value);
-    if (r < 0)
-        return -1;
-    if (psig.used < PAGE_SIGS / 2 && nc <= UINT32_MAX && nd <= UINT32_MAX) {
-        PageSig *e = &psig.slots[i];
-        *e = (PageSig){h, *value, c, d, tag, psig.gen, (uint32_t)nc, (uint32_t)nd};
-        psig.used++;
-    }
-    return 0;
-}
-
-/* An element just ended: its signature hash, when it holds text (only then is its path read). */
-static int prints_element(Walk *w, Py_ssize_t idx, const Attrs *a) {
-    Prints *p = w->prints;
-    if (w->elem[E_END].v[idx] <= w->elem[E_FIRST].v[idx])
-        return 0;
-    if (idx >= p->sigs_cap) {
-        Py_ssize_t cap = p->sigs_cap ? 2 * p->sigs_cap : 512;
-        while (cap <= idx)
-            cap *= 2;
-        uint64_t *sigs = PyMem_Realloc(p->sigs, (size_t)cap * sizeof *sigs);
-        if (sigs == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        p->sigs = sigs;
-        p->sigs_cap = cap;
-    }
-    return walk_signature(w, idx, a, &p->sigs[idx]);
-}
-
-static int walk_prints_on; /* native.py checked the walk's fingerprints (walk_prints) */
-
-/* A Prints when the caller asked and the check passed; NULL otherwise (an exception set when out of
-   memory). */
-static Prints *prints_new(int asked) {
-    if (!asked || !walk_prints_on || !sig.ready)
-        return NULL;
-    Prints *p = PyMem_Calloc(1, sizeof *p);
-    if (p != NULL)
-        p->sums = PyMem_Calloc(257, sizeof *p->sums);
-    if (p == NULL || p->sums == NULL) {
-        PyMem_Free(p);
-        PyErr_NoMemory();
-        return NULL;
-    }
-    p->cap = 256;
-    page_sigs_reset();
-    return p;
-}
-
-static void prints_free(Prints *p) {
-    if (p == NULL)
-        return;
-    PyMem_Free(p->sums);
-    PyMem_Free(p->norm.b);
-    PyMem_Free(p->sigs);
-    PyMem_Free(p);
-}
-
-/* fingerprint.normalise of one block's folded UTF-8 (valid: the walk wrote it) into out: ASCII digits and
-   decimal digits beyond ASCII left out, ASCII letters lower-cased, every other character's bytes as they
-   are (normalise re-encodes the same code point). Sixteen (SSE2) or eight ASCII bytes a step where they
-   hold no digit. -2 when a byte sequence is not UTF-8 (cannot happen: the walk refuses such text). */
-static int normalise_utf8(const unsigned char *s, size_t n, Buf *out) {
-    out->n = 0;
-    if (buf_reserve(out, n + 16) < 0) /* + 16: a vector step stores 16 bytes */
-        return -1;
-    unsigned char *o = out->b;
-    size_t i = 0;
-    while (i < n) {
-#ifdef __SSE2__
-        if (i + 16 <= n && normalise_vector(_mm_loadu_si128((const __m128i *)(s + i)), o)) {
-            o += 16;
-            i += 16;
-            continue;
-        }
-#endif
-        if (i + 8 <= n) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (normalise_word(w, &o)) {
-                i += 8;
-                continue;
-            }
-        }
-        /* Character by character to the next eight bytes (past them when a character straddles them). */
-        for (size_t stop = i + 8 < n ? i + 8 : n; i < stop;) {
-            unsigned char c = s[i];
-            if (c < 0x80) {
-                if (c < '0' || c > '9')
-                    *o++ = (unsigned char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
-                i++;
-                continue;
-            }
-            Py_UCS4 cp;
-            int len = utf8_decode(s + i, n - i, &cp);
-            if (len == 0)
-                return -2;
-            if (!(cp >= FIRST_DECIMAL_BEYOND_ASCII && Py_UNICODE_ISDECIMAL(cp))) {
-                memcpy(o, s + i, (size_t)len);
-                o += len;
-            }
-            i += (size_t)len;
-        }
-    }
-    out->n = (size_t)(o - out->b);
-    return 0;
-}
-
-/* The block just flushed (its folded UTF-8): its text hash joins the sums. */
-static int prints_block(Prints *p, const unsigned char *s, size_t n) {
-    if (p->failed)
-        return 0;
-    if (p->n == p->cap) {
-        uint64_t *sums = PyMem_Realloc(p->sums, (2 * (size_t)p->cap + 1) * sizeof *sums);
-        if (sums == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        p->sums = sums;
-        p->cap *= 2;
-    }
-    int r = normalise_utf8(s, n, &p->norm);
-    if (r == -2)
-        p->failed = 1;
-    else if (r < 0)
-        return -1;
-    else {
-        p->sums[p->n + 1] = p->sums[p->n] + block_hash(p->norm.b, p->norm.n);
-        p->n++;
-    }
-    return 0;
-}
-
-/* The walk's fingerprints (native_fingerprint's result), or None when none were asked for. */
-static PyObject *prints_build(Walk *w) {
-    Prints *p = w->prints;
-    if (p == NULL || p->failed || p->n != w->block[B_KIND].n)
-        return Py_NewRef(Py_None);
-    return element_prints(p->sums, w->elem[E_FIRST].n, w->elem[E_FIRST].v, w->elem[E_END].v,
-                          w->elem[E_PARENT].v, w->tags, w->classes, w->ids, p->sigs);
-}
-
-/* fingerprint_segmentation's columns from a segmentation's n elements (their block ranges, parents,
-   tags, classes and ids) and the prefix sums of its blocks' text hashes: the text-carrying elements, their
-   text fingerprints, and every element's path fingerprint (0 without text) plus <body>'s again at the end,
-   as the bytes of an array('q') and two array('Q'). Indices are the caller's to check: a text-carrying
-   element's range within the sums, its parent before it. `sigs`, when given, holds every text-carrying
-   element's signature hash but the root's (the walk's); else they are looked up here. */
-static PyObject *element_prints(const uint64_t *sums, Py_ssize_t n, const Py_ssize_t *firsts,
-                                const Py_ssize_t *ends, const Py_ssize_t *parents, PyObject *tags,
-                                PyObject *classes, PyObject *ids, const uint64_t *sigs) {
-    PyObject *result = NULL;
-    uint64_t *path = PyMem_Calloc((size_t)n + 1, sizeof *path); /* 0: no text (never asked for) */
-    int64_t *keep = PyMem_Malloc(((size_t)n + 1) * sizeof *keep);
-    uint64_t *fps = PyMem_Malloc(((size_t)n + 1) * sizeof *fps);
-    Py_ssize_t kept = 0;
-    if (path == NULL || keep == NULL || fps == NULL) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (n > 0 && ends[0] > firsts[0]) {
-        for (Py_ssize_t i = 0; i < n; i++) {
-            if (sigs == NULL && i + PREFETCH_AHEAD < n)
-                __builtin_prefetch(PyList_GET_ITEM(classes, i + PREFETCH_AHEAD));
-            Py_ssize_t lo = firsts[i], hi = ends[i];
-            if (hi <= lo)
-                continue; /* no text here, so none below either: the path is never needed */
-            uint64_t known;
-            if (sigs != NULL && i)
-                known = sigs[i];
-            else if (signature_hash(PyList_GET_ITEM(tags, i), PyList_GET_ITEM(classes, i),
-                                    PyList_GET_ITEM(ids, i), &known) < 0)
-                goto done;
-            /* Path hash: a polynomial in signature hashes (FNV prime), as fingerprint_segmentation's. */
-            path[i] = i ? path[parents[i]] * sig.base + known : known;
-            keep[kept] = i;
-            fps[kept++] = path[i] ^ (sums[hi] - sums[lo]);
-        }
-        path[n] = path[0]; /* a block right in <body> has parent -1: its position is <body>'s */
-    }
-    result = Py_BuildValue("(y#y#y#)", (const char *)keep, kept * 8, (const char *)fps, kept * 8,
-                           (const char *)path, (n + 1) * 8);
-done:
-    PyMem_Free(path);
-    PyMem_Free(keep);
-    PyMem_Free(fps);
-    return result;
-}
-
-PyDoc_STRVAR(walk_prints_doc,
-             "walk_prints(on) -> None\n\n"
-             "Whether segment(..., prints=True) fingerprints the page as it walks (native.py turns it on once\n"
-             "its result equals fingerprint()'s on the canaries).");
-
-static PyObject *native_walk_prints(PyObject *self, PyObject *on) {
-    int v = PyObject_IsTrue(on);
-    if (v < 0)
-        return NULL;
-    walk_prints_on = v;
-    Py_RETURN_NONE;
-}
-
-/* ------------------------------------------------------------------------------------------------ */
 /* The site memory's counts (sitememory._count_page_python, _template_python) on its arrays in place    */
 
 /* An array.array's storage when it holds `n` items of `itemsize` bytes in the format `format`. */
@@ -2000,10 +1675,11 @@ static void quicksort_u64(uint64_t *v, Py_ssize_t n) {
 }
 
 /* Ascending, in place. What is sorted here are hashes (a page's new fingerprints: ~270 on a site's first
-   page; new structure positions), spread evenly over 64 bits: they are first dealt into ~n/2 buckets by
-   their top bits (two linear passes), then each bucket (two values on average) is sorted on its own. The
-   quicksort's mispredicted comparisons were two thirds of a page's counting. Uneven values only make
-   the buckets' sorts longer: still quicksorts. */
+   page, half the pages of the bench mix; new structure positions), spread evenly over 64 bits: they are
+   first dealt into ~n/2 buckets by their top bits (two linear passes), then each bucket (two values on
+   average) is sorted on its own. The quicksort's mispredicted comparisons were two thirds of a page's
+   counting (count_page 7.4 -> 4.3 us a call, replayed over the bench mix's pages). Uneven values only
+   make the buckets' sorts longer: quicksorts still. */
 static void sort_u64(uint64_t *v, Py_ssize_t n) {
     if (n < 64) {
         quicksort_u64(v, n);
@@ -7498,7 +7174,6 @@ static PyMethodDef methods[] = {
     {"configure_fingerprint", native_configure_fingerprint, METH_VARARGS, configure_fingerprint_doc},
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
-    {"walk_prints", native_walk_prints, METH_O, walk_prints_doc},
     {"utf8", native_utf8, METH_O, utf8_doc},
     {"signature", native_signature, METH_VARARGS, signature_doc},
     {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},

@@ -134,14 +134,11 @@ def fingerprint_segmentation(seg: Segmentation, with_paths: bool = False) -> Pag
     """Fingerprint every text-carrying element of the segmentation (see fingerprint_segmentation_python).
 
     Computed in C (worker/clean/_native.c) when the accelerator is built and passed its checks at import
-    (worker/clean/native.py), with the same values: by the walk itself when the segmentation was asked for
-    them (Segmentation.prints), else here; readable paths are only built in Python.
+    (worker/clean/native.py), with the same values; readable paths are only built in Python.
     """
     accel = _accel
     if accel is not None and not with_paths:
-        got = seg.prints
-        if got is None:
-            got = accel(seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
+        got = accel(seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
         if got is not None:
             return PageFingerprints(array("q", got[0]), array("Q", got[1]), array("Q", got[2]), [])
     return fingerprint_segmentation_python(seg, with_paths)

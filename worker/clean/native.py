@@ -19,7 +19,6 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
-from html import escape
 from typing import Any, TypeVar, cast
 
 from selectolax import lexbor as _lexbor
@@ -61,10 +60,9 @@ def _passes(stage: str, off: str, check: Callable[[], str | None]) -> bool:
     return True
 
 
-# _native.segment(node address, root tag, root inside <a>, budget, max_nodes, prints): the Segmentation's
-# fields (the last, the page's fingerprints when `prints` and walk_prints passed its check), or None when a
-# text is not valid UTF-8.
-NativeSegment = Callable[[int, str, bool, Budget, int, bool], tuple[Any, ...] | None]
+# _native.segment(node address, root tag, root inside <a>, budget, max_nodes): the Segmentation's fields, or
+# None when a text is not valid UTF-8.
+NativeSegment = Callable[[int, str, bool, Budget, int], tuple[Any, ...] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,39 +157,7 @@ def fingerprinter(
         return _check_fingerprint(reference, text_hash, segment)
 
     ok = _passes("fingerprint", "native fingerprints off, the Python code runs", check)
-    if ok:
-        ext.walk_prints(True)  # for its check: off again unless it passes
-        off = "the walk leaves fingerprints to fingerprint.py"
-        if not _passes("walk_prints", off, lambda: _check_prints(segment)):
-            ext.walk_prints(False)
-    else:
-        _STATUS["walk_prints"] = "the native fingerprints are off"
     return ext.fingerprint if ok else None
-
-
-def _check_prints(segment: Callable[..., Any]) -> str | None:
-    """The walk's fingerprints (segment(..., prints=True)) against the C fingerprints of the same
-    segmentation (checked against the Python ones just before), on every canary page and on one of the
-    hash canaries' texts (the walk normalises its own UTF-8); the segmentation itself unchanged."""
-    assert _native is not None
-    texts = (t for t in HASH_CANARIES if not any("\ud800" <= c <= "\udfff" for c in t))  # no UTF-8
-    hashed = "".join(f"<p>{escape(t)}</p>" for t in texts)
-    for html in [*_canaries(hm.MAX_DEPTH, deep_too=False), f"<html><body>{hashed}</body></html>"]:
-        body = LexborHTMLParser(html).body
-        assert body is not None
-        seg = segment(body, Budget(float("inf")), prints=True)
-        plain = segment(body, Budget(float("inf")))
-        if seg.prints is None:
-            return "the walk made no fingerprints"
-        for f in fields(seg):
-            if f.name != "prints" and getattr(seg, f.name) != getattr(plain, f.name):
-                return f"asked for fingerprints, the walk's {f.name} differs on a canary"
-        want = _native.fingerprint(
-            seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends
-        )
-        if seg.prints != want:
-            return f"the walk's fingerprints differ on a canary: {seg.prints} against {want}"
-    return None
 
 
 def _signature_canaries(page_state: tuple[str, ...]) -> list[tuple[str, str, str]]:

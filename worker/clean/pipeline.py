@@ -140,8 +140,8 @@ def clean_page(
 
         # 4. Segment: block-level elements and text blocks with their shallow features. The walk steps
         # over what a reader never sees (scripts, styles, widgets, comments, hidden elements) and keeps
-        # the node limit. With the site memory on, the walk fingerprints the page for it on the way.
-        seg = segment(body, budget, options.max_nodes, prints=memory is not None)
+        # the node limit.
+        seg = segment(body, budget, options.max_nodes)
         budget.check("segment")
 
         # 5. Site memory, before extraction: observe the page, plan what to strip (every read of the

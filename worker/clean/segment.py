@@ -53,10 +53,6 @@ class Segmentation:
     words: list[int]
     link_words: list[int]
     link_chars: list[int]
-    # The site memory's fingerprints of the page, made by the C walk when segment() was asked for them
-    # (fingerprint.fingerprint_segmentation's arrays, as bytes; fingerprint.py reads them); None otherwise,
-    # and in every copy (`without`).
-    prints: tuple[bytes, bytes, bytes] | None = None
 
     def children(self, elem: int) -> list[int]:
         """Child elements of `elem`, in document order."""
@@ -242,19 +238,17 @@ _TEXT_ID = LexborHTMLParser("<p>x</p>").body.child.child.tag_id  # type: ignore[
 _KIND_BY_ID = {tag_id: h.KIND_TAGS[name] for tag_id, name in _BLOCK_IDS.items() if name in h.KIND_TAGS}
 
 
-def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62, prints: bool = False) -> Segmentation:
+def segment(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -> Segmentation:
     """Walk `body` once into block-level elements and text blocks (see segment_python).
 
     The walk runs in C (worker/clean/_native.c) when the accelerator is built and passed its checks at
     import (worker/clean/native.py), with the same result; segment_python is the reference and the
-    fallback, also for the rare page whose text lexbor holds as invalid UTF-8. With `prints` (the site
-    memory is on), the C walk also fingerprints the page as it goes (Segmentation.prints), where each
-    block's text is still in cache: the memory's cost, not density's.
+    fallback, also for the rare page whose text lexbor holds as invalid UTF-8.
     """
     accel = _accel
     if accel is not None:
         tag = body.tag
-        parts = accel(body.mem_id, tag or "body", tag == "a", budget, max_nodes, prints)
+        parts = accel(body.mem_id, tag or "body", tag == "a", budget, max_nodes)
         if parts is not None:
             return Segmentation(*parts)
     return segment_python(body, budget, max_nodes)
