@@ -79,6 +79,7 @@ _RESCALE_AT = 2.0**32
 # half-life down to 1/32 of a page).
 _UNIT_MAX = 2.0**64
 _LITTLE = sys.byteorder == "little"
+_NO_POSITIONS: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +129,6 @@ def path_hash(path: str) -> int:
 
 
 _PATH_HASHES: dict[str, int] = {}
-_NONE: frozenset[int] = frozenset()
 _PATH_HASHES_MAX = 4096
 
 
@@ -263,7 +263,7 @@ class SiteState:
         """Positions density kept on at least `min_pages` (decayed) of the site's pages and on at least
         `share` of the pages holding them since it first kept them."""
         if not self.positions:
-            return _NONE  # a site that has kept no position yet (most pages of the bench mix): no call
+            return _NO_POSITIONS  # nothing kept yet (a site's first page: half the bench mix's): no call
         bar = min_pages * self.unit
         return _kept_positions(self.positions, self.position_kept, self.position_seen, bar, share)
 
