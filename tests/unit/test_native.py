@@ -381,6 +381,27 @@ def test_site_counts_equal_pythons(
 
 
 @needs_native
+@settings(max_examples=150)
+@given(
+    st.lists(
+        st.one_of(U64, st.integers(0, 2**20), U64.map(lambda x: x | 2**63), U64.map(lambda x: x >> 40)),
+        max_size=1500,
+    ),
+    st.lists(U64, max_size=100),
+)
+def test_a_pages_many_new_fingerprints_come_back_sorted_alike(page: list[int], tracked: list[int]) -> None:
+    # Hundreds of new fingerprints (a site's first page holds ~270) take the C bucket sort: spread over
+    # 64 bits, crowded at either end, or small; some of them already tracked.
+    fps = array("Q", tracked + page[::7])
+    counts = array("f", [1.0] * len(fps))
+    ours, ref = (array("Q", fps), array("f", counts)), (array("Q", fps), array("f", counts))
+    new = sm._count_page(*ours, array("Q", page), 0.5)
+    assert new == sm._count_page_python(*ref, array("Q", page), 0.5)
+    assert ours == ref
+    assert list(new) == sorted(set(page) - set(fps) - {0})
+
+
+@needs_native
 @settings(max_examples=40)
 @given(st.lists(st.sets(st.integers(1, 300), max_size=80), min_size=1, max_size=60), st.integers(8, 64))
 def test_a_site_memory_learns_alike_on_both_paths(pages: list[set[int]], cap: int) -> None:

@@ -42,6 +42,22 @@ def test_share_counts_distinct_pages_and_ignores_repeated_urls() -> None:
     assert 2 not in state.template(CFG.theta)
 
 
+def test_count_says_whether_the_page_was_counted() -> None:
+    mem = SiteMemory(CFG)
+    state, counted = mem.count("s", "u1", {1, 2})
+    assert counted
+    assert mem.count("s", "u1", {1, 2}) == (state, False)  # a page key seen recently
+    assert mem.count("s", "u2", {1}) == (state, True)
+    mem.count("t", "u1", {5})
+    mem.learning = False  # frozen: nothing counted, the site still the most recently used
+    assert mem.count("s", "u3", {1}) == (state, False)
+    assert state.pages_seen == 2
+    assert mem.sites() == ["t", "s"]
+    fresh, counted = mem.count("new", "u1", {1})
+    assert (fresh.pages_seen, counted) == (0, False)
+    assert "new" not in mem
+
+
 def test_redesign_is_relearned_within_a_few_half_lives() -> None:
     mem = SiteMemory(CFG)
     for i in range(30):

@@ -79,6 +79,7 @@ _RESCALE_AT = 2.0**32
 # half-life down to 1/32 of a page).
 _UNIT_MAX = 2.0**64
 _LITTLE = sys.byteorder == "little"
+_NO_POSITIONS: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +262,8 @@ class SiteState:
     def kept_positions(self, min_pages: float, share: float) -> frozenset[int]:
         """Positions density kept on at least `min_pages` (decayed) of the site's pages and on at least
         `share` of the pages holding them since it first kept them."""
+        if not self.positions:
+            return _NO_POSITIONS  # nothing kept yet (a site's first page: half the bench mix's): no call
         bar = min_pages * self.unit
         return _kept_positions(self.positions, self.position_kept, self.position_seen, bar, share)
 
@@ -533,20 +536,28 @@ class SiteMemory:
 
     def observe(self, site: str, page_key: str, fps: Iterable[int]) -> SiteState:
         """Count one page of `site` (once per page key) and return the site's state."""
+        return self.count(site, page_key, fps)[0]
+
+    def count(self, site: str, page_key: str, fps: Iterable[int]) -> tuple[SiteState, bool]:
+        """observe, and whether the page was counted (a page key not seen recently, the memory learning)."""
         state = self._sites.get(site)
         if not self.learning:
-            return state if state is not None else SiteState()
+            if state is None:
+                return SiteState(), False
+            self._sites.move_to_end(site)
+            return state, False
         if state is None:
             state = self._sites[site] = SiteState()
             self._bytes += state.nbytes() + name_bytes(site)
         else:
             self._sites.move_to_end(site)
         before = state.nbytes()
-        if state.observe(key_hash(page_key), fps, self.config):
+        counted = state.observe(key_hash(page_key), fps, self.config)
+        if counted:
             self._dirty.add(site)
         self._bytes += state.nbytes() - before
         self._evict(keep=site)
-        return state
+        return state, counted
 
     def observe_content_path(self, site: str, path: str) -> None:
         state = self._sites.get(site)

@@ -109,10 +109,7 @@ def page_key(page: Page) -> str:
 def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     """Observe the page in its site's memory and decide what to strip (every use of the site's state)."""
     fps = fingerprint_segmentation(seg)
-    existing = memory.get(site)
-    before = existing.pages_seen if existing is not None else 0
-    state = memory.observe(site, key, fps.observed())
-    fresh = state.pages_seen > before
+    state, fresh = memory.count(site, key, fps.observed())
     config = memory.config
     facts = partial(_site_facts, state, fps)
     paths = fps.elem_paths
