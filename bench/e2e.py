@@ -62,6 +62,7 @@ from worker.stream.broker import create_topics, free_port, start_broker  # noqa:
 from worker.stream.local import (  # noqa: E402
     OutputWatcher,
     WorkerProcess,
+    child_pids,
     local_settings,
     pipeline_topics,
     process_cpu_seconds,
@@ -232,6 +233,22 @@ def _cpu_scaling(one: dict[str, Any], two: dict[str, Any]) -> float | None:
     return round((cores / (c2 + m2)) / (1 / c1), 3)
 
 
+def _cpu_by_pid(worker_pid: int) -> dict[int, float]:
+    """CPU seconds so far of each running cleaning process of the worker."""
+    times = {pid: process_cpu_seconds(pid) for pid in child_pids(worker_pid)}
+    return {pid: t for pid, t in times.items() if t is not None}
+
+
+def _split(ready: dict[int, float], drained: dict[int, float]) -> list[float] | None:
+    """Each cleaning process's share of the drain's cleaning CPU, largest first (how evenly the pages
+    were spread over the processes); None when a process was replaced meanwhile."""
+    if ready.keys() != drained.keys() or not ready:
+        return None
+    spent = [drained[pid] - ready[pid] for pid in ready]
+    total = sum(spent)
+    return sorted((round(t / total, 3) for t in spent), reverse=True) if total > 0 else None
+
+
 def _per_page(cpu_s: float | None, pages: int) -> float | None:
     return None if cpu_s is None or not pages else round(1000.0 * cpu_s / pages, 3)
 
@@ -272,10 +289,12 @@ async def _e2e(
             await worker.wait_ready(timeout_s=60)
             t_ready = time.time()
             cpu_ready, cleaners_ready = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
+            by_pid_ready = _cpu_by_pid(worker.proc.pid)
             broker_ready, bench_ready = process_cpu_seconds(broker_pid), time.process_time()
             if not await worker.wait_acked(produced.sent, timeout_s):
                 raise RuntimeError(f"the worker did not finish {produced.sent} pages in {timeout_s:.0f}s")
             cpu_drained, cleaners_drained = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
+            by_pid_drained = _cpu_by_pid(worker.proc.pid)
             broker_drained, bench_drained = process_cpu_seconds(broker_pid), time.process_time()
             seen = (await _read_outputs(settings, produced.sent, timeout_s)).seen
             out_ts = list(seen.doc_timestamps.values())
@@ -318,6 +337,7 @@ async def _e2e(
             "cleaner_cpu_s": cleaner_cpu,
             "member_cpu_ms_per_page": _per_page(member_cpu, produced.sent),
             "cleaner_cpu_ms_per_page": _per_page(cleaner_cpu, produced.sent),
+            "cleaner_cpu_split": _split(by_pid_ready, by_pid_drained),
             "worker_cpu_util": None
             if worker_cpu is None
             else round(worker_cpu / drain_s / settings.processes, 3),
