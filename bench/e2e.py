@@ -174,7 +174,7 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     )
     await pool.start()
     state = PartitionState(settings.input_topic, 0)
-    pool.adopt(0, [], settings.memory_budget_mb)
+    pool.adopt({0: []})
     jobs = []
     for offset, page in enumerate(pages):
         key, value, headers = page_to_record(page)
@@ -186,11 +186,11 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     child_before = sum(process_cpu_seconds(pid) or 0.0 for pid in child)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for job in jobs:
-        while not pool.has_room(0):
+        while (slot := pool.route(job)) is None:
             events.room.clear()
             await events.room.wait()
         job.entry = state.tracker.track(job.record.offset)
-        pool.submit(job)
+        pool.submit(job, slot)
     while events.done < len(jobs):
         events.room.clear()
         await events.room.wait()
