@@ -297,6 +297,7 @@ async def test_a_partitions_sites_spread_over_both_processes_and_each_comes_out_
         key, value = page_value(i, site=site)
         f.broker.add(0, key, value)
         order[site].append(f"p{i}")
+    f.behaviour.slow[(0, 0)] = 0.2  # site0's first page holds its process: its next pages must wait
     worker = make(f, processes=2)
     task = asyncio.create_task(worker.run())
     await wait_until(lambda: f.broker.committed == {0: 64})
