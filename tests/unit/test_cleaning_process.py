@@ -261,7 +261,7 @@ async def run_pages(settings: Settings, values: list[bytes]) -> tuple[Events, Cl
         for offset, value in enumerate(values):
             job = Job(state, Rec("pages", 0, offset, b"k", value))
             job.entry = state.tracker.track(offset)
-            await wait_until(lambda: pool.route(job) is not None, within=30)
+            await wait_until(lambda job=job: pool.route(job) is not None, within=30)
             slot = pool.route(job)
             assert slot is not None
             pool.submit(job, slot)

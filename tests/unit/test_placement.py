@@ -8,7 +8,9 @@ these tests hold a process "busy". The runner-level cases use the fake Kafka cli
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections import defaultdict
+from collections.abc import AsyncIterator
 from typing import Any
 
 from prometheus_client import CollectorRegistry
@@ -55,13 +57,20 @@ class Events:
         raise AssertionError(why)
 
 
-async def started(events: Events | None = None, behaviour: Behaviour | None = None) -> CleaningPool:
+@contextlib.asynccontextmanager
+async def running(
+    events: Events | None = None, behaviour: Behaviour | None = None
+) -> AsyncIterator[CleaningPool]:
+    """A started pool of two fake cleaning processes, closed afterwards."""
     launcher = fake_launcher(SETTINGS, behaviour or Behaviour())
     pool = CleaningPool(
         SETTINGS, events or Events(), launcher, create_metrics(CollectorRegistry(), process_info=False)
     )
     await pool.start()
-    return pool
+    try:
+        yield pool
+    finally:
+        await pool.close()
 
 
 class Feed:
@@ -71,14 +80,23 @@ class Feed:
         self.state = PartitionState("pages", partition)
         self.offset = 0
 
-    def job(self, key: bytes | None, size: int = 100) -> Job:
-        job = Job(self.state, Rec("pages", self.state.partition, self.offset, key, b"v" * size))
+    def job(self, key: bytes | None, value: bytes) -> Job:
+        job = Job(self.state, Rec("pages", self.state.partition, self.offset, key, value))
         self.offset += 1
         return job
 
     def hand_out(self, pool: CleaningPool, key: bytes | None, size: int = 100) -> Slot | None:
-        """Submit one page if `route` lets it through; the slot it went to."""
-        job = self.job(key, size)
+        """Submit a page of `size` bytes if `route` lets it through; the slot it went to."""
+        return self.submit(pool, self.job(key, b"v" * size))
+
+    def hand_out_page(self, pool: CleaningPool, site: str) -> Slot:
+        """Submit a real page of `site` (it must get through)."""
+        key, value = page_value(self.offset, site=site)
+        slot = self.submit(pool, self.job(key, value))
+        assert slot is not None
+        return slot
+
+    def submit(self, pool: CleaningPool, job: Job) -> Slot | None:
         slot = pool.route(job)
         if slot is not None:
             job.entry = self.state.tracker.track(job.record.offset)
@@ -137,8 +155,7 @@ def test_snapshots_are_dealt_by_bytes() -> None:
 
 
 async def test_a_new_key_goes_to_the_process_with_less_outstanding_work() -> None:
-    pool = await started()
-    try:
+    async with running() as pool:
         pool.adopt({0: []})
         feed = Feed()
         assert feed.hand_out(pool, b"a.example", 100) is pool.slots[0]  # a tie: the lower index
@@ -147,13 +164,10 @@ async def test_a_new_key_goes_to_the_process_with_less_outstanding_work() -> Non
             assert feed.hand_out(pool, b"a.example", 100) is pool.slots[0]
         # Slot 0 has 4 small pages, slot 1 one large one: by bytes, slot 0 has less to do.
         assert feed.hand_out(pool, b"c.example", 100) is pool.slots[0]
-    finally:
-        await pool.close()
 
 
 async def test_a_key_stays_on_its_process_while_its_pages_are_queued() -> None:
-    pool = await started()
-    try:
+    async with running() as pool:
         pool.adopt({0: []})
         feed = Feed()
         for _ in range(pool_mod.QUEUE_PAGES):
@@ -161,13 +175,10 @@ async def test_a_key_stays_on_its_process_while_its_pages_are_queued() -> None:
         assert pool.slots[1].pages == 0  # the other process is idle ...
         assert feed.hand_out(pool, b"a.example") is None  # ... yet a's next page waits for its own
         assert feed.hand_out(pool, b"b.example") is pool.slots[1]  # a new site does not wait
-    finally:
-        await pool.close()
 
 
 async def test_records_without_a_key_follow_their_partitions_home_process() -> None:
-    pool = await started()
-    try:
+    async with running() as pool:
         pool.adopt({0: [], 1: []})
         homes = {p: pool.parts[p].home for p in (0, 1)}
         assert sorted(homes.values()) == [0, 1]  # one home each
@@ -177,14 +188,11 @@ async def test_records_without_a_key_follow_their_partitions_home_process() -> N
                 assert feed.hand_out(pool, None, 5000) is pool.slots[homes[partition]]
             assert feed.hand_out(pool, b"", 5000) is pool.slots[homes[partition]]
         assert all(len(pool.parts[p]) == 0 for p in (0, 1))  # no key was placed
-    finally:
-        await pool.close()
 
 
 async def test_adopt_splits_the_snapshots_and_routes_their_sites_to_their_holder() -> None:
     events = Events()
-    pool = await started(events)
-    try:
+    async with running(events) as pool:
         sites = [snapshot(f"s{i}.example") for i in range(6)]
         pool.adopt({0: sites})
         await wait_until(lambda: len(events.adopted) == 1)
@@ -206,56 +214,35 @@ async def test_adopt_splits_the_snapshots_and_routes_their_sites_to_their_holder
             assert feed.hand_out(pool, held[holder][1].encode(), 5000) is pool.slots[holder]
         assert feed.hand_out(pool, b"s0.example") is pool.slots[holder]
         assert feed.hand_out(pool, b"new.example") is pool.slots[other]
-    finally:
-        await pool.close()
 
 
 async def test_release_answers_with_the_union_of_every_processes_snapshots() -> None:
     events = Events()
-    pool = await started(events)
-    try:
+    async with running(events) as pool:
         pool.adopt({0: []})
-        state = PartitionState("pages", 0)
-        placed: dict[str, int] = {}
-        for i, site in enumerate(["a.example", "b.example", "c.example", "d.example"]):
-            key, value = page_value(i, site=site)
-            job = Job(state, Rec("pages", 0, i, key, value))
-            slot = pool.route(job)
-            assert slot is not None
-            job.entry = state.tracker.track(i)
-            pool.submit(job, slot)
-            placed[site] = slot.index
+        feed = Feed()
+        sites = ("a.example", "b.example", "c.example", "d.example")
+        placed = {site: feed.hand_out_page(pool, site).index for site in sites}
         assert set(placed.values()) == {0, 1}  # spread over both
         released = await asyncio.wait_for(pool.release(0), 5)
         assert sorted(site for site, _ in released) == sorted(placed)
         assert len(events.outputs) == 4  # the queued pages were cleaned first
         assert 0 not in pool.parts
         assert all(isinstance(s.proc, FakeChild) and s.proc.cleaner.partitions == {} for s in pool.slots)
-    finally:
-        await pool.close()
 
 
 async def test_a_replaced_process_keeps_each_sites_pages_in_order_and_restores_only_its_sites() -> None:
     sites = [snapshot(f"s{i}.example") for i in range(6)]
     events = Events(restored={0: sites})
     behaviour = Behaviour()
-    pool = await started(events, behaviour)
-    try:
+    async with running(events, behaviour) as pool:
         pool.adopt({0: sites})
         await wait_until(lambda: len(events.adopted) == 1)
         held = {slot: sites_in(pool, slot, 0) for slot in (0, 1)}
-        state = PartitionState("pages", 0)
-        jobs = []
-        for i in range(6):  # three pages of a site on slot 0, three of one on slot 1, interleaved
-            site = held[0][0] if i % 2 == 0 else held[1][0]
-            key, value = page_value(i, site=site)
-            jobs.append(Job(state, Rec("pages", 0, i, key, value)))
         behaviour.die[(0, 0)] = 1  # the first page kills slot 0's process once
-        for job in jobs:
-            slot = pool.route(job)
-            assert slot is not None
-            job.entry = state.tracker.track(job.record.offset)
-            pool.submit(job, slot)
+        feed = Feed()
+        for i in range(6):  # three pages of a site on slot 0, three of one on slot 1, interleaved
+            assert feed.hand_out_page(pool, held[i % 2][0]) is pool.slots[i % 2]
         first = pool.slots[0].proc
         await wait_until(lambda: pool.slots[0].ready and pool.slots[0].proc is not first)
         assert events.restores == [[0]]
@@ -272,17 +259,12 @@ async def test_a_replaced_process_keeps_each_sites_pages_in_order_and_restores_o
         for _, offset, _ in events.outputs:
             by_site[offset % 2].append(offset)
         assert by_site == {0: [0, 2, 4], 1: [1, 3, 5]}
-    finally:
-        await pool.close()
 
 
 async def test_the_budget_is_split_over_every_process_and_partition() -> None:
-    pool = await started()
-    try:
+    async with running() as pool:
         pool.adopt({0: [], 1: [], 2: [], 3: []})
         assert pool.budget_mb() == SETTINGS.memory_budget_mb / 8
-    finally:
-        await pool.close()
 
 
 # --- through the runner ------------------------------------------------------------------------
