@@ -261,6 +261,45 @@ async def test_a_replaced_process_keeps_each_sites_pages_in_order_and_restores_o
         assert by_site == {0: [0, 2, 4], 1: [1, 3, 5]}
 
 
+class BlockedRestore(Events):
+    """Events whose changelog read waits until `go` is set: a replacement held mid-restart."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.go = asyncio.Event()
+
+    async def restore(self, partitions: list[int]) -> dict[int, Any]:
+        self.restores.append(partitions)
+        await self.go.wait()
+        return {p: [] for p in partitions}
+
+
+async def test_partitions_revoked_and_assigned_while_a_process_restarts_reach_it_once() -> None:
+    events = BlockedRestore()
+    behaviour = Behaviour()
+    async with running(events, behaviour) as pool:
+        pool.adopt({0: [], 1: [], 3: []})
+        behaviour.die[(1, 0)] = 1
+        feed = Feed(1)
+        assert feed.hand_out(pool, b"a.example") is pool.slots[0]
+        await wait_until(lambda: events.restores == [[0, 1, 3]])  # slot 0 is down, its restore waits
+        assert pool.route(feed.job(b"a.example", b"v")) is None  # a's pages wait for their process
+        assert pool.route(feed.job(b"b.example", b"v")) is pool.slots[1]  # a new site does not
+        for partition in (0, 3):  # only the live process answers; the one restarting has nothing
+            assert await asyncio.wait_for(pool.release(partition), 5) == []
+        pool.adopt({0: [], 2: []})  # assigned (again) meanwhile: queued for the restarting process
+        events.go.set()
+        await wait_until(lambda: pool.slots[0].ready and len(events.adopted) >= 6)
+        await asyncio.sleep(0.01)
+        proc = pool.slots[0].proc
+        assert isinstance(proc, FakeChild)
+        assert sorted(proc.cleaner.partitions) == [0, 1, 2]  # not 3, revoked meanwhile
+        # 0, 1 and 3 at the start, 1 again on the new process, 0 and 2 once each on both processes (the
+        # new one adopts 0 once, as newly assigned, not also as restored)
+        assert sorted(p for p, _, _ in events.adopted) == [0, 0, 1, 1, 2, 3]
+        assert pool.route(feed.job(b"a.example", b"v")) is pool.slots[0]  # a's process is back
+
+
 async def test_the_budget_is_split_over_every_process_and_partition() -> None:
     async with running() as pool:
         pool.adopt({0: [], 1: [], 2: [], 3: []})
