@@ -201,11 +201,11 @@ async def test_adopt_splits_the_snapshots_and_routes_their_sites_to_their_holder
         assert sorted(held[0] + held[1]) == [s for s, _ in sites]
         assert len(held[0]) == len(held[1]) == 3  # equal snapshots: dealt evenly
         budget = SETTINGS.memory_budget_mb / 2  # one partition on two processes
-        assert all(
-            proc.cleaner.partitions[0].memory.budget_bytes == int(budget * 1024 * 1024)  # type: ignore[union-attr]
-            for proc in (pool.slots[0].proc, pool.slots[1].proc)
-            if isinstance(proc, FakeChild)
-        )
+        for slot in pool.slots:
+            assert isinstance(slot.proc, FakeChild)
+            memory = slot.proc.cleaner.partitions[0].memory
+            assert memory is not None
+            assert memory.budget_bytes == int(budget * 1024 * 1024)
         feed = Feed()
         holder = 0 if "s0.example" in held[0] else 1
         other = 1 - holder
