@@ -30,9 +30,10 @@ anything else), so CPU is reported too, per page: the member's (Kafka clients, I
 `member_cpu_ms_per_page`), the cleaning processes' (`cleaner_cpu_ms_per_page`, against
 `offline_cpu_ms_per_page` for the same pages: the difference is what a cleaning process spends on the
 pipe and on sharing the cores), the broker's, and worker_cpu_util = all worker CPU / drain wall time /
-processes. "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after each phase,
-not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs" has each.
-bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
+processes; cleaner_cpu_split is each cleaning process's share of the drain's cleaning CPU (how evenly
+the sites were placed). "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after
+each phase, not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs"
+has each. bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
 """
 
 from __future__ import annotations
