@@ -1,14 +1,15 @@
 """Which cleaning process cleans a page: each site (the record's key) sticks to one, chosen by load.
 
 The unit of placement is the record's key, which the README asks crawlers to make the page's site. A
-key seen for the first time in its partition is placed, when its first page is handed out, on the
-ready process with room and the least outstanding work; its later pages go to the same process, so
-that process holds the site's template memory and cleans its pages in order. A placement is only
-forgotten while none of the key's pages is queued or running (evicting an idle key, a revoke, or the
-process being replaced with its queue handed back), so a site's documents still come out in input
-order. A forgotten key that comes back may land on another process: that process learns the site
-again (a cost in quality for a few pages, never in correctness). Records without a key follow their
-partition's home process, as every record did before keys were placed.
+key seen for the first time in its partition is placed, when its first page is handed out, on the ready
+process with room and the least outstanding work; its later pages go to the same process, so that
+process holds the site's template memory and cleans its pages in order. A placement is only forgotten
+while none of the key's pages is queued or running (an idle key evicted from a full table, or a
+revoke), so a site's documents still come out in input order; a replaced process keeps its keys, and
+the pages it handed back go to its successor first. A forgotten key that comes back may land on another
+process: that process learns the site again (a cost in quality for a few pages, never in correctness).
+Records without a key follow their partition's home process, as every record did before keys were
+placed.
 
 Why keys and not partitions: Kafka's default partitioner puts a site on `murmur2(key) % partitions`,
 and with partitions dealt alternately to two processes, one gets exactly the sites whose hash is even,
