@@ -30,9 +30,10 @@ anything else), so CPU is reported too, per page: the member's (Kafka clients, I
 `member_cpu_ms_per_page`), the cleaning processes' (`cleaner_cpu_ms_per_page`, against
 `offline_cpu_ms_per_page` for the same pages: the difference is what a cleaning process spends on the
 pipe and on sharing the cores), the broker's, and worker_cpu_util = all worker CPU / drain wall time /
-processes. "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after each phase,
-not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs" has each.
-bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
+processes; cleaner_cpu_split is each cleaning process's share of the drain's cleaning CPU (how evenly
+the sites were placed). "ipc" measures the pipe alone (one process, no Kafka). Outputs are read after
+each phase, not while the worker runs (see _e2e). Top-level numbers are medians over the repeats; "runs"
+has each. bench/run.py calls run_e2e(pages); `--mix` uses the same pages as `make bench`.
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ from worker.stream.broker import create_topics, free_port, start_broker  # noqa:
 from worker.stream.local import (  # noqa: E402
     OutputWatcher,
     WorkerProcess,
+    child_pids,
     local_settings,
     pipeline_topics,
     process_cpu_seconds,
@@ -173,7 +175,7 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     )
     await pool.start()
     state = PartitionState(settings.input_topic, 0)
-    pool.adopt(0, [], settings.memory_budget_mb)
+    pool.adopt({0: []})
     jobs = []
     for offset, page in enumerate(pages):
         key, value, headers = page_to_record(page)
@@ -185,11 +187,11 @@ async def _ipc_cost(pages: list[Page], settings: Settings) -> dict[str, Any]:
     child_before = sum(process_cpu_seconds(pid) or 0.0 for pid in child)
     cpu0, wall0 = time.process_time(), time.perf_counter()
     for job in jobs:
-        while not pool.has_room(0):
+        while (slot := pool.route(job)) is None:
             events.room.clear()
             await events.room.wait()
         job.entry = state.tracker.track(job.record.offset)
-        pool.submit(job)
+        pool.submit(job, slot)
     while events.done < len(jobs):
         events.room.clear()
         await events.room.wait()
@@ -232,6 +234,22 @@ def _cpu_scaling(one: dict[str, Any], two: dict[str, Any]) -> float | None:
     return round((cores / (c2 + m2)) / (1 / c1), 3)
 
 
+def _cpu_by_pid(worker_pid: int) -> dict[int, float]:
+    """CPU seconds so far of each running cleaning process of the worker."""
+    times = {pid: process_cpu_seconds(pid) for pid in child_pids(worker_pid)}
+    return {pid: t for pid, t in times.items() if t is not None}
+
+
+def _split(ready: dict[int, float], drained: dict[int, float]) -> list[float] | None:
+    """Each cleaning process's share of the drain's cleaning CPU, largest first (how evenly the pages
+    were spread over the processes); None when a process was replaced meanwhile."""
+    if ready.keys() != drained.keys() or not ready:
+        return None
+    spent = [drained[pid] - ready[pid] for pid in ready]
+    total = sum(spent)
+    return sorted((round(t / total, 3) for t in spent), reverse=True) if total > 0 else None
+
+
 def _per_page(cpu_s: float | None, pages: int) -> float | None:
     return None if cpu_s is None or not pages else round(1000.0 * cpu_s / pages, 3)
 
@@ -272,10 +290,12 @@ async def _e2e(
             await worker.wait_ready(timeout_s=60)
             t_ready = time.time()
             cpu_ready, cleaners_ready = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
+            by_pid_ready = _cpu_by_pid(worker.proc.pid)
             broker_ready, bench_ready = process_cpu_seconds(broker_pid), time.process_time()
             if not await worker.wait_acked(produced.sent, timeout_s):
                 raise RuntimeError(f"the worker did not finish {produced.sent} pages in {timeout_s:.0f}s")
             cpu_drained, cleaners_drained = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
+            by_pid_drained = _cpu_by_pid(worker.proc.pid)
             broker_drained, bench_drained = process_cpu_seconds(broker_pid), time.process_time()
             seen = (await _read_outputs(settings, produced.sent, timeout_s)).seen
             out_ts = list(seen.doc_timestamps.values())
@@ -318,6 +338,7 @@ async def _e2e(
             "cleaner_cpu_s": cleaner_cpu,
             "member_cpu_ms_per_page": _per_page(member_cpu, produced.sent),
             "cleaner_cpu_ms_per_page": _per_page(cleaner_cpu, produced.sent),
+            "cleaner_cpu_split": _split(by_pid_ready, by_pid_drained),
             "worker_cpu_util": None
             if worker_cpu is None
             else round(worker_cpu / drain_s / settings.processes, 3),

@@ -196,7 +196,7 @@ async def test_prometheus_sees_exactly_what_the_worker_did(
             methods = _by(await query("sum(cleanstream_template_pages_total)"), "")
             assert methods == {"": float(GOOD)}
             assert _by(await query("sum(cleanstream_page_seconds_count)"), "") == {"": float(len(records))}
-            # Both processes' samples reach the one target: each holds the sites of its partitions.
+            # Both processes' samples reach the one target: each holds the sites placed on it.
             assert _by(await query("sum(cleanstream_sitememory_sites)"), "") == {"": float(SITES)}
             assert _by(await query("sum(cleanstream_assigned_partitions)"), "") == {"": 4.0}
             assert _by(await query("min(cleanstream_broker_connected)"), "") == {"": 1.0}

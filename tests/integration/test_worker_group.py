@@ -21,6 +21,7 @@ from tests.integration.workerkit import (
     pipeline_topics,
     produce,
     scrape,
+    source_of,
     spawn_worker,
     wait_exit,
     worker_settings,
@@ -78,9 +79,16 @@ async def test_two_cleaning_processes_share_the_partitions_behind_one_endpoint(
     assert samples["cleanstream_page_seconds_count"][()] == n
     assert samples["cleanstream_cleaning_processes"][()] == 2
     assert {int(dict(k)["partition"]) for k in samples["cleanstream_consumer_lag"]} == {0, 1, 2, 3}
-    # both processes cleaned (two partitions each): each used CPU for its half
+    # both processes cleaned (the partitions' sites were placed on both): each used CPU for its share
     used = [after - before for before, after in zip(cpu_before, cpu_after, strict=True)]
     assert min(used) > 0.2 * max(used), used
+    # each site's pages of a partition came out in their input order, though two processes cleaned them
+    offsets: dict[tuple[int, bytes | None], list[int]] = {}
+    for got in tail.got:
+        partition, offset = source_of(got)
+        offsets.setdefault((partition, got.key), []).append(offset)
+    assert len(offsets) == 4 * 3  # every site in every partition
+    assert all(seen == sorted(seen) for seen in offsets.values()), offsets
     assert await committed(broker, group_id, pages, 4) == await highwaters(broker, pages, 4)
 
 

@@ -258,6 +258,9 @@ class FakeChild:
                 if fate == "die":
                     self._exit(1)
                     return
+                delay = self.behaviour.slow.get((request[1], offset))
+                if delay:
+                    await asyncio.sleep(delay)
             reply = self.cleaner.handle(request)
             await asyncio.sleep(0)
             self.replies.put_nowait(ipc.encode(reply)[ipc.LENGTH.size :])
@@ -284,10 +287,11 @@ class FakeChild:
 
 @dataclass
 class Behaviour:
-    """What fake cleaning processes do with a page: clean it, hang on it, or die on it."""
+    """What fake cleaning processes do with a page: clean it, hang on it, die on it, or take a while."""
 
     hang: set[tuple[int, int]] = field(default_factory=set)  # (partition, offset): every time
     die: dict[tuple[int, int], int] = field(default_factory=dict)  # (partition, offset): times left
+    slow: dict[tuple[int, int], float] = field(default_factory=dict)  # (partition, offset): seconds
     launched: int = 0
 
     def fate(self, partition: int, offset: int) -> str:

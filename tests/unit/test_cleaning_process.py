@@ -257,12 +257,14 @@ async def run_pages(settings: Settings, values: list[bytes]) -> tuple[Events, Cl
     await pool.start()
     try:
         state = PartitionState("pages", 0)
-        pool.adopt(0, [], 10.0)
+        pool.adopt({0: []})
         for offset, value in enumerate(values):
             job = Job(state, Rec("pages", 0, offset, b"k", value))
             job.entry = state.tracker.track(offset)
-            await wait_until(lambda: pool.has_room(0), within=30)
-            pool.submit(job)
+            await wait_until(lambda job=job: pool.route(job) is not None, within=30)
+            slot = pool.route(job)
+            assert slot is not None
+            pool.submit(job, slot)
         await wait_until(lambda: len(events.outputs) + len(events.requeued) >= len(values), within=60)
     finally:
         await pool.close()
@@ -305,15 +307,17 @@ async def test_no_page_waits_behind_a_full_pipe_but_an_idle_process_always_gets_
     await pool.start()
     try:
         state = PartitionState("pages", 0)
-        pool.place(0)
+        pool.adopt({0: []})
         child.waiting = 1000
-        assert pool.has_room(0)  # nothing queued on it: it gets a page whatever its pipe holds
         job = Job(state, Rec("pages", 0, 0, b"k", b"v" * 100))
+        slot = pool.route(job)  # nothing queued on it: it gets a page whatever its pipe holds
+        assert slot is not None
         job.entry = state.tracker.track(0)
-        pool.submit(job)
-        assert not pool.has_room(0)  # a page is queued and the pipe is full: the next one waits here
+        pool.submit(job, slot)
+        after = Job(state, Rec("pages", 0, 1, b"k", b"v" * 100))
+        assert pool.route(after) is None  # a page is queued and the pipe is full: the next one waits here
         child.waiting = 0
-        assert pool.has_room(0)
+        assert pool.route(after) is slot
     finally:
         await pool.close()
 

@@ -1,12 +1,13 @@
 """A cleaning process: `python -m worker.stream.child PARENT_PID`, started by the worker's pool.
 
 Compute only: no Kafka client, no server. It reads requests from stdin and answers each on stdout
-(framing and messages: worker/stream/ipc.py), holding the site memory of the input partitions the
-worker placed on it. A page may keep it busy for as long as it likes; the worker's watchdog kills it
-at the page deadline and starts another one, so nothing here guards against slow pages besides the
-pipeline's own CPU budget. Memory is bounded by an address-space limit: a page whose parse would
-take gigabytes (e.g. thousands of unclosed formatting tags, which the parser re-opens in every
-paragraph) fails with a parse error here instead of starving the pod.
+(framing and messages: worker/stream/ipc.py), holding the memory of the sites the worker placed on
+it, one memory per input partition the worker owns. A page may keep it busy for as long as it
+likes; the worker's watchdog kills it at the page deadline and starts another one, so nothing here
+guards against slow pages besides the pipeline's own CPU budget. Memory is bounded by an
+address-space limit: a page whose parse would take gigabytes (e.g. thousands of unclosed formatting
+tags, which the parser re-opens in every paragraph) fails with a parse error here instead of
+starving the pod.
 """
 
 from __future__ import annotations

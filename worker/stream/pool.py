@@ -1,16 +1,19 @@
 """The cleaning pool: `processes` child processes that clean pages, so no page can hold the event loop.
 
 The worker's event loop (consumer, producer, heartbeats, commits, /healthz) never parses a page: it
-hands each record to the cleaning process that owns its partition and gets the encoded output back.
+hands each record to the cleaning process its site is placed on and gets the encoded output back.
 
-- **Affinity.** Each assigned input partition is placed on one slot (the one with the fewest
-  partitions), whose process holds that partition's site memory. A slot cleans its requests in order,
-  so a partition's outputs come back in input order.
+- **Placement.** Each site (the record's key) is placed on one slot when its first page is handed
+  out (the ready one with room and the least outstanding work) and stays there while it has pages
+  queued (worker/stream/placement.py); that process holds the site's template memory, in the memory
+  of the site's partition (every process holds a memory for every assigned partition: ADOPT and
+  RELEASE go to all of them). A slot cleans its requests in order, so a site's outputs come back in
+  input order. Records without a key follow their partition's home slot.
 - **Deadline.** A watchdog checks the request each process is working on; a page past
   `page_deadline_s` (wall clock) gets its process killed. The page is dead-lettered `timeout` once,
   the pages queued behind it go back to the worker's backlog (re-sent, never lost, never doubled), a
-  new process takes the slot and its partitions are restored from the changelog (snapshots lag by up
-  to `snapshot_every_pages`: a few pages of a site are re-learned).
+  new process takes the slot and gets back, from the changelog, the snapshots of the sites placed
+  on it (snapshots lag by up to `snapshot_every_pages`: a few pages of a site are re-learned).
 - **Crash.** A process that dies on its own (a parser crash, the OOM killer) is replaced the same
   way; its page is tried once more on the new process, then dead-lettered `internal_error`.
 
@@ -22,6 +25,7 @@ against in-process fakes.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections import deque
@@ -35,6 +39,7 @@ from worker.settings import Settings
 from worker.stream import ipc
 from worker.stream.errors import Action, CleanerDied, PageDeadlineExceeded, route
 from worker.stream.handle import Output, unread_dead_output
+from worker.stream.placement import PartitionKeys, Placed, split, table_key
 from worker.stream.state import Job
 
 log = logging.getLogger(__name__)
@@ -110,6 +115,7 @@ class _Request:
     future: asyncio.Future[Any] | None = None
     started: float = 0.0  # when it became the one its process works on
     parts: tuple[bytes, ...] = ()  # kept only while it waits for its slot's new process
+    placed: Placed | None = None  # a page's key placement, whose queued count it holds
 
 
 @dataclass(eq=False)
@@ -120,7 +126,6 @@ class Slot:
     queue: deque[_Request] = field(default_factory=deque)
     pages: int = 0
     nbytes: int = 0
-    partitions: set[int] = field(default_factory=set)
     # Adopted while the slot was being restarted: sent once it is ready again.
     waiting: list[_Request] = field(default_factory=list)
     killed_for: _Request | None = None  # the request whose deadline made us kill the process
@@ -136,7 +141,8 @@ class CleaningPool:
         self.launch = launcher
         self.metrics = metrics
         self.slots = [Slot(i) for i in range(settings.processes)]
-        self.owner: dict[int, Slot] = {}
+        # The assigned input partitions, each with where its keys are placed. Every slot holds them all.
+        self.parts: dict[int, PartitionKeys] = {}
         self.closing = False
         self.draining = False  # stopping: replaced processes are not restarted
         self._watchdog: asyncio.Task[None] | None = None
@@ -185,51 +191,56 @@ class CleaningPool:
 
     # --- placement and requests ------------------------------------------------------------------
 
-    def place(self, partition: int) -> Slot:
-        """The slot that owns `partition` (placing it on the least loaded one if new)."""
-        slot = self.owner.get(partition)
-        if slot is None:
-            slot = min(self.slots, key=lambda s: (len(s.partitions), not s.ready, s.index))
-            slot.partitions.add(partition)
-            self.owner[partition] = slot
-        return slot
-
-    def adopt(self, partition: int, snapshots: Snapshots, budget_mb: float) -> None:
-        """Hand `partition` with its snapshots to its slot (before any of its pages: requests are FIFO)."""
-        slot = self.place(partition)
-        request = self._adopt_request(partition, snapshots, budget_mb)
-        if slot.ready:
-            self._send(slot, request)
-        else:
-            slot.waiting.append(request)  # its process is being replaced: sent once the new one is up
+    def adopt(self, partitions: dict[int, Snapshots]) -> None:
+        """Take partitions over with their changelog snapshots, before any of their pages (requests
+        are FIFO): every process gets an ADOPT for each, with the share of its snapshots dealt to it,
+        and the key table learns where those sites went. The budget is re-split over the new count."""
+        for partition in partitions:
+            homes = [sum(1 for p in self.parts.values() if p.home == s.index) for s in self.slots]
+            home = min(self.slots, key=lambda s: (homes[s.index], not s.ready, s.index)).index
+            self.parts[partition] = PartitionKeys(home)
+        budget = self.budget_mb()
+        for partition, snapshots in partitions.items():
+            table = self.parts[partition]
+            dealt = split(snapshots, [s.index for s in self.slots])
+            futures = []
+            for slot in self.slots:
+                for site, _ in dealt[slot.index]:
+                    table.place(table_key(site.encode("utf-8", "surrogatepass")), slot.index)
+                request = self._adopt_request(partition, dealt[slot.index], budget)
+                assert request.future is not None
+                futures.append(request.future)
+                if slot.ready:
+                    self._send(slot, request)
+                else:
+                    slot.waiting.append(request)  # its process is being replaced: sent once it is up
+            _combine(futures, functools.partial(self._adopted, partition))
+        self.set_budget(budget)
 
     def _adopt_request(self, partition: int, snapshots: Snapshots, budget_mb: float) -> _Request:
-        future = _future()
-        future.add_done_callback(lambda f: self._adopted(partition, f))
         frame = ipc.encode((ipc.ADOPT, partition, snapshots, budget_mb))
-        return _Request(ipc.ADOPT, partition=partition, future=future, parts=(frame,))
+        return _Request(ipc.ADOPT, partition=partition, future=_future(), parts=(frame,))
 
-    def _adopted(self, partition: int, future: asyncio.Future[Any]) -> None:
-        if future.cancelled() or future.result() is None:
-            return
-        loaded, invalid = future.result()
-        self.events.on_adopted(partition, loaded, invalid)
+    def _adopted(self, partition: int, replies: list[Any]) -> None:
+        counts = [r for r in replies if r is not None]
+        if counts:
+            self.events.on_adopted(partition, sum(c[0] for c in counts), sum(c[1] for c in counts))
 
     def release(self, partition: int) -> asyncio.Future[Snapshots]:
-        """Give `partition` up: resolves with its final snapshots once its queued pages are done."""
-        future: asyncio.Future[Snapshots] = _future()
-        slot = self.owner.pop(partition, None)
-        if slot is None:
-            future.set_result([])
-            return future
-        slot.partitions.discard(partition)
-        slot.waiting = [r for r in slot.waiting if r.partition != partition]
-        if slot.ready:
-            frame = ipc.encode((ipc.RELEASE, partition))
-            self._send(slot, _Request(ipc.RELEASE, partition=partition, future=future, parts=(frame,)))
-        else:
-            future.set_result([])  # its process is being replaced: the memory is gone already
-        return future
+        """Give `partition` up: resolves with its final snapshots (the union over the processes) once
+        every process has finished its queued pages of it."""
+        if self.parts.pop(partition, None) is None:
+            return _combine([], _union)
+        futures = []
+        for slot in self.slots:
+            slot.waiting = [r for r in slot.waiting if r.partition != partition]
+            if slot.ready:  # else its process is being replaced: that memory is gone already
+                frame = ipc.encode((ipc.RELEASE, partition))
+                request = _Request(ipc.RELEASE, partition=partition, future=_future(), parts=(frame,))
+                assert request.future is not None
+                futures.append(request.future)
+                self._send(slot, request)
+        return _combine(futures, _union)
 
     def set_budget(self, budget_mb: float) -> None:
         for slot in self.slots:
@@ -237,9 +248,28 @@ class CleaningPool:
                 frame = ipc.encode((ipc.BUDGET, budget_mb))
                 self._send(slot, _Request(ipc.BUDGET, future=_future(), parts=(frame,)))
 
-    def has_room(self, partition: int) -> bool:
-        slot = self.owner.get(partition)
-        if slot is None or not slot.ready:
+    def route(self, job: Job) -> Slot | None:
+        """The slot that must clean `job` if it can take it now; None while the page must wait.
+
+        A placed key goes to its slot (and waits for it: its earlier pages may still be queued there);
+        a new key to the ready slot with room and the least outstanding work; a record without a key to
+        its partition's home slot. Nothing is placed here: `submit` does it."""
+        table = self.parts.get(job.state.partition)
+        if table is None:
+            return None
+        key = job.record.key
+        if not key:
+            slot = self.slots[table.home]
+            return slot if self._has_room(slot) else None
+        placed = table.find(table_key(key))
+        if placed is not None:
+            slot = self.slots[placed.slot]
+            return slot if self._has_room(slot) else None
+        free = [s for s in self.slots if self._has_room(s)]
+        return min(free, key=_load) if free else None
+
+    def _has_room(self, slot: Slot) -> bool:
+        if not slot.ready:
             return False
         if slot.pages == 0:
             return True
@@ -250,12 +280,23 @@ class CleaningPool:
         # cleaning, and every reply refills it.
         return slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES and slot.proc.buffered() == 0
 
-    def submit(self, job: Job) -> None:
-        """Queue a page on its partition's slot (check has_room first)."""
-        slot = self.owner[job.state.partition]
-        parts = ipc.encode_page(job.state.partition, job.wire())
+    def submit(self, job: Job, slot: Slot) -> None:
+        """Queue a page on the slot `route` gave for it, placing its key there if it is new."""
+        partition = job.state.partition
+        placed = None
+        if job.record.key:
+            table = self.parts[partition]
+            key = table_key(job.record.key)
+            placed = table.find(key)
+            if placed is None:
+                placed = table.place(key, slot.index)
+            else:
+                table.touch(key)
+            assert placed.slot == slot.index, "a placed key goes to its own slot"
+            placed.queued += 1
+        parts = ipc.encode_page(partition, job.wire())
         nbytes = len(parts[0]) + len(parts[1])
-        request = _Request(ipc.PAGE, job=job, partition=job.state.partition, nbytes=nbytes, parts=parts)
+        request = _Request(ipc.PAGE, job=job, partition=partition, nbytes=nbytes, parts=parts, placed=placed)
         slot.pages += 1
         slot.nbytes += request.nbytes
         self._send(slot, request)
@@ -317,6 +358,8 @@ class CleaningPool:
             _, out, seconds, snapshots, memory = reply
             slot.pages -= 1
             slot.nbytes -= request.nbytes
+            if request.placed is not None:
+                request.placed.queued -= 1
             slot.memory = (int(memory[0]), int(memory[1]))
             assert request.job is not None
             await self.events.on_output(request.job, Output(*out), float(seconds), snapshots)
@@ -369,6 +412,8 @@ class CleaningPool:
             log.error("cleaning process %s exited with %s", slot.proc.pid if slot.proc else "?", code)
         requeue: list[Job] = []
         for position, request in enumerate(queue):
+            if request.placed is not None:  # handed back or answered here: no longer queued
+                request.placed.queued -= 1
             if request.job is None:
                 if position == 0 and request.kind == ipc.ADOPT:
                     slot.adopt_crashes += 1  # its snapshots may be what kills it: next time start empty
@@ -393,7 +438,7 @@ class CleaningPool:
         if proc is None:
             return
         # Adopted while this restart ran: those arrive with their own snapshots.
-        partitions = sorted(slot.partitions - {r.partition for r in slot.waiting})
+        partitions = sorted(self.parts.keys() - {r.partition for r in slot.waiting})
         snapshots: dict[int, Snapshots] = {}
         if partitions and slot.adopt_crashes < 2:
             snapshots = await self.events.restore(partitions)
@@ -406,9 +451,24 @@ class CleaningPool:
             return
         self._attach(slot, proc)
         budget = self.budget_mb()
+        waiting = {r.partition for r in slot.waiting}
         for partition in partitions:
-            if partition in slot.partitions:  # a revoke may have taken it meanwhile
-                self._send(slot, self._adopt_request(partition, snapshots.get(partition, []), budget))
+            table = self.parts.get(partition)
+            if table is None or partition in waiting:  # revoked meanwhile (and maybe assigned again)
+                continue
+            # Only the sites placed on this slot: the others live on in the other processes, and a
+            # site placed nowhere now is placed afresh, with an empty memory, when its next page comes.
+            mine = table.held_by(slot.index)
+            restored = snapshots.get(partition, [])
+            kept = [
+                (site, data)
+                for site, data in restored
+                if table_key(site.encode("utf-8", "surrogatepass")) in mine
+            ]
+            request = self._adopt_request(partition, kept, budget)
+            assert request.future is not None
+            _combine([request.future], functools.partial(self._adopted, partition))
+            self._send(slot, request)
         for request in slot.waiting:
             self._send(slot, request)
         slot.waiting.clear()
@@ -437,8 +497,9 @@ class CleaningPool:
         await self.events.on_output(job, output, 0.0, [])
 
     def budget_mb(self) -> float:
-        """Each partition's share of the memory budget: one budget for the worker, split evenly."""
-        return self.settings.memory_budget_mb / max(1, len(self.owner))
+        """The share of one (process, partition) memory: one budget for the worker, split evenly. A
+        partition's sites are spread evenly over the processes, so each of its memories needs as much."""
+        return self.settings.memory_budget_mb / max(1, len(self.parts) * len(self.slots))
 
     @staticmethod
     def _resolve_controls(slot: Slot, requests: Sequence[_Request]) -> None:
@@ -449,6 +510,37 @@ class CleaningPool:
 
 def _future() -> asyncio.Future[Any]:
     return asyncio.get_running_loop().create_future()
+
+
+def _combine(futures: list[asyncio.Future[Any]], combine: Callable[[list[Any]], Any]) -> asyncio.Future[Any]:
+    """A future of `combine(results)` once every one of `futures` is done (control futures only ever
+    get a result: a process that goes away answers its controls with None, or [] for a RELEASE)."""
+    out = _future()
+    left = len(futures)
+
+    def one(_: asyncio.Future[Any]) -> None:
+        nonlocal left
+        left -= 1
+        if left == 0 and not out.done():
+            out.set_result(combine([None if f.cancelled() else f.result() for f in futures]))
+
+    if not futures:
+        out.set_result(combine([]))
+    for future in futures:
+        future.add_done_callback(one)
+    return out
+
+
+def _union(replies: list[Any]) -> Snapshots:
+    return [snapshot for reply in replies if reply for snapshot in reply]
+
+
+def _load(slot: Slot) -> tuple[int, int, int]:
+    """Outstanding work of a slot, for placing a new key: queued bytes (cleaning time grows with a
+    page's size), then pages, then the lower index (deterministic). Bytes or pages balance the benchmark
+    mix the same (bench/placement.py: within 0.2% either way): a new key mostly goes to the only slot
+    with room, the one that finished a page first."""
+    return (slot.nbytes, slot.pages, slot.index)
 
 
 def _done(future: asyncio.Future[Any], value: Any) -> None:

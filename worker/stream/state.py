@@ -2,8 +2,9 @@
 
 One PartitionState exists per assigned input partition, created on assign and dropped on revoke.
 Offsets may be committed only up to the first input whose output has not been acked yet: outputs go
-to two topics (documents, dead letters) whose acks can arrive in any order, and pages of one
-partition are cleaned in order by one cleaning process but may be handed back (see Job).
+to two topics (documents, dead letters) whose acks can arrive in any order, the pages of one
+partition are spread over the cleaning processes by site (each site's in order), and pages may be
+handed back (see Job).
 """
 
 from __future__ import annotations
