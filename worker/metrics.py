@@ -67,6 +67,7 @@ class Metrics:
     # The cleaning pool and the broker connection (worker/stream/pool.py, runner.py).
     cleaning_processes: Gauge
     cleaner_restarts: Counter  # {cause}: deadline | crash
+    cleaner_busy_seconds: Counter  # {process}: the slot index, bounded by CLEANSTREAM_PROCESSES
     broker_connected: Gauge
     offset_resets: Counter
 
@@ -166,6 +167,12 @@ def _create(reg: CollectorRegistry) -> Metrics:
             "cleanstream_cleaner_restarts",
             "cleaning processes replaced, by cause (RESTART_CAUSES)",
             ["cause"],
+            registry=reg,
+        ),
+        cleaner_busy_seconds=Counter(
+            "cleanstream_cleaner_busy_seconds",
+            "seconds spent cleaning pages, by cleaning process (its slot, 0 .. processes-1)",
+            ["process"],
             registry=reg,
         ),
         broker_connected=Gauge(

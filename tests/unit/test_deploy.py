@@ -62,6 +62,7 @@ CONTRACT_METRICS = {
     "cleanstream_assigned_partitions",
     "cleanstream_cleaning_processes",
     "cleanstream_cleaner_restarts_total",
+    "cleanstream_cleaner_busy_seconds_total",
     "cleanstream_broker_connected",
     "cleanstream_offset_resets_total",
     "cleanstream_changelog_invalid_snapshots_total",

@@ -32,6 +32,7 @@ def test_contract_names_and_labels_are_exposed() -> None:
     m.pages.labels("dead_letter").inc()
     m.dead_letters.labels("invalid_json").inc()
     m.consumer_lag.labels("0").set(5)
+    m.cleaner_busy_seconds.labels("0").inc(0.5)  # its labels come from the pool (one per process)
     m.template_pages.labels("template").inc()
     m.page_seconds.observe(0.01)
     text = generate_latest(m.registry).decode()

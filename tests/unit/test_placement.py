@@ -331,3 +331,23 @@ async def test_a_partitions_sites_spread_over_both_processes_and_each_comes_out_
             assert key is not None
             out[key.decode()].append(headers["id"].decode())
     assert out == order  # every page once, each site's in input order
+
+
+async def test_each_process_counts_its_cleaning_seconds() -> None:
+    events = Events()
+    async with running(events) as pool:
+
+        def sample(process: str) -> float | None:
+            value = pool.metrics.registry.get_sample_value(
+                "cleanstream_cleaner_busy_seconds_total", {"process": process}
+            )
+            return None if value is None else float(value)
+
+        assert [sample("0"), sample("1")] == [0.0, 0.0]  # exposed from the start
+        pool.adopt({0: []})
+        feed = Feed()
+        assert feed.hand_out_page(pool, "a.example") is pool.slots[0]
+        assert feed.hand_out_page(pool, "b.example") is pool.slots[1]
+        assert feed.hand_out_page(pool, "a.example") is pool.slots[0]
+        await wait_until(lambda: len(events.outputs) == 3)
+        assert all((sample(p) or 0.0) > 0 for p in ("0", "1"))

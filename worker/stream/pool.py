@@ -33,6 +33,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from prometheus_client import Counter
+
 from worker.metrics import Metrics
 from worker.models import Reason
 from worker.settings import Settings
@@ -132,6 +134,7 @@ class Slot:
     memory: tuple[int, int] = (0, 0)  # (bytes, sites) of its site memory, last reported
     task: asyncio.Task[None] | None = None
     adopt_crashes: int = 0
+    busy: Counter | None = None  # its cleanstream_cleaner_busy_seconds{process} child
 
 
 class CleaningPool:
@@ -141,6 +144,8 @@ class CleaningPool:
         self.launch = launcher
         self.metrics = metrics
         self.slots = [Slot(i) for i in range(settings.processes)]
+        for slot in self.slots:  # exposed at 0 from the start, like every known label value
+            slot.busy = metrics.cleaner_busy_seconds.labels(str(slot.index))
         # The assigned input partitions, each with where its keys are placed. Every slot holds them all.
         self.parts: dict[int, PartitionKeys] = {}
         self.closing = False
@@ -361,6 +366,8 @@ class CleaningPool:
             if request.placed is not None:
                 request.placed.queued -= 1
             slot.memory = (int(memory[0]), int(memory[1]))
+            if slot.busy is not None:
+                slot.busy.inc(float(seconds))
             assert request.job is not None
             await self.events.on_output(request.job, Output(*out), float(seconds), snapshots)
             self.events.on_room()
