@@ -253,11 +253,14 @@ def test_the_posts_taxonomy_lines_stay_out_where_the_template_was_stripped(
 def test_without_taxonomy_drops_short_labelled_lines_but_the_trusted() -> None:
     long = "Tags: " + "the river and the town, " * 10
     seg = seg_of(
-        "<p>Filed under: Local news</p><p>Published: May 1 | Tags: river</p><p>They met at 5:30 in the hall.</p>"
-        f"<p>{long}</p><p>Categories: Town</p>"
+        "<p>Filed under: Local news</p><p>Published: May 1 | Tags: river</p>"
+        "<p>They met at 5:30 in the hall.</p>"
+        f"<p>{long}</p><p>Categories: Town</p><p>Posted in Miscellaneous | No Comments</p>"
+        "<p>The photos were posted in the hall.</p>"
     )
-    assert template.without_taxonomy(seg, [0, 1, 2, 3, 4], ()) == [2, 3]
-    assert template.without_taxonomy(seg, [0, 1, 2, 3, 4], [4]) == [2, 3, 4]
+    everything = list(range(7))
+    assert template.without_taxonomy(seg, everything, ()) == [2, 3, 6]
+    assert template.without_taxonomy(seg, everything, [4]) == [2, 3, 4, 6]
 
 
 def test_a_block_at_a_position_never_kept_stays_out() -> None:

@@ -150,7 +150,9 @@ def without_taxonomy(seg: Segmentation, blocks: list[int], trusted: Iterable[int
     drop = {
         i
         for i in blocks
-        if chars[i] <= h.TAXONOMY_MAX_CHARS and ":" in texts[i] and h.TAXONOMY_LABEL.search(texts[i])
+        if chars[i] <= h.TAXONOMY_MAX_CHARS
+        and (":" in texts[i] or texts[i][:9].lower() == "posted in")  # what every match holds: cheap first
+        and h.TAXONOMY_LABEL.search(texts[i])
     }
     if not drop:
         return blocks
