@@ -82,14 +82,38 @@ def test_an_unnamed_lead_paragraph_beside_the_target_joins(monkeypatch: pytest.M
     assert _choose(seg_of(html))[1] == [PROSE, PROSE2, PROSE3]
 
 
+def _widen(seg: Segmentation, target: int) -> int:
+    return widen(seg, _prefix(seg), target, score(seg).link_density)
+
+
 def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:
     seg = seg_of(f"<div id='main'><h1>Title</h1><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div></div>")
     main, text = elem(seg, "div", "main"), elem(seg, "div", "text")
-    assert widen(seg, _prefix(seg), text) == main  # the headline is small next to the text
+    assert _widen(seg, text) == main  # the headline is small next to the text
     heavy = seg_of(f"<div id='main'><p>{PROSE3} {PROSE3}</p><div id='text'><p>{PROSE}</p></div></div>")
-    assert widen(heavy, _prefix(heavy), elem(heavy, "div", "text")) == elem(heavy, "div", "text")
+    assert _widen(heavy, elem(heavy, "div", "text")) == elem(heavy, "div", "text")
     after = seg_of(f"<div id='main'><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div><p>Tags: x.</p></div>")
-    assert widen(after, _prefix(after), elem(after, "div", "text")) == elem(after, "div", "text")
+    assert _widen(after, elem(after, "div", "text")) == elem(after, "div", "text")
+
+
+def _post(second: str) -> Segmentation:
+    """A Typepad post: the article's first paragraphs, then a second box (`second`'s class) of prose."""
+    return seg_of(
+        f"<div id='post'><h3>Title</h3><div class='entry-content'><div class='entry-body'><p>{PROSE}</p>"
+        f"<p>{PROSE2}</p></div><div class='{second}'><p>{PROSE3}</p><p>{PROSE2}</p></div></div></div>"
+    )
+
+
+def test_widen_climbs_over_the_articles_continuation_box(monkeypatch: pytest.MonkeyPatch) -> None:
+    seg = _post("entry-more")  # named like the target: the rest of the article, after "continue reading"
+    assert _widen(seg, elem(seg, "div", "entry-body")) == elem(seg, "div", "post")
+    bio = _post("box-text")  # prose, but named otherwise: what follows the article is not the article
+    assert _widen(bio, elem(bio, "div", "entry-body")) == elem(bio, "div", "entry-body")
+    twin = _post("entry-body")  # the same class is a twin (with_twins), not a continuation
+    first = twin.classes.index("entry-body")
+    assert _widen(twin, first) == first
+    monkeypatch.setattr(h, "WIDEN_CONTINUATION_BOXES", 0)
+    assert _widen(seg, elem(seg, "div", "entry-body")) == elem(seg, "div", "entry-body")
 
 
 def test_the_learned_location_wins_when_this_page_has_it() -> None:

@@ -7,6 +7,7 @@ from array import array
 import pytest
 
 from tests.unit.cleankit import seg_of
+from worker.clean import heuristics as h
 from worker.clean import template
 from worker.clean.fingerprint import PageFingerprints
 from worker.clean.pipeline import clean_page
@@ -229,6 +230,37 @@ def test_the_slot_rule_needs_two_earlier_pages(monkeypatch: pytest.MonkeyPatch) 
     memory = SiteMemory(CFG)
     clean_page(site_page(0, _article_in_text_box(0)), memory)  # one earlier page is not evidence enough
     assert "Friday market gallery" not in clean_page(page, memory).text
+
+
+# --- the post's taxonomy lines ------------------------------------------------------------------------
+
+TAXONOMY_TAIL = '<p>Posted in: <a href="/n">News</a> | <a href="/c">comments</a></p><p>Tags: river, town</p>'
+
+
+def test_the_posts_taxonomy_lines_stay_out_where_the_template_was_stripped(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    page = site_page(5, _article_in_text_box(5, TAXONOMY_TAIL))
+    doc = clean_page(page, _learned_site())
+    assert doc.method == "template"
+    assert "school news 3." in doc.text
+    assert "Posted in" not in doc.text
+    assert "Tags:" not in doc.text
+    monkeypatch.setattr(h, "TAXONOMY_MAX_CHARS", 0)  # without the rule the widened target keeps them
+    assert "Tags: river, town" in clean_page(page, _learned_site()).text
+
+
+def test_without_taxonomy_drops_short_labelled_lines_but_the_trusted() -> None:
+    long = "Tags: " + "the river and the town, " * 10
+    seg = seg_of(
+        "<p>Filed under: Local news</p><p>Published: May 1 | Tags: river</p>"
+        "<p>They met at 5:30 in the hall.</p>"
+        f"<p>{long}</p><p>Categories: Town</p><p>Posted in Miscellaneous | No Comments</p>"
+        "<p>The photos were posted in the hall.</p>"
+    )
+    everything = list(range(7))
+    assert template.without_taxonomy(seg, everything, ()) == [2, 3, 6]
+    assert template.without_taxonomy(seg, everything, [4]) == [2, 3, 4, 6]
 
 
 def test_a_block_at_a_position_never_kept_stays_out() -> None:

@@ -2,9 +2,9 @@
 
 From <body>, descend into the child holding the most content weight while it holds at least half of its
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
-this page has it, and the target is widened over the headline and byline beside it. Twins of the target
-(same tag and class: an article split into chunks) join it, and so does a lead paragraph in the article
-header just before it.
+this page has it, and the target is widened over the headline and byline beside it and over the
+article's continuation box after it. Twins of the target (same tag and class: an article split into
+chunks) join it, and so does a lead paragraph in the article header just before it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def choose(
     if steer is not None:
         if steer.learned_path is not None:
             target = prefer_learned(seg, prefix, target, steer.learned_path)
-        target = widen(seg, prefix, target)
+        target = widen(seg, prefix, target, link_density)
     located = target
     if headline is not None and steer is None:
         target = anchor(seg, prefix, target, headline)
@@ -94,9 +94,10 @@ def prefer_learned(seg: Segmentation, prefix: list[float], target: int, learned:
     return target
 
 
-def widen(seg: Segmentation, prefix: list[float], target: int) -> int:
+def widen(seg: Segmentation, prefix: list[float], target: int, link_density: list[float]) -> int:
     """Climb from the target to ancestors that add little content of their own (the template is gone,
-    so what sits beside the article in its container is the page's own: headline, byline, dateline)."""
+    so what sits beside the article in its container is the page's own: headline, byline, dateline).
+    The article's continuation box after the target is its own content, not content after it."""
     firsts, ends, parents = seg.firsts, seg.ends, seg.parents
     for _ in range(h.WIDEN_LEVELS):
         p = parents[target]
@@ -105,10 +106,47 @@ def widen(seg: Segmentation, prefix: list[float], target: int) -> int:
         own = prefix[ends[target]] - prefix[firsts[target]]
         before = prefix[firsts[target]] - prefix[firsts[p]]
         after = prefix[ends[p]] - prefix[ends[target]]
+        if after > h.WIDEN_AFTER * own:  # rule: WIDEN_CONTINUATION_BOXES
+            after -= continuation(seg, prefix, link_density, target, p)
         if before + after > h.WIDEN_RATIO * own or after > h.WIDEN_AFTER * own:
             break
         target = p
     return target
+
+
+def continuation(
+    seg: Segmentation, prefix: list[float], link_density: list[float], target: int, p: int
+) -> float:
+    """Content weight of the article's continuation boxes right after `target` in its parent `p`: up to
+    WIDEN_CONTINUATION_BOXES siblings of its tag, named like it ("entry-more" after "entry-body"), holding
+    prose."""
+    stem = _class_stem(seg.first_class(target))
+    if not stem:
+        return 0.0
+    siblings = seg.children(p)
+    weight, boxes = 0.0, 0
+    for c in siblings[siblings.index(target) + 1 :]:
+        if boxes >= h.WIDEN_CONTINUATION_BOXES:
+            break
+        if seg.firsts[c] == seg.ends[c]:
+            continue  # no text: stepped over
+        name = seg.first_class(c)
+        if (
+            seg.tags[c] != seg.tags[target]
+            or name == seg.first_class(target)
+            or _class_stem(name) != stem
+            or not _prose_box(seg, prefix, link_density, c)
+        ):
+            break
+        weight += prefix[seg.ends[c]] - prefix[seg.firsts[c]]
+        boxes += 1
+    return weight
+
+
+def _class_stem(name: str) -> str:
+    """A class name's part before its first "-" ("entry" of "entry-body"), or "" when it has none."""
+    stem, dash, _ = name.partition("-")
+    return stem if dash else ""
 
 
 def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -> int:

@@ -21,6 +21,8 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
    A block at such a position that density dropped on this page is kept (`with_kept_positions`): an
    article's continuation box, a short last paragraph, an update line. The site learns positions from
    density's own choices, never from blocks this rule added, so one wrong keep cannot keep itself alive.
+5. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
+   page, where the widened target holds the post's meta lines, nor added as slot blocks.
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
 text changes: "Posted by X on <date>") were tried and removed: they stripped bylines that the gold of news
@@ -31,7 +33,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress
@@ -128,13 +130,34 @@ def after_extraction(
     memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int]
 ) -> list[int]:
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
-    site's article slots; the site learns, from a page it counted, where density found the content
-    (`located`) and which positions it kept."""
+    site's article slots, less the post's taxonomy lines (on a stripped page, and among the slot blocks);
+    the site learns, from a page it counted, where density found the content (`located`) and which
+    positions it kept."""
     if plan.fresh:
         learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
-    if not plan.positions:
-        return kept  # no slot to fill (most pages: each block's position is only read here then)
-    return _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
+    if not plan.positions:  # no slot to fill (most pages: each block's position is only read here then)
+        return without_taxonomy(seg, kept, ()) if plan.strip else kept
+    blocks = _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
+    if plan.strip or len(blocks) > len(kept):
+        return without_taxonomy(seg, blocks, () if plan.strip else kept)
+    return blocks
+
+
+def without_taxonomy(seg: Segmentation, blocks: list[int], trusted: Iterable[int]) -> list[int]:
+    """`blocks` without the post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL), but
+    for the `trusted` ones (density's own choice on a page the template did not touch)."""
+    texts, chars = seg.texts, seg.chars
+    drop = {
+        i
+        for i in blocks
+        if chars[i] <= h.TAXONOMY_MAX_CHARS
+        and (":" in texts[i] or texts[i][:9].lower() == "posted in")  # what every match holds: cheap first
+        and h.TAXONOMY_LABEL.search(texts[i])
+    }
+    if not drop:
+        return blocks
+    drop.difference_update(trusted)
+    return [i for i in blocks if i not in drop]
 
 
 def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
