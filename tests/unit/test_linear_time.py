@@ -226,6 +226,8 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "says": (lambda n: "Ann " * n, h.SAYS.match, 20_000),
     "author by": (lambda n: "by " * n + "x", h.AUTHOR_BY.search, 20_000),
     "author tail": (lambda n: " on" * n + "x", h.AUTHOR_TAIL.search, 20_000),
+    "taxonomy label, spaces": (lambda n: "tags" + " " * n, h.TAXONOMY_LABEL.search, 20_000),
+    "taxonomy label, repeated": (lambda n: "filed under " * n, h.TAXONOMY_LABEL.search, 5_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
     "comments, inline authors": (_comment_page, _comments, 100),
     "posts": (_posts_page, _posts, 50),
