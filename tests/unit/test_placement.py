@@ -18,11 +18,12 @@ from prometheus_client import CollectorRegistry
 from tests.unit.fakekafka import Behaviour, FakeChild, Rec, fake_launcher, fakes, page_value, wait_until
 from tests.unit.test_runner import make, stop
 from worker.clean.sitememory import MemoryConfig, SiteMemory
+from worker.messages import Rejection, decode_page
 from worker.metrics import create_metrics
 from worker.settings import Settings
 from worker.stream import pool as pool_mod
 from worker.stream.handle import Output
-from worker.stream.placement import KEY_DIGEST_BYTES, PartitionKeys, split, table_key
+from worker.stream.placement import PartitionKeys, site_key, split, table_key
 from worker.stream.pool import CleaningPool, Slot
 from worker.stream.state import Job, PartitionState
 
@@ -138,11 +139,17 @@ def test_the_key_table_evicts_idle_keys_only_oldest_first() -> None:
     assert len(table) == 3
 
 
-def test_long_keys_are_remembered_by_a_digest() -> None:
+def test_a_long_key_is_remembered_as_the_bounded_site_its_page_gets() -> None:
     assert table_key(b"news.example") == b"news.example"
     long = b"x" * 65536
-    assert len(table_key(long)) == KEY_DIGEST_BYTES
-    assert table_key(long) == table_key(b"x" * 65536) != table_key(b"x" * 65537)
+    record = Rec("pages", 0, 0, long, b"<p>x</p>", (("url", b"https://a.example/"),))
+    page = decode_page(record, max_bytes=1 << 20)
+    assert not isinstance(page, Rejection)
+    assert page.site is not None
+    # the key its restored snapshot (named by page.site) is placed under: the same process
+    assert table_key(long) == site_key(page.site)
+    assert len(table_key(long)) < 100
+    assert table_key(long) != table_key(b"x" * 65537)
 
 
 def test_snapshots_are_dealt_by_bytes() -> None:

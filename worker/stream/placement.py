@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
-from hashlib import blake2b
+
+from worker.sites import SITE_MAX_CHARS, bounded_site
 
 # Keys remembered per partition. A key costs the table ~176 bytes (tracemalloc, 20,000 keys of
 # ~20-byte sites), so a partition's table stays under ~3 MB. Remembering more than the site memory can
@@ -31,15 +32,20 @@ from hashlib import blake2b
 # worker/clean/sitememory.py), so the default 256 MB holds ~60,000 sites, i.e. ~15,000 a partition at 4
 # partitions a pod and fewer beyond.
 KEYS_PER_PARTITION = 16_384
-# Longer keys are remembered by a 16-byte BLAKE2b digest: a key can be unbounded (issue 9), and the
-# table must not keep 64 KB keys. 253 is the longest DNS name, what a site key normally is at most.
-KEY_MAX_BYTES = 253
-KEY_DIGEST_BYTES = 16
+
+
+def site_key(site: str) -> bytes:
+    """The table's key for a site name (a changelog snapshot's site, already bounded)."""
+    return site.encode("utf-8", "surrogatepass")
 
 
 def table_key(key: bytes) -> bytes:
-    """What the table remembers of a record key (or of a site name, encoded as UTF-8)."""
-    return key if len(key) <= KEY_MAX_BYTES else blake2b(key, digest_size=KEY_DIGEST_BYTES).digest()
+    """The table's key for a record key: the key itself, or, past SITE_MAX_CHARS, the bounded site the
+    page gets from that key (worker.sites.bounded_site), so a long-keyed site's restored snapshot and its
+    pages meet in one process and the table never keeps a 64 KB key (issue 9)."""
+    if len(key) <= SITE_MAX_CHARS:  # at most that many characters too: bounded_site keeps it as it is
+        return key
+    return site_key(bounded_site(key.decode("utf-8", "surrogateescape").strip()))
 
 
 class Placed:

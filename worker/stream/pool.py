@@ -41,7 +41,7 @@ from worker.settings import Settings
 from worker.stream import ipc
 from worker.stream.errors import Action, CleanerDied, PageDeadlineExceeded, route
 from worker.stream.handle import Output, unread_dead_output
-from worker.stream.placement import PartitionKeys, Placed, split, table_key
+from worker.stream.placement import PartitionKeys, Placed, site_key, split, table_key
 from worker.stream.state import Job
 
 log = logging.getLogger(__name__)
@@ -211,7 +211,7 @@ class CleaningPool:
             futures = []
             for slot in self.slots:
                 for site, _ in dealt[slot.index]:
-                    table.place(table_key(site.encode("utf-8", "surrogatepass")), slot.index)
+                    table.place(site_key(site), slot.index)
                 request = self._adopt_request(partition, dealt[slot.index], budget)
                 assert request.future is not None
                 futures.append(request.future)
@@ -467,11 +467,7 @@ class CleaningPool:
             # site placed nowhere now is placed afresh, with an empty memory, when its next page comes.
             mine = table.held_by(slot.index)
             restored = snapshots.get(partition, [])
-            kept = [
-                (site, data)
-                for site, data in restored
-                if table_key(site.encode("utf-8", "surrogatepass")) in mine
-            ]
+            kept = [(site, data) for site, data in restored if site_key(site) in mine]
             request = self._adopt_request(partition, kept, budget)
             assert request.future is not None
             _combine([request.future], functools.partial(self._adopted, partition))
