@@ -93,8 +93,10 @@ class Settings:
     template_half_life: float = _f(50.0, "half-life of template statistics, in pages of that site")
     template_max_fingerprints: int = _f(512, "fingerprints tracked per site (Space-Saving cap)")
     memory_budget_mb: float = _f(256.0, "memory budget of all sites' template statistics (MB)")
-    snapshot_every_pages: int = _f(50, "snapshot a changed site to the changelog every N of its pages")
-    snapshot_every_s: float = _f(30.0, "and at least every T seconds")
+    snapshot_every_pages: int = _f(
+        50, "a cleaning process snapshots a partition's changed sites every N pages of that partition"
+    )
+    snapshot_every_s: float = _f(30.0, "or at its first page T seconds after the last snapshot")
     # Stream tuning (worker/stream/runner.py)
     commit_interval_ms: int = _f(1_000, "how often acked input offsets are committed")
     auto_offset_reset: str = _f("earliest", "where a group without committed offsets starts: earliest/latest")

@@ -2,8 +2,9 @@
 
 The changelog is co-partitioned with the input: a site's pages and its snapshots live on the same
 partition number. The cleaning process that owns an input partition holds that partition's site memory
-and hands back the snapshots of changed sites every `snapshot_every_pages` pages or
-`snapshot_every_s` seconds and when it gives the partition up; the worker writes them (key = site,
+and hands back the snapshots of the partition's changed sites after every `snapshot_every_pages` of
+its pages (or at its first page `snapshot_every_s` after the last snapshot) and when it gives the
+partition up; the worker writes them (key = site,
 value = SiteState bytes, through its own producer: at-least-once, like the documents; a lost snapshot
 costs re-learning a few pages, never correctness).
 
