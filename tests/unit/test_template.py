@@ -276,10 +276,10 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
     after, learn = template.after_extraction, template.learn_location
 
     def see(
-        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int]
+        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int], sure: bool
     ) -> list[int]:
         segs.append(seg)
-        return after(memory, plan, seg, at, kept)
+        return after(memory, plan, seg, at, kept, sure)
 
     def spy(
         memory: SiteMemory, site: str, at: str, paths: array[int], seg: Segmentation, kept: list[int]
@@ -294,3 +294,18 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
     texts = [segs[-1].texts[j] for j in learned[-1]]
     assert texts
     assert not any("Friday" in t for t in texts)  # ...and not learned as density's
+
+
+def test_a_page_whose_location_is_not_settled_teaches_the_site_nothing() -> None:
+    memory = _learned_site()
+    page = site_page(5, _article_in_text_box(5))
+    seg = seg_of(page.html or "")
+    plan = template.plan(seg, "example.org", template.page_key(page), memory)
+    state = memory.get("example.org")
+    assert state is not None
+    before = (bytes(state.position_seen), bytes(state.paths), bytes(state.path_counts))
+    kept = list(range(len(seg.texts)))
+    template.after_extraction(memory, plan, seg, 0, kept, settled=False)
+    assert (bytes(state.position_seen), bytes(state.paths), bytes(state.path_counts)) == before
+    template.after_extraction(memory, plan, seg, 0, kept)  # settled: the page is learned
+    assert bytes(state.position_seen) != before[0]

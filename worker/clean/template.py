@@ -127,13 +127,13 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
 
 
 def after_extraction(
-    memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int]
+    memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int], settled: bool = True
 ) -> list[int]:
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
     site's article slots, less the post's taxonomy lines (on a stripped page, and among the slot blocks);
-    the site learns, from a page it counted, where density found the content (`located`) and which
-    positions it kept."""
-    if plan.fresh:
+    the site learns, from a page it counted whose location is `settled` (region.settled), where density
+    found the content (`located`) and which positions it kept."""
+    if plan.fresh and settled:
         learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
     if not plan.positions:  # no slot to fill (most pages: each block's position is only read here then)
         return without_taxonomy(seg, kept, ()) if plan.strip else kept
