@@ -309,3 +309,55 @@ def test_a_page_whose_location_is_not_settled_teaches_the_site_nothing() -> None
     assert (bytes(state.position_seen), bytes(state.paths), bytes(state.path_counts)) == before
     template.after_extraction(memory, plan, seg, 0, kept)  # settled: the page is learned
     assert bytes(state.position_seen) != before[0]
+
+
+# --- lines of the article's own text that every article repeats ----------------------------------------
+
+BIG_IDEA = "<p><strong>What is the big idea?</strong></p>"
+
+
+def _article_with_subheading(i: int) -> str:
+    t = TOPICS[i % len(TOPICS)]
+    paras = [
+        f"<p>On day {i} the {t} was where {n} of the people in the town went to see what had happened, and "
+        f"they talked about the {t} for a long time because it was {t} news {k}.</p>"
+        for k, n in enumerate(("many", "most", "some", "all"))
+    ]
+    body = "".join([*paras[:2], BIG_IDEA, *paras[2:]])
+    return f'<div class="post"><h1>The {t} number {i}</h1>{body}</div>'
+
+
+def test_a_subheading_every_article_repeats_is_not_stripped(monkeypatch: pytest.MonkeyPatch) -> None:
+    def run() -> Document:
+        memory = SiteMemory(CFG)
+        for i in range(4):
+            clean_page(site_page(i, _article_with_subheading(i)), memory)
+        return clean_page(site_page(5, _article_with_subheading(5)), memory)
+
+    doc = run()
+    assert doc.method == "template"
+    assert "What is the big idea?" in doc.text
+    assert "About this blog" not in doc.text
+    monkeypatch.setattr(h, "ARTICLE_LINE_LOOKAHEAD", 0)  # without the rule the template strips it
+    assert "What is the big idea?" not in run().text
+
+
+def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_container() -> None:
+    prose = (
+        "The town met in the hall on Monday to talk about the new bridge, the river and the school for hours."
+    )
+    seg = seg_of(
+        f"<div id='a'><p>Note from the editor</p><p>{prose}</p><p>Share this</p></div>"
+        f"<div id='b'><h3>Most read</h3><ul><li><a href='/x'>{prose}</a></li></ul></div>"
+        f"<div id='c'><p>Subscribe</p><div><p>{prose}</p></div></div>"
+    )
+    note, share, most = (
+        seg.owners[seg.texts.index(t)] for t in ("Note from the editor", "Share this", "Most read")
+    )
+    subscribe = seg.owners[seg.texts.index("Subscribe")]
+    strip = sorted([note, share, most, subscribe])
+    assert template.without_article_lines(seg, strip) == sorted([share, most, subscribe])
+    stripped_prose = seg.owners[seg.texts.index(prose)]  # the prose after it is itself template
+    assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
+        [note, stripped_prose, share]
+    )

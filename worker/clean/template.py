@@ -21,7 +21,9 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
    A block at such a position that density dropped on this page is kept (`with_kept_positions`): an
    article's continuation box, a short last paragraph, an update line. The site learns positions from
    density's own choices, never from blocks this rule added, so one wrong keep cannot keep itself alive.
-5. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
+5. A template element that is a line of the article's own text is not stripped (`without_article_lines`):
+   a subheading or note every article of the site repeats, which the gold of news and blog pages keeps.
+6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
    page, where the widened target holds the post's meta lines, nor added as slot blocks.
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -120,10 +123,42 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts, paths, slots)
     bar = state.template_bar(config.theta)
     strip = _template_strips(state.fps, state.counts, bar, fps.elems, fps.text_fps, seg.firsts, seg.ends)
+    if strip:
+        strip = without_article_lines(seg, strip)
     if strip and sum(seg.ends[i] - seg.firsts[i] for i in strip) >= len(seg.texts):
         return Plan(site, state.pages_seen, fresh, False, True, [], None, facts, paths, slots)
     steer = Steer(state.content_path()) if strip else None
     return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts, paths, slots)
+
+
+def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
+    """`strip` (outermost template elements, in document order) without the lines of the article's own text
+    that recur on every page (a subheading such as "What's the Big Idea?", a "guest writer" note): a
+    one-block paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks,
+    by an unstripped prose block of its own container."""
+    tags, firsts, ends = seg.tags, seg.firsts, seg.ends
+    lines = [e for e in strip if ends[e] - firsts[e] == 1 and tags[e] in h.ARTICLE_LINE_TAGS]
+    if not lines:
+        return strip
+    parents, owners, chars, link_chars = seg.parents, seg.owners, seg.chars, seg.link_chars
+    starts = [firsts[e] for e in strip]
+    keep: set[int] = set()
+    for e in lines:
+        p = parents[e]
+        if p < 0 or tags[p] in ("body", "html"):
+            continue
+        for b in range(ends[e], min(ends[p], ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
+            k = bisect_right(starts, b) - 1
+            if k >= 0 and b < ends[strip[k]]:
+                continue  # stripped
+            if (
+                chars[b] >= h.LENGTH_HIGH
+                and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
+                and p in (owners[b], parents[owners[b]])
+            ):
+                keep.add(e)
+                break
+    return [e for e in strip if e not in keep] if keep else strip
 
 
 def after_extraction(
