@@ -361,3 +361,30 @@ def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_conta
     assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
         [note, stripped_prose, share]
     )
+
+
+def _article_with_byline(i: int) -> str:
+    t = TOPICS[i % len(TOPICS)]
+    paras = "".join(
+        f"<p>On day {i} the {t} was where {n} of the people in the town went to see what had happened, and "
+        f"they talked about the {t} for a long time because it was {t} news {k}.</p>"
+        for k, n in enumerate(("many", "most", "some", "all"))
+    )
+    header = f"<div class='head'><h1>The {t} number {i}</h1><p>by Ann Smith on July {i + 3}, 2012</p></div>"
+    return f'<div class="post">{header}<div class="text">{paras}</div></div>'
+
+
+def test_the_byline_under_the_headline_is_not_stripped(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Digits are not fingerprinted: the byline's text recurs on every page, like the template's.
+    def run() -> Document:
+        memory = SiteMemory(CFG)
+        for i in range(4):
+            clean_page(site_page(i, _article_with_byline(i)), memory)
+        return clean_page(site_page(5, _article_with_byline(5)), memory)
+
+    doc = run()
+    assert doc.method == "template"
+    assert "by Ann Smith on July 8, 2012" in doc.text
+    assert "About this blog" not in doc.text
+    monkeypatch.setattr(h, "HEADLINE_LINE_BLOCKS", 0)  # without the rule the template strips it
+    assert "by Ann Smith" not in run().text

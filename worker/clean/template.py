@@ -21,8 +21,9 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
    A block at such a position that density dropped on this page is kept (`with_kept_positions`): an
    article's continuation box, a short last paragraph, an update line. The site learns positions from
    density's own choices, never from blocks this rule added, so one wrong keep cannot keep itself alive.
-5. A template element that is a line of the article's own text is not stripped (`without_article_lines`):
-   a subheading or note every article of the site repeats, which the gold of news and blog pages keeps.
+5. A template element that is a line of the page's own text is not stripped (`without_article_lines`): a
+   subheading or note every article of the site repeats, or the byline under the headline (its date's
+   digits are not fingerprinted), which the gold of news and blog pages keeps.
 6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
    page, where the widened target holds the post's meta lines, nor added as slot blocks.
 
@@ -132,33 +133,49 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
 
 
 def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
-    """`strip` (outermost template elements, in document order) without the lines of the article's own text
-    that recur on every page (a subheading such as "What's the Big Idea?", a "guest writer" note): a
-    one-block paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks,
-    by an unstripped prose block of its own container."""
+    """`strip` (outermost template elements, in document order) without the lines of the page's own text
+    that recur on every page of the site, each one block in a container that is not <body>:
+    - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
+      unstripped prose block of its container (a subheading such as "What's the Big Idea?");
+    - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
+      container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
     tags, firsts, ends = seg.tags, seg.firsts, seg.ends
-    lines = [e for e in strip if ends[e] - firsts[e] == 1 and tags[e] in h.ARTICLE_LINE_TAGS]
+    lines = [e for e in strip if ends[e] - firsts[e] == 1]
     if not lines:
         return strip
-    parents, owners, chars, link_chars = seg.parents, seg.owners, seg.chars, seg.link_chars
+    parents, kinds = seg.parents, seg.kinds
     starts = [firsts[e] for e in strip]
+
+    def stripped(b: int) -> bool:
+        k = bisect_right(starts, b) - 1
+        return k >= 0 and b < ends[strip[k]]
+
     keep: set[int] = set()
     for e in lines:
         p = parents[e]
         if p < 0 or tags[p] in ("body", "html"):
             continue
-        for b in range(ends[e], min(ends[p], ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
-            k = bisect_right(starts, b) - 1
-            if k >= 0 and b < ends[strip[k]]:
-                continue  # stripped
-            if (
-                chars[b] >= h.LENGTH_HIGH
-                and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
-                and p in (owners[b], parents[owners[b]])
-            ):
-                keep.add(e)
-                break
+        byline = kinds[firsts[e]] != "heading" and any(
+            kinds[b] == "heading" and not stripped(b)
+            for b in range(firsts[e] - 1, max(firsts[p], firsts[e] - h.HEADLINE_LINE_BLOCKS) - 1, -1)
+        )
+        if byline or (tags[e] in h.ARTICLE_LINE_TAGS and _prose_follows(seg, e, p, stripped)):
+            keep.add(e)
     return [e for e in strip if e not in keep] if keep else strip
+
+
+def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
+    """Does an unstripped prose block of container `p` follow `e` within h.ARTICLE_LINE_LOOKAHEAD blocks?"""
+    owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
+    for b in range(seg.ends[e], min(seg.ends[p], seg.ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
+        if (
+            not stripped(b)
+            and chars[b] >= h.LENGTH_HIGH
+            and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
+            and p in (owners[b], parents[owners[b]])
+        ):
+            return True
+    return False
 
 
 def after_extraction(
