@@ -139,11 +139,11 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
       unstripped prose block of its container (a subheading such as "What's the Big Idea?");
     - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
       container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
-    tags, firsts, ends = seg.tags, seg.firsts, seg.ends
+    firsts, ends = seg.firsts, seg.ends
     lines = [e for e in strip if ends[e] - firsts[e] == 1]
     if not lines:
         return strip
-    parents, kinds = seg.parents, seg.kinds
+    tags, parents, kinds = seg.tags, seg.parents, seg.kinds
     starts = [firsts[e] for e in strip]
 
     def stripped(b: int) -> bool:
@@ -151,15 +151,24 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
         return k >= 0 and b < ends[strip[k]]
 
     keep: set[int] = set()
+    back, line_tags = h.HEADLINE_LINE_BLOCKS, h.ARTICLE_LINE_TAGS
     for e in lines:
+        line = firsts[e]
+        # The cheap tests first: most one-block template elements are menu items, which pass neither.
+        after_heading = (
+            back > 0 and "heading" in kinds[max(0, line - back) : line] and kinds[line] != "heading"
+        )
+        if not after_heading and tags[e] not in line_tags:
+            continue
         p = parents[e]
         if p < 0 or tags[p] in ("body", "html"):
             continue
-        byline = kinds[firsts[e]] != "heading" and any(
-            kinds[b] == "heading" and not stripped(b)
-            for b in range(firsts[e] - 1, max(firsts[p], firsts[e] - h.HEADLINE_LINE_BLOCKS) - 1, -1)
-        )
-        if byline or (tags[e] in h.ARTICLE_LINE_TAGS and _prose_follows(seg, e, p, stripped)):
+        top = max(firsts[p], line - back)
+        if after_heading and any(
+            kinds[b] == "heading" and not stripped(b) for b in range(line - 1, top - 1, -1)
+        ):
+            keep.add(e)  # a byline
+        elif tags[e] in line_tags and _prose_follows(seg, e, p, stripped):
             keep.add(e)
     return [e for e in strip if e not in keep] if keep else strip
 
@@ -169,10 +178,10 @@ def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], 
     owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
     for b in range(seg.ends[e], min(seg.ends[p], seg.ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
         if (
-            not stripped(b)
-            and chars[b] >= h.LENGTH_HIGH
+            chars[b] >= h.LENGTH_HIGH
             and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
             and p in (owners[b], parents[owners[b]])
+            and not stripped(b)
         ):
             return True
     return False
