@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 
 import pytest
 
@@ -316,30 +317,54 @@ def test_a_page_whose_location_is_not_settled_teaches_the_site_nothing() -> None
 BIG_IDEA = "<p><strong>What is the big idea?</strong></p>"
 
 
-def _article_with_subheading(i: int) -> str:
+def _paragraphs(i: int) -> list[str]:
     t = TOPICS[i % len(TOPICS)]
-    paras = [
+    return [
         f"<p>On day {i} the {t} was where {n} of the people in the town went to see what had happened, and "
         f"they talked about the {t} for a long time because it was {t} news {k}.</p>"
         for k, n in enumerate(("many", "most", "some", "all"))
     ]
-    body = "".join([*paras[:2], BIG_IDEA, *paras[2:]])
-    return f'<div class="post"><h1>The {t} number {i}</h1>{body}</div>'
 
 
-def test_a_subheading_every_article_repeats_is_not_stripped(monkeypatch: pytest.MonkeyPatch) -> None:
-    def run() -> Document:
-        memory = SiteMemory(CFG)
-        for i in range(4):
-            clean_page(site_page(i, _article_with_subheading(i)), memory)
-        return clean_page(site_page(5, _article_with_subheading(5)), memory)
+def _fifth_page(body: Callable[[int], str]) -> Document:
+    """The fifth page of a site whose pages' articles are `body(i)`, with the memory of the first four."""
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        clean_page(site_page(i, body(i)), memory)
+    return clean_page(site_page(5, body(5)), memory)
 
-    doc = run()
+
+def _headline(i: int) -> str:
+    return f"<h1>The {TOPICS[i % len(TOPICS)]} number {i}</h1>"
+
+
+def _article_with_subheading(i: int) -> str:
+    paras = _paragraphs(i)
+    return f'<div class="post">{_headline(i)}{"".join([*paras[:2], BIG_IDEA, *paras[2:]])}</div>'
+
+
+def _article_with_byline(i: int) -> str:
+    # Digits are not fingerprinted: the byline's text recurs on every page, like the template's.
+    header = f"<div class='head'>{_headline(i)}<p>by Ann Smith on July {i + 3}, 2012</p></div>"
+    return f'<div class="post">{header}<div class="text">{"".join(_paragraphs(i))}</div></div>'
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "rule"),
+    [
+        (_article_with_subheading, "What is the big idea?", "ARTICLE_LINE_LOOKAHEAD"),
+        (_article_with_byline, "by Ann Smith on July 8, 2012", "HEADLINE_LINE_BLOCKS"),
+    ],
+)
+def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
+    monkeypatch: pytest.MonkeyPatch, body: Callable[[int], str], line: str, rule: str
+) -> None:
+    doc = _fifth_page(body)
     assert doc.method == "template"
-    assert "What is the big idea?" in doc.text
+    assert line in doc.text
     assert "About this blog" not in doc.text
-    monkeypatch.setattr(h, "ARTICLE_LINE_LOOKAHEAD", 0)  # without the rule the template strips it
-    assert "What is the big idea?" not in run().text
+    monkeypatch.setattr(h, rule, 0)  # without the rule the template strips it
+    assert line not in _fifth_page(body).text
 
 
 def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_container() -> None:
@@ -361,30 +386,3 @@ def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_conta
     assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
         [note, stripped_prose, share]
     )
-
-
-def _article_with_byline(i: int) -> str:
-    t = TOPICS[i % len(TOPICS)]
-    paras = "".join(
-        f"<p>On day {i} the {t} was where {n} of the people in the town went to see what had happened, and "
-        f"they talked about the {t} for a long time because it was {t} news {k}.</p>"
-        for k, n in enumerate(("many", "most", "some", "all"))
-    )
-    header = f"<div class='head'><h1>The {t} number {i}</h1><p>by Ann Smith on July {i + 3}, 2012</p></div>"
-    return f'<div class="post">{header}<div class="text">{paras}</div></div>'
-
-
-def test_the_byline_under_the_headline_is_not_stripped(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Digits are not fingerprinted: the byline's text recurs on every page, like the template's.
-    def run() -> Document:
-        memory = SiteMemory(CFG)
-        for i in range(4):
-            clean_page(site_page(i, _article_with_byline(i)), memory)
-        return clean_page(site_page(5, _article_with_byline(5)), memory)
-
-    doc = run()
-    assert doc.method == "template"
-    assert "by Ann Smith on July 8, 2012" in doc.text
-    assert "About this blog" not in doc.text
-    monkeypatch.setattr(h, "HEADLINE_LINE_BLOCKS", 0)  # without the rule the template strips it
-    assert "by Ann Smith" not in run().text
