@@ -445,10 +445,10 @@ FILTER_MIN_TOKENS = 8
 # from a column after the article (a sidebar outweighing a short post) and took both: it teaches the site
 # neither its content location nor article slots, else every later page of the site gets the sidebar back
 # as slot blocks (nytimes.com's blogs: the "Gadgetwise" sidebar; -0.57 of summed page F1). Dragnet sites
-# >= 5 pages, memory, train split (test): 0.9414 (0.9321) -> 0.9415 (0.9330), only nytimes.com changes;
-# at any depth (every widening over prose): 0.9414 (0.9315), washingtonpost.com's split articles lost
-# their slots; at depth 1 without the prose condition: 0.9414 (0.9331), webdesignfromscratch.com lost its
-# list slots.
+# >= 5 pages, memory, train split (test): 0.9414 (0.9321) -> 0.9415 (0.9330), only nytimes.com changes
+# (depth 2 or 3: the same); at any depth (every widening over prose): 0.9414 (0.9315), washingtonpost.com's
+# split articles lost their slots; at depth 1 without the prose condition: 0.9414 (0.9331),
+# webdesignfromscratch.com lost its list slots.
 UNSETTLED_MAX_DEPTH = 1
 
 # A template element that is one paragraph or heading of these tags, followed within ARTICLE_LINE_LOOKAHEAD
