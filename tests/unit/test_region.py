@@ -8,7 +8,7 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
 from worker.clean import heuristics as h
-from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, widen
+from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, settled, widen
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
@@ -94,6 +94,37 @@ def test_widen_climbs_over_a_headline_but_not_into_the_page() -> None:
     assert _widen(heavy, elem(heavy, "div", "text")) == elem(heavy, "div", "text")
     after = seg_of(f"<div id='main'><div id='text'><p>{PROSE}</p><p>{PROSE2}</p></div><p>Tags: x.</p></div>")
     assert _widen(after, elem(after, "div", "text")) == elem(after, "div", "text")
+
+
+def _columns(post: str) -> Segmentation:
+    """A short post (`post`: its boxes) and, after it, a heavier column of teasers, in one page box."""
+    teasers = "".join(f"<div class='item'><p>{p}</p></div>" for p in (PROSE, PROSE2, PROSE3, PROSE))
+    return seg_of(f"<div id='shell'><div id='wide'>{post}<div id='side'>{teasers}</div></div></div>")
+
+
+def test_a_climb_from_a_sidebar_over_the_article_to_the_page_is_not_learned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seg = _columns(f"<div id='post'><h1>Bridge opens</h1><p>{PROSE}</p><p>{PROSE2}</p></div>")
+    prefix, link_density = _prefix(seg), score(seg).link_density
+    side = elem(seg, "div", "side")
+    assert descend(seg, prefix) == side  # the teasers outweigh the post
+    top = _widen(seg, side)
+    assert top == elem(seg, "div", "shell")  # and widening takes the post and the teasers
+    assert not settled(seg, prefix, link_density, side, top)
+    scores = score(seg)
+    assert not choose(seg, scores.weights, scores.link_density, Steer(None)).settled
+    assert choose(seg, scores.weights, scores.link_density, None).settled  # a page the template left alone
+    # Over a headline alone (no prose before the target), the climb to the page is settled...
+    headline = _columns("<div id='post'><h1>Bridge opens</h1></div>")
+    h_side = elem(headline, "div", "side")
+    h_top = _widen(headline, h_side)
+    assert h_top == elem(headline, "div", "shell")
+    assert settled(headline, _prefix(headline), score(headline).link_density, h_side, h_top)
+    # ...and so is a climb over prose that stops below the page's top-level box.
+    assert settled(seg, prefix, link_density, side, elem(seg, "div", "wide"))
+    monkeypatch.setattr(h, "UNSETTLED_MAX_DEPTH", 0)
+    assert settled(seg, prefix, link_density, side, top)
 
 
 def _post(second: str) -> Segmentation:

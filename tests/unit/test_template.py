@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 
 import pytest
 
@@ -276,10 +277,10 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
     after, learn = template.after_extraction, template.learn_location
 
     def see(
-        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int]
+        memory: SiteMemory, plan: template.Plan, seg: Segmentation, at: int, kept: list[int], sure: bool
     ) -> list[int]:
         segs.append(seg)
-        return after(memory, plan, seg, at, kept)
+        return after(memory, plan, seg, at, kept, sure)
 
     def spy(
         memory: SiteMemory, site: str, at: str, paths: array[int], seg: Segmentation, kept: list[int]
@@ -294,3 +295,94 @@ def test_the_site_learns_slots_from_density_not_from_the_blocks_it_added(
     texts = [segs[-1].texts[j] for j in learned[-1]]
     assert texts
     assert not any("Friday" in t for t in texts)  # ...and not learned as density's
+
+
+def test_a_page_whose_location_is_not_settled_teaches_the_site_nothing() -> None:
+    memory = _learned_site()
+    page = site_page(5, _article_in_text_box(5))
+    seg = seg_of(page.html or "")
+    plan = template.plan(seg, "example.org", template.page_key(page), memory)
+    state = memory.get("example.org")
+    assert state is not None
+    before = (bytes(state.position_seen), bytes(state.paths), bytes(state.path_counts))
+    kept = list(range(len(seg.texts)))
+    template.after_extraction(memory, plan, seg, 0, kept, settled=False)
+    assert (bytes(state.position_seen), bytes(state.paths), bytes(state.path_counts)) == before
+    template.after_extraction(memory, plan, seg, 0, kept)  # settled: the page is learned
+    assert bytes(state.position_seen) != before[0]
+
+
+# --- lines of the article's own text that every article repeats ----------------------------------------
+
+BIG_IDEA = "<p><strong>What is the big idea?</strong></p>"
+
+
+def _paragraphs(i: int) -> list[str]:
+    t = TOPICS[i % len(TOPICS)]
+    return [
+        f"<p>On day {i} the {t} was where {n} of the people in the town went to see what had happened, and "
+        f"they talked about the {t} for a long time because it was {t} news {k}.</p>"
+        for k, n in enumerate(("many", "most", "some", "all"))
+    ]
+
+
+def _fifth_page(body: Callable[[int], str]) -> Document:
+    """The fifth page of a site whose pages' articles are `body(i)`, with the memory of the first four."""
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        clean_page(site_page(i, body(i)), memory)
+    return clean_page(site_page(5, body(5)), memory)
+
+
+def _headline(i: int) -> str:
+    return f"<h1>The {TOPICS[i % len(TOPICS)]} number {i}</h1>"
+
+
+def _article_with_subheading(i: int) -> str:
+    paras = _paragraphs(i)
+    return f'<div class="post">{_headline(i)}{"".join([*paras[:2], BIG_IDEA, *paras[2:]])}</div>'
+
+
+def _article_with_byline(i: int) -> str:
+    # Digits are not fingerprinted: the byline's text recurs on every page, like the template's.
+    header = f"<div class='head'>{_headline(i)}<p>by Ann Smith on July {i + 3}, 2012</p></div>"
+    return f'<div class="post">{header}<div class="text">{"".join(_paragraphs(i))}</div></div>'
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "rule"),
+    [
+        (_article_with_subheading, "What is the big idea?", "ARTICLE_LINE_LOOKAHEAD"),
+        (_article_with_byline, "by Ann Smith on July 8, 2012", "HEADLINE_LINE_BLOCKS"),
+    ],
+)
+def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
+    monkeypatch: pytest.MonkeyPatch, body: Callable[[int], str], line: str, rule: str
+) -> None:
+    doc = _fifth_page(body)
+    assert doc.method == "template"
+    assert line in doc.text
+    assert "About this blog" not in doc.text
+    monkeypatch.setattr(h, rule, 0)  # without the rule the template strips it
+    assert line not in _fifth_page(body).text
+
+
+def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_container() -> None:
+    prose = (
+        "The town met in the hall on Monday to talk about the new bridge, the river and the school for hours."
+    )
+    seg = seg_of(
+        f"<div id='a'><p>Note from the editor</p><p>{prose}</p><p>Share this</p></div>"
+        f"<div id='b'><h3>Most read</h3><ul><li><a href='/x'>{prose}</a></li></ul></div>"
+        f"<div id='c'><p>Subscribe</p><div><p>{prose}</p></div></div>"
+    )
+    note, share, most = (
+        seg.owners[seg.texts.index(t)] for t in ("Note from the editor", "Share this", "Most read")
+    )
+    subscribe = seg.owners[seg.texts.index("Subscribe")]
+    strip = sorted([note, share, most, subscribe])
+    assert template.without_article_lines(seg, strip) == sorted([share, most, subscribe])
+    stripped_prose = seg.owners[seg.texts.index(prose)]  # the prose after it is itself template
+    assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
+        [note, stripped_prose, share]
+    )

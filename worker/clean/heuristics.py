@@ -437,3 +437,36 @@ POSTS_STATED_SHARE = 0.5
 
 # The filter judges a block only from this many letter tokens on: a heading or a name says too little.
 FILTER_MIN_TOKENS = 8
+
+# --- site memory: what a page teaches its site (worker/clean/region.py settled, template.py) ------------
+
+# A stripped page whose target `widen` climbed, over a preceding sibling holding prose (region._prose_box),
+# to within this many levels of <body> (1: <body>'s child, the whole page) is one where density started
+# from a column after the article (a sidebar outweighing a short post) and took both: it teaches the site
+# neither its content location nor article slots, else every later page of the site gets the sidebar back
+# as slot blocks (nytimes.com's blogs: the "Gadgetwise" sidebar; -0.57 of summed page F1). Dragnet sites
+# >= 5 pages, memory, train split (test): 0.9414 (0.9321) -> 0.9415 (0.9330), only nytimes.com changes
+# (depth 2 or 3: the same); at any depth (every widening over prose): 0.9414 (0.9315), washingtonpost.com's
+# split articles lost their slots; at depth 1 without the prose condition: 0.9414 (0.9331),
+# webdesignfromscratch.com lost its list slots.
+UNSETTLED_MAX_DEPTH = 1
+
+# A template element that is one paragraph or heading of these tags, followed within ARTICLE_LINE_LOOKAHEAD
+# blocks by an unstripped prose block (LENGTH_HIGH+ characters, link density at most
+# PROSE_BOX_LINK_DENSITY) of its own container, is a line of the article's text that every article of the
+# site repeats ("What's the Big Idea?", "Article written by guest writer ..."): not stripped
+# (template.without_article_lines), density decides it. Dragnet sites >= 5 pages, memory, train split
+# (test): 0.9415 (0.9330) -> 0.9420 (0.9336), bigthink.com, universetoday.com, copyranter.blogspot.com,
+# schneier.com gain, no page loses more than 0.01; train gain with lookahead 1/2/3/4/5/unbounded:
+# +0.00025/+0.00040/+0.00053/+0.00054/+0.00045/+0.00045 (3 and 4 tie: the shorter scan); prose anywhere
+# in the container, before it too: train +0.00045, test +0.00024; any tag: test -0.0002 (cnn.com's teaser
+# boxes, whose recurring "updated <time>" line came back).
+ARTICLE_LINE_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6"})
+ARTICLE_LINE_LOOKAHEAD = 3
+# A template line that is not a heading, within this many blocks after an unstripped heading of its own
+# container, is the byline under the page's headline: "by Paulo Coelho on July 13, 2012" recurs on the
+# site's pages of one month once the fingerprint drops the digits (template.without_article_lines), and
+# most gold keeps it (healthcare-economist.com, paulocoelhoblog.com; 47hats.com's gold does not). Train
+# (test) after ARTICLE_LINE_*: 0.94200 -> 0.94215 (0.93357 -> 0.93363); within 2/3 blocks: train
+# +0.00005/-0.00045; a minimum of 20/30 characters: train +0.00013/+0.00007.
+HEADLINE_LINE_BLOCKS = 1

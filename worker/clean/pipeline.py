@@ -67,6 +67,7 @@ class Extraction:
     scores: Scores
     headline: int | None  # the headline's block (worker.clean.kinds), when the page has one
     located: int  # the target before the headline anchor (what the site memory learns)
+    settled: bool  # the site may learn from this page's location and kept blocks (region.settled)
 
     @property
     def texts(self) -> list[str]:
@@ -179,7 +180,9 @@ def clean_page(
             assert memory is not None
             try:
                 c = result.classified
-                c.kept = template.after_extraction(memory, plan, result.seg, result.located, c.kept)
+                c.kept = template.after_extraction(
+                    memory, plan, result.seg, result.located, c.kept, result.settled
+                )
             except Exception as exc:
                 info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
@@ -249,7 +252,7 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    return Extraction(seg, region.target, classified, scores, headline, region.located)
+    return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 
 def _shipped_model() -> learned.BlockDecider:

@@ -30,6 +30,7 @@ class Region:
     target: int  # the element chosen as the article
     ranges: list[tuple[int, int]]  # block ranges to classify, in document order
     located: int  # the target before the headline anchor: what the site memory learns as its location
+    settled: bool = True  # the site may learn from `located` (region.settled)
 
 
 def choose(
@@ -42,17 +43,19 @@ def choose(
     """The region; `headline` is the headline's block (worker.clean.headline), when the page has one."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
+    sure = True
     if steer is not None:
         if steer.learned_path is not None:
             target = prefer_learned(seg, prefix, target, steer.learned_path)
-        target = widen(seg, prefix, target, link_density)
+        start, target = target, widen(seg, prefix, target, link_density)
+        sure = settled(seg, prefix, link_density, start, target)
     located = target
     if headline is not None and steer is None:
         target = anchor(seg, prefix, target, headline)
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
-    return Region(target, with_lead_paragraph(seg, link_density, ranges, prefix, target), located)
+    return Region(target, with_lead_paragraph(seg, link_density, ranges, prefix, target), located, sure)
 
 
 def descend(seg: Segmentation, prefix: list[float]) -> int:
@@ -112,6 +115,34 @@ def widen(seg: Segmentation, prefix: list[float], target: int, link_density: lis
             break
         target = p
     return target
+
+
+def settled(
+    seg: Segmentation, prefix: list[float], link_density: list[float], start: int, located: int
+) -> bool:
+    """May the site learn from `located`, the target `widen` reached from `start`? Not when it climbed to
+    within UNSETTLED_MAX_DEPTH levels of <body> over a preceding sibling holding prose: density started
+    from a column after the article (a sidebar outweighing a short post) and took both."""
+    if located == start or _depth(seg, located) > h.UNSETTLED_MAX_DEPTH:
+        return True
+    node = start
+    while node != located:
+        parent = seg.parents[node]
+        for c in seg.children(parent):
+            if c == node:
+                break
+            if _prose_box(seg, prefix, link_density, c):
+                return False
+        node = parent
+    return True
+
+
+def _depth(seg: Segmentation, e: int) -> int:
+    """Levels from <body> down to element `e` (1: a child of <body>)."""
+    depth, parents, tags = 0, seg.parents, seg.tags
+    while e >= 0 and tags[e] not in ("body", "html"):
+        e, depth = parents[e], depth + 1
+    return depth
 
 
 def continuation(

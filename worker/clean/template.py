@@ -21,7 +21,10 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
    A block at such a position that density dropped on this page is kept (`with_kept_positions`): an
    article's continuation box, a short last paragraph, an update line. The site learns positions from
    density's own choices, never from blocks this rule added, so one wrong keep cannot keep itself alive.
-5. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
+5. A template element that is a line of the page's own text is not stripped (`without_article_lines`): a
+   subheading or note every article of the site repeats, or the byline under the headline (its date's
+   digits are not fingerprinted), which the gold of news and blog pages keeps.
+6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) are not kept on a stripped
    page, where the widened target holds the post's meta lines, nor added as slot blocks.
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
@@ -120,20 +124,77 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
         return Plan(site, state.pages_seen, fresh, True, False, [], None, facts, paths, slots)
     bar = state.template_bar(config.theta)
     strip = _template_strips(state.fps, state.counts, bar, fps.elems, fps.text_fps, seg.firsts, seg.ends)
+    if strip:
+        strip = without_article_lines(seg, strip)
     if strip and sum(seg.ends[i] - seg.firsts[i] for i in strip) >= len(seg.texts):
         return Plan(site, state.pages_seen, fresh, False, True, [], None, facts, paths, slots)
     steer = Steer(state.content_path()) if strip else None
     return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts, paths, slots)
 
 
+def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
+    """`strip` (outermost template elements, in document order) without the lines of the page's own text
+    that recur on every page of the site, each one block in a container that is not <body>:
+    - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
+      unstripped prose block of its container (a subheading such as "What's the Big Idea?");
+    - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
+      container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
+    firsts, ends = seg.firsts, seg.ends
+    lines = [e for e in strip if ends[e] - firsts[e] == 1]
+    if not lines:
+        return strip
+    tags, parents, kinds = seg.tags, seg.parents, seg.kinds
+    starts = [firsts[e] for e in strip]
+
+    def stripped(b: int) -> bool:
+        k = bisect_right(starts, b) - 1
+        return k >= 0 and b < ends[strip[k]]
+
+    keep: set[int] = set()
+    back, line_tags = h.HEADLINE_LINE_BLOCKS, h.ARTICLE_LINE_TAGS
+    for e in lines:
+        line = firsts[e]
+        # The cheap tests first: most one-block template elements are menu items, which pass neither.
+        after_heading = (
+            back > 0 and "heading" in kinds[max(0, line - back) : line] and kinds[line] != "heading"
+        )
+        if not after_heading and tags[e] not in line_tags:
+            continue
+        p = parents[e]
+        if p < 0 or tags[p] in ("body", "html"):
+            continue
+        top = max(firsts[p], line - back)
+        if after_heading and any(
+            kinds[b] == "heading" and not stripped(b) for b in range(line - 1, top - 1, -1)
+        ):
+            keep.add(e)  # a byline
+        elif tags[e] in line_tags and _prose_follows(seg, e, p, stripped):
+            keep.add(e)
+    return [e for e in strip if e not in keep] if keep else strip
+
+
+def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
+    """Does an unstripped prose block of container `p` follow `e` within h.ARTICLE_LINE_LOOKAHEAD blocks?"""
+    owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
+    for b in range(seg.ends[e], min(seg.ends[p], seg.ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
+        if (
+            chars[b] >= h.LENGTH_HIGH
+            and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
+            and p in (owners[b], parents[owners[b]])
+            and not stripped(b)
+        ):
+            return True
+    return False
+
+
 def after_extraction(
-    memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int]
+    memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int], settled: bool = True
 ) -> list[int]:
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
     site's article slots, less the post's taxonomy lines (on a stripped page, and among the slot blocks);
-    the site learns, from a page it counted, where density found the content (`located`) and which
-    positions it kept."""
-    if plan.fresh:
+    the site learns, from a page it counted whose location is `settled` (region.settled), where density
+    found the content (`located`) and which positions it kept."""
+    if plan.fresh and settled:
         learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
     if not plan.positions:  # no slot to fill (most pages: each block's position is only read here then)
         return without_taxonomy(seg, kept, ()) if plan.strip else kept
