@@ -186,3 +186,42 @@ def test_neighbouring_prose_boxes_join_the_target_single_page() -> None:
     assert path.endswith("div#a")
     assert texts == [PROSE, PROSE2, PROSE3, PROSE, more]  # stops at the link list before div#d
     assert _choose(seg, Steer(None))[1] == [PROSE, PROSE2, PROSE3, PROSE]  # not where the memory steers
+
+
+def _post_page(post: str, boxes: tuple[str, ...] = (PROSE, PROSE2)) -> Segmentation:
+    """A post beside an "about me" box and notes that together outweigh it, all in one page column (no
+    child holds half of it: density stops there)."""
+    column = "".join(f"<div class='box'><p>{text}</p></div>" for text in boxes)
+    return seg_of(
+        f"{NAV}<div id='content'>{column}"
+        f"<div id='entries'><div class='entry text'><h2>Creative food sculptures</h2>{post}</div></div></div>"
+    )
+
+
+def _region_with_headline(seg: Segmentation, flags: bool = True) -> int:
+    scores = score(seg)
+    headline = seg.texts.index("Creative food sculptures")
+    flagged = scores.idents if flags else None
+    return choose(seg, scores.weights, scores.link_density, None, headline, flagged).target
+
+
+def test_a_post_under_the_headline_wins_over_the_column_beside_it() -> None:
+    seg = _post_page(f"<p>{PROSE3}</p>")
+    assert _region_with_headline(seg, flags=False) == elem(seg, "div", "content")  # the column wins
+    assert _region_with_headline(seg) == elem(seg, "div", "entry")  # rule: HEADLINE_POST_MIN_WEIGHT
+
+
+def test_the_post_under_the_headline_needs_prose_and_a_share_of_the_target() -> None:
+    # only a heading after the headline: an article header, not the post
+    seg = _post_page(f"<h3>{PROSE3}</h3>")
+    assert _region_with_headline(seg) == elem(seg, "div", "content")
+    # a post holding less than HEADLINE_POST_MIN_SHARE of the target: a teaser the headline matched
+    short = "<p>Repurposing food as art is creative, and fun to look at.</p>"
+    seg = _post_page(short, (PROSE, PROSE2, PROSE3))
+    assert _region_with_headline(seg) == elem(seg, "div", "content")
+    # a headline that is not a heading
+    seg = seg_of(
+        f"{NAV}<div id='content'><div class='box'><p>{PROSE}</p></div><div class='box'><p>{PROSE2}</p></div>"
+        f"<div class='entry'><p>Creative food sculptures</p><p>{PROSE3}</p></div></div>"
+    )
+    assert _region_with_headline(seg) == elem(seg, "div", "content")

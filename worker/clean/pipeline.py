@@ -242,7 +242,7 @@ def extract(
     scores = score(seg)
     budget.check("score")
     headline = find_headline(seg, title)
-    region = choose(seg, scores.weights, scores.link_density, steer, headline)
+    region = choose(seg, scores.weights, scores.link_density, steer, headline, scores.idents)
     budget.check("region")
     classified = classify_region(seg, scores, region)
     budget.check("classify")

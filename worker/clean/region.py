@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from worker.clean import heuristics as h
+from worker.clean import idents
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
 
@@ -38,8 +39,10 @@ def choose(
     link_density: list[float],
     steer: Steer | None,
     headline: int | None = None,
+    flags: bytes | None = None,
 ) -> Region:
-    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one."""
+    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one;
+    `flags` the elements' class/id flags (worker.clean.idents), which the post under the headline needs."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     if steer is not None:
@@ -49,6 +52,8 @@ def choose(
     located = target
     if headline is not None and steer is None:
         target = anchor(seg, prefix, target, headline)
+        if flags is not None:
+            target = post_of_headline(seg, prefix, target, headline, flags)
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
@@ -162,6 +167,33 @@ def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -
     if prefix[ends[a]] - prefix[firsts[a]] <= (1.0 + h.ANCHOR_MIN_GAIN) * own:
         return target
     return a
+
+
+def post_of_headline(seg: Segmentation, prefix: list[float], target: int, headline: int, flags: bytes) -> int:
+    """The post element holding the headline inside the target, when the target also holds a column
+    beside the post (an "about me" box, recent posts' summaries) that outweighs a short post: the
+    outermost element below the target on the headline's path named like a post or content ("hentry",
+    "entry", "post-123"), when the headline is a heading, the post's prose after it weighs
+    HEADLINE_POST_MIN_WEIGHT or more, and the post holds HEADLINE_POST_MIN_SHARE of the target's
+    weight (a headline matched in a teaser is not the article). The target otherwise."""
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
+    if seg.kinds[headline] != "heading" or not firsts[target] <= headline < ends[target]:
+        return target
+    post, e = -1, seg.owners[headline]
+    while e != target and e > 0:
+        if flags[e] & (idents.POST | idents.GOOD):
+            post = e
+        e = parents[e]
+    if post < 0 or e != target:
+        return target
+    kinds = seg.kinds
+    after = sum(prefix[j + 1] - prefix[j] for j in range(headline + 1, ends[post]) if kinds[j] != "heading")
+    whole = prefix[ends[post]] - prefix[firsts[post]]
+    if after < h.HEADLINE_POST_MIN_WEIGHT or whole < h.HEADLINE_POST_MIN_SHARE * (
+        prefix[ends[target]] - prefix[firsts[target]]
+    ):
+        return target
+    return post
 
 
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
