@@ -54,6 +54,8 @@ def choose(
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
+    if steer is None and flags is not None:
+        target = the_one_post(seg, prefix, target, flags)
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
@@ -194,6 +196,42 @@ def post_of_headline(seg: Segmentation, prefix: list[float], target: int, headli
     ):
         return target
     return post
+
+
+# Maps an element's class/id flags to 1 where they name a post (idents.POST), 0 elsewhere: bytes.find on the
+# mapped flags finds the posts in C.
+_POST_BYTE = bytes(1 if f & idents.POST else 0 for f in range(256))
+
+
+def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: bytes) -> int:
+    """The page's post element, when the page has one and the target is not inside it: a post page's
+    prose sits in its one element named like a post ("hentry", "post-123", Blogger's "post"), while
+    density stopped at a column holding it beside the sidebar, or in the sidebar itself (a profile or
+    widget text outweighing a short post). The post needs SINGLE_POST_MIN_WEIGHT of content weight; a
+    target outside it is left only when it sits in an element named or tagged as boilerplate (density
+    found the article elsewhere otherwise). Posts nested in a post count as one; a page listing several
+    posts keeps its target."""
+    marks = flags.translate(_POST_BYTE)
+    firsts, ends, skips = seg.firsts, seg.ends, seg.skips
+    post, e = -1, marks.find(1, 1)  # element 0 is <body>: page-level classes describe the page
+    while e >= 0:
+        if ends[e] > firsts[e]:  # a post holding text
+            if post >= 0:
+                return target
+            post = e
+        e = marks.find(1, skips[e])
+    if post < 0 or post <= target < skips[post]:
+        return target
+    if prefix[ends[post]] - prefix[firsts[post]] < h.SINGLE_POST_MIN_WEIGHT:
+        return target
+    if target < post < skips[target]:
+        return post
+    e = target
+    while e > 0:  # rule: the target outside the post is boilerplate by its own or an ancestor's mark
+        if flags[e] & idents.BAD or seg.tags[e] in h.BAD_TAGS:
+            return post
+        e = seg.parents[e]
+    return target
 
 
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
