@@ -249,6 +249,8 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
+    if steer is None:  # rule: no taxonomy line on a single page either (h.TAXONOMY_LABEL)
+        classified.kept = template.without_taxonomy(seg, classified.kept, ())
     return Extraction(seg, region.target, classified, scores, headline, region.located)
 
 
