@@ -263,3 +263,15 @@ def test_no_one_post_on_a_list_of_posts_nor_a_post_without_content() -> None:
     assert _one_post(two, elem(two, "div", "main")) == elem(two, "div", "main")
     thin = seg_of(f"<div id='main'><div class='post'><p>By Jane</p></div><div><p>{PROSE2}</p></div></div>")
     assert _one_post(thin, elem(thin, "div", "main")) == elem(thin, "div", "main")
+
+
+def test_the_authors_box_beside_the_target_does_not_join() -> None:
+    bio = " ".join([PROSE2, PROSE])
+    seg = seg_of(
+        f"{NAV}<div id='main'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+        f"<div class='post-author'><h3>About the author</h3><p>{bio}</p></div>"
+        f"<div id='d'><p>{PROSE3}</p></div></div>"
+    )
+    path, texts = _choose(seg)
+    assert path.endswith("div#a")
+    assert texts == [PROSE, PROSE2, PROSE3, PROSE]  # rule: AUTHOR_BOX_PREFIXES (and it stops the walk)

@@ -282,7 +282,7 @@ def with_prose_neighbours(
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text
-    does not; siblings without text are stepped over."""
+    does not, or is the author's box; siblings without text are stepped over."""
     parent = seg.parents[target]
     if parent < 0 or seg.tags[parent] in ("body", "html"):
         return ranges
@@ -294,12 +294,19 @@ def with_prose_neighbours(
             if seg.firsts[c] == seg.ends[c]:
                 continue
             inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
-            if inside or not _prose_box(seg, prefix, link_density, c):
+            if inside or not _prose_box(seg, prefix, link_density, c) or _author_box(seg, c):
                 break
             extra.append((seg.firsts[c], seg.ends[c]))
     if not extra:
         return ranges
     return sorted(ranges + extra)
+
+
+def _author_box(seg: Segmentation, e: int) -> bool:
+    """Is element `e` named as the author's box ("post-author", "author-bio", "bio")? (rule:
+    AUTHOR_BOX_PREFIXES)"""
+    ident = seg.ident(e)
+    return bool(ident) and idents.has_part(ident, h.AUTHOR_BOX_PREFIXES)
 
 
 @lru_cache(maxsize=8192)
