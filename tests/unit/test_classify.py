@@ -326,3 +326,16 @@ def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_o
         if anchor_chars & set(low):
             assert low in anchor_chars, hex(code)
             assert low == chr(code) or code < 128, hex(code)
+
+
+def test_trailing_sign_off_lines_are_not_the_article() -> None:
+    texts = [
+        "Follow Scott Shane on Twitter at @ScottShaneNYT.",
+        PROSE,
+        "Write to Jane Roe at jane.roe@example.com",
+        "A version of this article appeared in print on 11/06/2012, on page D5.",
+        "This entry was posted on Monday, November 5th, 2012 and is filed under News.",
+    ]
+    assert classify_mod.without_sign_off(texts, [0, 1, 2, 3, 4]) == [0, 1]  # rule: SIGN_OFF, trailing only
+    assert classify_mod.without_sign_off(texts, [2, 3]) == [2]  # the first kept block stays
+    assert classify_mod.without_sign_off(texts, [1]) == [1]

@@ -294,3 +294,11 @@ def test_a_single_page_keeps_no_taxonomy_line() -> None:
         f"<p class='postmetadata'>{meta}</p></div></body>"
     )
     assert _texts(html) == [PROSE, PROSE2, PROSE3]
+
+
+def test_a_single_page_ends_before_its_sign_off() -> None:
+    html = (
+        f"<body>{NAV}<div class='story'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+        f"<p>Write to Jane Roe at jane.roe@example.com</p></div></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2, PROSE3]

@@ -346,6 +346,16 @@ def _article_goes_on(chars: list[int], classes: list[str], i: int) -> bool:
     return after > h.COMMENT_LINK_AFTER_SHARE * before
 
 
+def without_sign_off(texts: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts`) without its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter",
+    "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's print line); the first
+    kept block always stays."""
+    k = len(kept)
+    while k > 1 and h.SIGN_OFF.match(texts[kept[k - 1]]):
+        k -= 1
+    return kept if k == len(kept) else kept[:k]
+
+
 def _comment_heading(text: str) -> bool:
     return h.COMMENT_HEADING.match(text) is not None
 
