@@ -120,6 +120,26 @@ def test_comment_tail_starts_at_the_comments_heading_after_good_text() -> None:
     assert comment_tail(blocks, [BAD, NEAR, GOOD]) == 3  # no good text before it: not a tail
 
 
+def test_a_linked_comments_line_ends_the_article_only_when_little_follows() -> None:
+    # a side rail's "Comments" link after the first paragraph: the article goes on after it
+    linked = ("Comments", "paragraph", 1)
+    blocks = _blocks((PROSE, "paragraph", 0), linked, (PROSE2, "paragraph", 0), (PROSE3, "paragraph", 0))
+    assert comment_tail(blocks, [GOOD, BAD, GOOD, GOOD]) == 4  # rule: COMMENT_LINK_AFTER_SHARE
+    unlinked = _blocks((PROSE, "paragraph", 0), ("Comments", "paragraph", 0), (PROSE2, "paragraph", 0))
+    assert comment_tail(unlinked, [GOOD, BAD, GOOD]) == 1
+    # a share bar's link after the story, before its teasers: the tail starts there
+    blocks = _blocks((PROSE, "paragraph", 0), (PROSE3, "paragraph", 0), linked, (PROSE2, "paragraph", 0))
+    assert comment_tail(blocks, [GOOD, GOOD, BAD, GOOD]) == 2
+    # the same in C (worker/clean/_native.c) as in Python
+    for decide in (decide_python, classify_mod._decide):
+        cols, four = [PROSE, "Comments", PROSE2, PROSE3], [0, 1, 2, 3]
+        got = decide(
+            cols, ["paragraph"] * 4, [len(t) for t in cols], [len(t.split()) for t in cols], [0, 1, 0, 0],
+            [0.0, 1.0, 0.0, 0.0], [12, 0, 12, 12], four, four, None, None, "en",
+        )  # fmt: skip
+        assert got == ([0, 2, 3], 4)
+
+
 def test_flat_comment_section_is_cut_and_handed_on_as_the_tail() -> None:
     html = (
         f"<div class='post'><p>{PROSE}</p><p>{PROSE2}</p><h3>3 Comments</h3>"
@@ -306,3 +326,16 @@ def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_o
         if anchor_chars & set(low):
             assert low in anchor_chars, hex(code)
             assert low == chr(code) or code < 128, hex(code)
+
+
+def test_trailing_sign_off_lines_are_not_the_article() -> None:
+    texts = [
+        "Follow Scott Shane on Twitter at @ScottShaneNYT.",
+        PROSE,
+        "Write to Jane Roe at jane.roe@example.com",
+        "A version of this article appeared in print on 11/06/2012, on page D5.",
+        "This entry was posted on Monday, November 5th, 2012 and is filed under News.",
+    ]
+    assert classify_mod.without_sign_off(texts, [0, 1, 2, 3, 4]) == [0, 1]  # rule: SIGN_OFF, trailing only
+    assert classify_mod.without_sign_off(texts, [2, 3]) == [2]  # the first kept block stays
+    assert classify_mod.without_sign_off(texts, [1]) == [1]

@@ -228,6 +228,7 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "author tail": (lambda n: " on" * n + "x", h.AUTHOR_TAIL.search, 20_000),
     "taxonomy label, spaces": (lambda n: "tags" + " " * n, h.TAXONOMY_LABEL.search, 20_000),
     "taxonomy label, repeated": (lambda n: "filed under " * n, h.TAXONOMY_LABEL.search, 5_000),
+    "sign-off": (lambda n: "follow " + "on " * n + "x", h.SIGN_OFF.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
     "comments, inline authors": (_comment_page, _comments, 100),
     "posts": (_posts_page, _posts, 50),

@@ -283,3 +283,22 @@ def test_a_defect_in_comments_or_posts_costs_them_not_the_text(monkeypatch: pyte
     assert doc.error is None
     assert doc.text == "\n\n".join([PROSE, PROSE2, PROSE3])
     assert (doc.comments, doc.posts) == ((), ())
+
+
+def test_a_single_page_keeps_no_taxonomy_line() -> None:
+    # The post's meta line sits in the article's own container after its paragraphs: density keeps it, the
+    # taxonomy rule (h.TAXONOMY_LABEL) takes it out, single-page too.
+    meta = "This entry was posted on Saturday, August 25th, 2012 and is filed under: News, Robots."
+    html = (
+        f"<body>{NAV}<div class='entrytext'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+        f"<p class='postmetadata'>{meta}</p></div></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2, PROSE3]
+
+
+def test_a_single_page_ends_before_its_sign_off() -> None:
+    html = (
+        f"<body>{NAV}<div class='story'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+        f"<p>Write to Jane Roe at jane.roe@example.com</p></div></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2, PROSE3]

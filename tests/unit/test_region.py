@@ -8,7 +8,7 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
 from worker.clean import heuristics as h
-from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, settled, widen
+from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, settled, the_one_post, widen
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
@@ -217,3 +217,92 @@ def test_neighbouring_prose_boxes_join_the_target_single_page() -> None:
     assert path.endswith("div#a")
     assert texts == [PROSE, PROSE2, PROSE3, PROSE, more]  # stops at the link list before div#d
     assert _choose(seg, Steer(None))[1] == [PROSE, PROSE2, PROSE3, PROSE]  # not where the memory steers
+
+
+def _post_page(post: str, boxes: tuple[str, ...] = (PROSE, PROSE2)) -> Segmentation:
+    """A post beside an "about me" box and notes that together outweigh it, all in one page column (no
+    child holds half of it: density stops there)."""
+    column = "".join(f"<div class='box'><p>{text}</p></div>" for text in boxes)
+    return seg_of(
+        f"{NAV}<div id='content'>{column}"
+        f"<div id='entries'><div class='entry text'><h2>Creative food sculptures</h2>{post}</div></div></div>"
+    )
+
+
+def _region_with_headline(seg: Segmentation, flags: bool = True) -> int:
+    scores = score(seg)
+    headline = seg.texts.index("Creative food sculptures")
+    flagged = scores.idents if flags else None
+    return choose(seg, scores.weights, scores.link_density, None, headline, flagged).target
+
+
+def test_a_post_under_the_headline_wins_over_the_column_beside_it() -> None:
+    seg = _post_page(f"<p>{PROSE3}</p>")
+    assert _region_with_headline(seg, flags=False) == elem(seg, "div", "content")  # the column wins
+    assert _region_with_headline(seg) == elem(seg, "div", "entry")  # rule: HEADLINE_POST_MIN_WEIGHT
+
+
+def test_the_post_under_the_headline_needs_prose_and_a_share_of_the_target() -> None:
+    # only a heading after the headline: an article header, not the post
+    seg = _post_page(f"<h3>{PROSE3}</h3>")
+    assert _region_with_headline(seg) == elem(seg, "div", "content")
+    # a post holding less than HEADLINE_POST_MIN_SHARE of the target: a teaser the headline matched
+    short = "<p>Repurposing food as art is creative, and fun to look at.</p>"
+    seg = _post_page(short, (PROSE, PROSE2, PROSE3))
+    assert _region_with_headline(seg) == elem(seg, "div", "content")
+    # a headline that is not a heading
+    seg = seg_of(
+        f"{NAV}<div id='content'><div class='box'><p>{PROSE}</p></div><div class='box'><p>{PROSE2}</p></div>"
+        f"<div class='entry'><p>Creative food sculptures</p><p>{PROSE3}</p></div></div>"
+    )
+    assert _region_with_headline(seg) == elem(seg, "div", "content")
+
+
+def _one_post(seg: Segmentation, target: int) -> int:
+    return the_one_post(seg, _prefix(seg), target, score(seg).idents)
+
+
+def test_the_pages_one_post_wins_over_the_column_holding_it() -> None:
+    seg = seg_of(
+        f"{NAV}<div id='main'><div class='post hentry'><h3>A short note</h3><p>{PROSE3}</p></div>"
+        f"<div id='about'><p>{PROSE}</p></div><div id='note'><p>{PROSE2}</p></div></div>"
+    )
+    main, post = elem(seg, "div", "main"), elem(seg, "div", "post")
+    assert descend(seg, _prefix(seg)) == main  # the boxes beside the post outweigh it
+    assert _one_post(seg, main) == post  # rule: SINGLE_POST_MIN_WEIGHT
+    assert _one_post(seg, post) == post
+    scores = score(seg)
+    assert choose(seg, scores.weights, scores.link_density, None, None, scores.idents).target == post
+    assert choose(seg, scores.weights, scores.link_density, Steer(None), None, scores.idents).target != post
+
+
+def test_the_one_post_beside_a_target_replaces_it_only_when_the_target_is_boilerplate() -> None:
+    def page(box: str) -> Segmentation:
+        return seg_of(f"<div class='post-12'><h3>A short note</h3><p>{PROSE3}</p></div>{box}")
+
+    seg = page(f"<div class='sidebar'><div id='w'><p>{PROSE}</p><p>{PROSE2}</p></div></div>")
+    assert _one_post(seg, elem(seg, "div", "w")) == elem(seg, "div", "post-12")
+    seg = page(f"<div class='story'><div id='w'><p>{PROSE}</p><p>{PROSE2}</p></div></div>")
+    assert _one_post(seg, elem(seg, "div", "w")) == elem(seg, "div", "w")
+
+
+def test_no_one_post_on_a_list_of_posts_nor_a_post_without_content() -> None:
+    two = seg_of(
+        f"<div id='main'><div class='post a'><p>{PROSE3}</p></div><div class='post b'><p>{PROSE}</p></div>"
+        f"<div id='about'><p>{PROSE2}</p></div></div>"
+    )
+    assert _one_post(two, elem(two, "div", "main")) == elem(two, "div", "main")
+    thin = seg_of(f"<div id='main'><div class='post'><p>By Jane</p></div><div><p>{PROSE2}</p></div></div>")
+    assert _one_post(thin, elem(thin, "div", "main")) == elem(thin, "div", "main")
+
+
+def test_the_authors_box_beside_the_target_does_not_join() -> None:
+    bio = " ".join([PROSE2, PROSE])
+    seg = seg_of(
+        f"{NAV}<div id='main'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+        f"<div class='post-author'><h3>About the author</h3><p>{bio}</p></div>"
+        f"<div id='d'><p>{PROSE3}</p></div></div>"
+    )
+    path, texts = _choose(seg)
+    assert path.endswith("div#a")
+    assert texts == [PROSE, PROSE2, PROSE3, PROSE]  # rule: AUTHOR_BOX_PREFIXES (and it stops the walk)

@@ -6446,7 +6446,7 @@ enum { C_GOOD, C_BAD, C_SHORT, C_NEAR };
 static struct {
     double length_low, length_high, stop_low, stop_high, max_ld, short_max_ld, long_max_ld, nostop_good,
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
-        copyright_max, sentence_box_min;
+        copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after;
     int edge, low_stop;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
     PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
@@ -6468,7 +6468,7 @@ static int class_of(PyObject *name, int *out) {
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
              "                   comment_heading, heading, paragraph)\n\n"
-             "classify.py's thresholds (16 numbers in the order of the C struct), classes, characters, the\n"
+             "classify.py's thresholds (18 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
@@ -6480,10 +6480,11 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
     double *slots[] = {&cl.length_low,   &cl.length_high,     &cl.stop_low,          &cl.stop_high,
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
                        &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
-                       &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min};
-    if (PyTuple_GET_SIZE(numbers) != 16)
-        return PyErr_Format(PyExc_ValueError, "16 numbers, not %zd", PyTuple_GET_SIZE(numbers));
-    for (Py_ssize_t i = 0; i < 16; i++) {
+                       &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min,
+                       &cl.comment_heading_max_ld, &cl.comment_link_after};
+    if (PyTuple_GET_SIZE(numbers) != 18)
+        return PyErr_Format(PyExc_ValueError, "18 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 18; i++) {
         double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
         if (v == -1.0 && PyErr_Occurred())
             return NULL;
@@ -6841,6 +6842,15 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
             int v = test_of(cl.comment_heading, b.texts[k]);
             if (v < 0)
                 goto done;
+            if (v && b.ld[k] > cl.comment_heading_max_ld) {
+                /* a linked one: passed over when the article goes on after it (classify._article_goes_on) */
+                double before = 0, after = 0;
+                for (Py_ssize_t j = 0; j < n; j++)
+                    if (cls[j] == C_GOOD && j != k)
+                        *(j < k ? &before : &after) += (double)b.chars[j];
+                if (after > cl.comment_link_after * before)
+                    continue;
+            }
             if (v) {
                 cut = k;
                 break;

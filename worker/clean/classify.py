@@ -316,7 +316,9 @@ def smooth(blocks: Candidates, classes: list[str]) -> list[str]:
 
 def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     """Flat blog layouts put comments right after the post with only a "12 Comments" heading between:
-    the index of the first such heading after some good text (the block count when there is none)."""
+    the index of the first such heading after some good text (the block count when there is none). A
+    linked one ("Comments", a side rail's link to them) followed by more than COMMENT_LINK_AFTER_SHARE
+    times the good text before it is passed over: the article goes on after it."""
     seen_good = False
     for i, (text, kind, chars) in enumerate(zip(blocks.texts, blocks.kinds, blocks.chars, strict=True)):
         heading = kind == "heading"
@@ -328,8 +330,30 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
             and chars <= h.COMMENT_HEADING_MAX_CHARS
             and _comment_heading(text)
         ):
+            if blocks.link_density[i] > h.COMMENT_HEADING_MAX_LINK_DENSITY and _article_goes_on(
+                blocks.chars, classes, i
+            ):
+                continue  # rule: COMMENT_LINK_AFTER_SHARE
             return i
     return len(blocks.texts)
+
+
+def _article_goes_on(chars: list[int], classes: list[str], i: int) -> bool:
+    """Do the good blocks after block i hold more than COMMENT_LINK_AFTER_SHARE times the characters of
+    those before it?"""
+    before = sum(c for c, k in zip(chars[:i], classes[:i], strict=True) if k == GOOD)
+    after = sum(c for c, k in zip(chars[i + 1 :], classes[i + 1 :], strict=True) if k == GOOD)
+    return after > h.COMMENT_LINK_AFTER_SHARE * before
+
+
+def without_sign_off(texts: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts`) without its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter",
+    "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's print line); the first
+    kept block always stays."""
+    k = len(kept)
+    while k > 1 and h.SIGN_OFF.match(texts[kept[k - 1]]):
+        k -= 1
+    return kept if k == len(kept) else kept[:k]
 
 
 def _comment_heading(text: str) -> bool:
@@ -345,6 +369,7 @@ _decide = native.decider(
         h.SHORT_MAX_LINK_DENSITY, h.LONG_BLOCK_MAX_LINK_DENSITY, h.NOSTOP_GOOD_LENGTH, h.FALLBACK_SHARE,
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
+        h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE,
     ),
     (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading

@@ -578,6 +578,41 @@ _DECIDE_BLOCKS = (
     ("\u0130stanbul \u00a9 ght", "paragraph", 0, 0, 7),
     ("ALL RIGHTS RESERVED \u2014 Stra\u00dfe", "paragraph", 0, 0, 7),
     ("short", "paragraph", 1, 0, 8),
+    # a linked comment heading with more of the article after it (classify._article_goes_on: passed over
+    # in the range of the last five blocks) or less (cut at in the four from "short")
+    (
+        "The mayor said on Monday that the new bridge would "
+        "carry far more traffic than the old one had ever carried.",
+        "paragraph",
+        0,
+        8,
+        9,
+    ),
+    ("Comments", "paragraph", 1, 0, 9),
+    (
+        "The work on the river banks will go on for another "
+        "year or more, and the costs are shared by the two towns.",
+        "paragraph",
+        0,
+        8,
+        9,
+    ),
+    (
+        "Both of the towns have agreed to pay for the "
+        "new lights, and the council will look after all the footpaths.",
+        "paragraph",
+        0,
+        8,
+        9,
+    ),
+    (
+        "The first cars are expected to cross it in the "
+        "spring, when the last of the road works are done with.",
+        "paragraph",
+        0,
+        8,
+        9,
+    ),
 )
 
 
@@ -594,7 +629,7 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
     some = [False, False, True, False, False, True] + [False] * (n - 6)
     marks = ([False] * n, some, [False] + [True] * (n - 1))
     out = []
-    for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4)):
+    for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4), (n - 5, n), (n - 6, n - 2)):
         idx = list(range(lo, hi))
         cols = (texts[lo:hi], kinds[lo:hi], chars[lo:hi], words[lo:hi], lw[lo:hi], ld[lo:hi], stops[lo:hi])
         for marked, comment, lang in ((None, None, "en"), (marks[1], None, None), (marks[2], marks[1], "de")):

@@ -23,7 +23,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region
+from worker.clean.classify import Classified, classify_region, without_sign_off
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
@@ -245,13 +245,15 @@ def extract(
     scores = score(seg)
     budget.check("score")
     headline = find_headline(seg, title)
-    region = choose(seg, scores.weights, scores.link_density, steer, headline)
+    region = choose(seg, scores.weights, scores.link_density, steer, headline, scores.idents)
     budget.check("region")
     classified = classify_region(seg, scores, region)
     budget.check("classify")
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
+    if steer is None:  # rules: no taxonomy line, no trailing sign-off (h.TAXONOMY_LABEL, h.SIGN_OFF)
+        classified.kept = without_sign_off(seg.texts, template.without_taxonomy(seg, classified.kept, ()))
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 

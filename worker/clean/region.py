@@ -14,6 +14,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from worker.clean import heuristics as h
+from worker.clean import idents
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
 
@@ -39,8 +40,10 @@ def choose(
     link_density: list[float],
     steer: Steer | None,
     headline: int | None = None,
+    flags: bytes | None = None,
 ) -> Region:
-    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one."""
+    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one;
+    `flags` the elements' class/id flags (worker.clean.idents), which the post under the headline needs."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     sure = True
@@ -52,6 +55,10 @@ def choose(
     located = target
     if headline is not None and steer is None:
         target = anchor(seg, prefix, target, headline)
+        if flags is not None:
+            target = post_of_headline(seg, prefix, target, headline, flags)
+    if steer is None and flags is not None:
+        target = the_one_post(seg, prefix, target, flags)
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
@@ -195,6 +202,69 @@ def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -
     return a
 
 
+def post_of_headline(seg: Segmentation, prefix: list[float], target: int, headline: int, flags: bytes) -> int:
+    """The post element holding the headline inside the target, when the target also holds a column
+    beside the post (an "about me" box, recent posts' summaries) that outweighs a short post: the
+    outermost element below the target on the headline's path named like a post or content ("hentry",
+    "entry", "post-123"), when the headline is a heading, the post's prose after it weighs
+    HEADLINE_POST_MIN_WEIGHT or more, and the post holds HEADLINE_POST_MIN_SHARE of the target's
+    weight (a headline matched in a teaser is not the article). The target otherwise."""
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
+    if seg.kinds[headline] != "heading" or not firsts[target] <= headline < ends[target]:
+        return target
+    post, e = -1, seg.owners[headline]
+    while e != target and e > 0:
+        if flags[e] & (idents.POST | idents.GOOD):
+            post = e
+        e = parents[e]
+    if post < 0 or e != target:
+        return target
+    kinds = seg.kinds
+    after = sum(prefix[j + 1] - prefix[j] for j in range(headline + 1, ends[post]) if kinds[j] != "heading")
+    whole = prefix[ends[post]] - prefix[firsts[post]]
+    if after < h.HEADLINE_POST_MIN_WEIGHT or whole < h.HEADLINE_POST_MIN_SHARE * (
+        prefix[ends[target]] - prefix[firsts[target]]
+    ):
+        return target
+    return post
+
+
+# Maps an element's class/id flags to 1 where they name a post (idents.POST), 0 elsewhere: bytes.find on the
+# mapped flags finds the posts in C.
+_POST_BYTE = bytes(1 if f & idents.POST else 0 for f in range(256))
+
+
+def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: bytes) -> int:
+    """The page's post element, when the page has one and the target is not inside it: a post page's
+    prose sits in its one element named like a post ("hentry", "post-123", Blogger's "post"), while
+    density stopped at a column holding it beside the sidebar, or in the sidebar itself (a profile or
+    widget text outweighing a short post). The post needs SINGLE_POST_MIN_WEIGHT of content weight; a
+    target outside it is left only when it sits in an element named or tagged as boilerplate (density
+    found the article elsewhere otherwise). Posts nested in a post count as one; a page listing several
+    posts keeps its target."""
+    marks = flags.translate(_POST_BYTE)
+    firsts, ends, skips = seg.firsts, seg.ends, seg.skips
+    post, e = -1, marks.find(1, 1)  # element 0 is <body>: page-level classes describe the page
+    while e >= 0:
+        if ends[e] > firsts[e]:  # a post holding text
+            if post >= 0:
+                return target
+            post = e
+        e = marks.find(1, skips[e])
+    if post < 0 or post <= target < skips[post]:
+        return target
+    if prefix[ends[post]] - prefix[firsts[post]] < h.SINGLE_POST_MIN_WEIGHT:
+        return target
+    if target < post < skips[target]:
+        return post
+    e = target
+    while e > 0:  # rule: the target outside the post is boilerplate by its own or an ancestor's mark
+        if flags[e] & idents.BAD or seg.tags[e] in h.BAD_TAGS:
+            return post
+        e = seg.parents[e]
+    return target
+
+
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
     """Block ranges of the target plus its twins: articles split into repeated containers
     ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one."""
@@ -243,7 +313,7 @@ def with_prose_neighbours(
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text
-    does not; siblings without text are stepped over."""
+    does not, or is the author's box; siblings without text are stepped over."""
     parent = seg.parents[target]
     if parent < 0 or seg.tags[parent] in ("body", "html"):
         return ranges
@@ -255,12 +325,19 @@ def with_prose_neighbours(
             if seg.firsts[c] == seg.ends[c]:
                 continue
             inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
-            if inside or not _prose_box(seg, prefix, link_density, c):
+            if inside or not _prose_box(seg, prefix, link_density, c) or _author_box(seg, c):
                 break
             extra.append((seg.firsts[c], seg.ends[c]))
     if not extra:
         return ranges
     return sorted(ranges + extra)
+
+
+def _author_box(seg: Segmentation, e: int) -> bool:
+    """Is element `e` named as the author's box ("post-author", "author-bio", "bio")? (rule:
+    AUTHOR_BOX_PREFIXES)"""
+    ident = seg.ident(e)
+    return bool(ident) and idents.has_part(ident, h.AUTHOR_BOX_PREFIXES)
 
 
 @lru_cache(maxsize=8192)
