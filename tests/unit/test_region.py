@@ -273,7 +273,8 @@ def test_the_pages_one_post_wins_over_the_column_holding_it() -> None:
     assert _one_post(seg, post) == post
     scores = score(seg)
     assert choose(seg, scores.weights, scores.link_density, None, None, scores.idents).target == post
-    assert choose(seg, scores.weights, scores.link_density, Steer(None), None, scores.idents).target != post
+    # a stripped page too: the sidebar the memory did not strip outweighs a short post there as well
+    assert choose(seg, scores.weights, scores.link_density, Steer(None), None, scores.idents).target == post
 
 
 def test_the_one_post_beside_a_target_replaces_it_only_when_the_target_is_boilerplate() -> None:

@@ -57,7 +57,7 @@ def choose(
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
-    if steer is None and flags is not None:
+    if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
     ranges = with_twins(seg, prefix, target)
     if steer is None:
@@ -241,7 +241,8 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
     widget text outweighing a short post). The post needs SINGLE_POST_MIN_WEIGHT of content weight; a
     target outside it is left only when it sits in an element named or tagged as boilerplate (density
     found the article elsewhere otherwise). Posts nested in a post count as one; a page listing several
-    posts keeps its target."""
+    posts keeps its target. Also on a page the site memory stripped: what it could not strip (a sidebar
+    whose teasers change on every page) outweighs a short post there too."""
     marks = flags.translate(_POST_BYTE)
     firsts, ends, skips = seg.firsts, seg.ends, seg.skips
     post, e = -1, marks.find(1, 1)  # element 0 is <body>: page-level classes describe the page
