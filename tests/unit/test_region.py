@@ -205,13 +205,18 @@ def test_the_anchor_never_climbs_to_body_nor_over_a_header_alone() -> None:
     assert anchor(seg, prefix, elem(seg, "div", "a"), 0) == elem(seg, "div", "a")  # adds only a header
 
 
+def _article_then(boxes: str) -> Segmentation:
+    """A page column: the article (div#a, four paragraphs), then `boxes`."""
+    article = f"<div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+    return seg_of(f"{NAV}<div id='main'>{article}{boxes}</div>")
+
+
 def test_neighbouring_prose_boxes_join_the_target_single_page() -> None:
     more = " ".join([PROSE2, PROSE])
-    seg = seg_of(
-        f"{NAV}<div id='main'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+    seg = _article_then(
         f"<div id='empty'></div><div id='b'><p>{more}</p></div>"
         f"<div id='c'><ul><li><a href='/1'>Another story</a></li><li><a href='/2'>And one more</a></li></ul>"
-        f"</div><div id='d'><p>{PROSE3}</p></div></div>"
+        f"</div><div id='d'><p>{PROSE3}</p></div>"
     )
     path, texts = _choose(seg)
     assert path.endswith("div#a")
@@ -299,10 +304,9 @@ def test_no_one_post_on_a_list_of_posts_nor_a_post_without_content() -> None:
 
 def test_the_authors_box_beside_the_target_does_not_join() -> None:
     bio = " ".join([PROSE2, PROSE])
-    seg = seg_of(
-        f"{NAV}<div id='main'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></div>"
+    seg = _article_then(
         f"<div class='post-author'><h3>About the author</h3><p>{bio}</p></div>"
-        f"<div id='d'><p>{PROSE3}</p></div></div>"
+        f"<div id='d'><p>{PROSE3}</p></div>"
     )
     path, texts = _choose(seg)
     assert path.endswith("div#a")
