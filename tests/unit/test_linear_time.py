@@ -16,7 +16,7 @@ import orjson
 import pytest
 
 from worker import messages
-from worker.clean import decode, dom, fingerprint, guard, quality, render
+from worker.clean import classify, decode, dom, fingerprint, guard, quality, render
 from worker.clean import heuristics as h
 from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
@@ -55,6 +55,23 @@ def _posts_page(n: int) -> str:
 
 def _posts(html: str) -> object:
     return clean_page(Page(id="p", html=html))
+
+
+def _linked_comment_lines(n: int) -> tuple[classify.Candidates, list[str]]:
+    """A region of n linked "Comments" lines, each before a paragraph: the first third are passed over (the
+    article goes on after them), so the comment tail weighs the good text around each of them."""
+    prose = "The bridge reopened on time and under budget, the council said on Monday. " * 3
+    rows = [(prose, 0.0, classify.GOOD)]
+    for _ in range(n):
+        rows += [("Comments", 1.0, classify.BAD), (prose, 0.0, classify.GOOD)]
+    texts = [t for t, _, _ in rows]
+    words = [len(t.split()) for t in texts]
+    link_words = [w if ld else 0 for w, (_, ld, _) in zip(words, rows, strict=True)]
+    blocks = classify.Candidates(
+        texts, ["paragraph"] * len(rows), [len(t) for t in texts], words, link_words,
+        [ld for _, ld, _ in rows], [0] * len(rows),
+    )  # fmt: skip
+    return blocks, [c for _, _, c in rows]
 
 
 GROWTH = 16  # the larger input is this many times the smaller
@@ -230,6 +247,7 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "taxonomy label, repeated": (lambda n: "filed under " * n, h.TAXONOMY_LABEL.search, 5_000),
     "sign-off": (lambda n: "follow " + "on " * n + "x", h.SIGN_OFF.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
+    "comment tail, linked comment lines": (_linked_comment_lines, lambda a: classify.comment_tail(*a), 300),
     "comments, inline authors": (_comment_page, _comments, 100),
     "posts": (_posts_page, _posts, 50),
     "markdown, fences": (document, render.to_markdown, 100),

@@ -6835,27 +6835,27 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
     /* comment_tail */
     Py_ssize_t cut = n;
     int seen_good = 0;
+    /* good characters before and after block k, kept as the loop goes (classify.comment_tail) */
+    double before = 0, after = 0;
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (cls[k] == C_GOOD)
+            after += (double)b.chars[k];
     for (Py_ssize_t k = 0; k < n; k++) {
+        double good = cls[k] == C_GOOD ? (double)b.chars[k] : 0;
+        after -= good;
         if (cls[k] == C_GOOD && !b.heading[k])
             seen_good = 1;
         else if (seen_good && (b.heading[k] || cls[k] != C_GOOD) && b.chars[k] <= cl.comment_heading_max) {
             int v = test_of(cl.comment_heading, b.texts[k]);
             if (v < 0)
                 goto done;
-            if (v && b.ld[k] > cl.comment_heading_max_ld) {
-                /* a linked one: passed over when the article goes on after it (classify._article_goes_on) */
-                double before = 0, after = 0;
-                for (Py_ssize_t j = 0; j < n; j++)
-                    if (cls[j] == C_GOOD && j != k)
-                        *(j < k ? &before : &after) += (double)b.chars[j];
-                if (after > cl.comment_link_after * before)
-                    continue;
-            }
-            if (v) {
+            /* a linked one is passed over when the article goes on after it */
+            if (v && !(b.ld[k] > cl.comment_heading_max_ld && after > cl.comment_link_after * before)) {
                 cut = k;
                 break;
             }
         }
+        before += good;
     }
     /* the no-anchor fallback, then near-good sentences of their own */
     double kept_chars = 0, usable_chars = 0;

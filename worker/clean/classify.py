@@ -320,7 +320,12 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     linked one ("Comments", a side rail's link to them) followed by more than COMMENT_LINK_AFTER_SHARE
     times the good text before it is passed over: the article goes on after it."""
     seen_good = False
+    # The good characters before and after block i, kept as the loop goes: summing them for each linked
+    # heading made a page of many such lines quadratic.
+    good = [c if k == GOOD else 0 for c, k in zip(blocks.chars, classes, strict=True)]
+    before, after = 0, sum(good)
     for i, (text, kind, chars) in enumerate(zip(blocks.texts, blocks.kinds, blocks.chars, strict=True)):
+        after -= good[i]
         heading = kind == "heading"
         if classes[i] == GOOD and not heading:
             seen_good = True
@@ -330,20 +335,12 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
             and chars <= h.COMMENT_HEADING_MAX_CHARS
             and _comment_heading(text)
         ):
-            if blocks.link_density[i] > h.COMMENT_HEADING_MAX_LINK_DENSITY and _article_goes_on(
-                blocks.chars, classes, i
-            ):
-                continue  # rule: COMMENT_LINK_AFTER_SHARE
-            return i
+            linked = blocks.link_density[i] > h.COMMENT_HEADING_MAX_LINK_DENSITY
+            if not (linked and after > h.COMMENT_LINK_AFTER_SHARE * before):
+                return i
+            # rule: COMMENT_LINK_AFTER_SHARE (the article goes on after it)
+        before += good[i]
     return len(blocks.texts)
-
-
-def _article_goes_on(chars: list[int], classes: list[str], i: int) -> bool:
-    """Do the good blocks after block i hold more than COMMENT_LINK_AFTER_SHARE times the characters of
-    those before it?"""
-    before = sum(c for c, k in zip(chars[:i], classes[:i], strict=True) if k == GOOD)
-    after = sum(c for c, k in zip(chars[i + 1 :], classes[i + 1 :], strict=True) if k == GOOD)
-    return after > h.COMMENT_LINK_AFTER_SHARE * before
 
 
 def without_sign_off(texts: list[str], kept: list[int]) -> list[int]:

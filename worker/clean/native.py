@@ -578,7 +578,7 @@ _DECIDE_BLOCKS = (
     ("\u0130stanbul \u00a9 ght", "paragraph", 0, 0, 7),
     ("ALL RIGHTS RESERVED \u2014 Stra\u00dfe", "paragraph", 0, 0, 7),
     ("short", "paragraph", 1, 0, 8),
-    # a linked comment heading with more of the article after it (classify._article_goes_on: passed over
+    # a linked comment heading with more of the article after it (classify.comment_tail: passed over
     # in the range of the last five blocks) or less (cut at in the four from "short")
     (
         "The mayor said on Monday that the new bridge would "
