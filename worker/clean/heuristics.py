@@ -313,9 +313,9 @@ SINGLE_POST_MIN_WEIGHT = 50.0
 # Chosen on dragnet's train split, heuristics, single-page, after SINGLE_POST_MIN_WEIGHT: 0.9308 -> 0.9310;
 # cleaneval_dev 0.8780 -> 0.8781. Evaluation sets: dragnet test split 0.9194 -> 0.9201 (model 0.9208 ->
 # 0.9215), scrapinghub_aeb 0.9711 -> 0.9714, trafilatura_eval unchanged (0.9219); with the memory none drops.
-# Cost: ~11 us a page, ~184k instructions of density's ~12.3M (callgrind, the lead's cg.sh pages): the
-# per-block checks of template.without_taxonomy over every kept block (a case-folded keyword gate over the
-# kept text cost three times as much).
+# Cost: ~11 us a page, ~184k instructions of density's ~12.3M (callgrind, the lead's cg.sh pages, measured
+# before the first-letter test in front of "posted in"): the per-block checks of template.without_taxonomy
+# over every kept block (a case-folded keyword gate over the kept text cost three times as much).
 
 # --- class/id marks inside the region (worker/clean/classify.py) ------------------------------------
 

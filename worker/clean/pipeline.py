@@ -5,7 +5,7 @@ The stages, top to bottom, each a plain function with typed input and output:
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
-           adds blocks]
+           adds blocks] -> on a page the memory did not strip: no taxonomy or trailing sign-off lines
            -> site memory (article slots join the text; learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
@@ -253,7 +253,7 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
     if steer is None:  # rules: no taxonomy line, no trailing sign-off (h.TAXONOMY_LABEL, h.SIGN_OFF)
-        classified.kept = without_sign_off(seg.texts, template.without_taxonomy(seg, classified.kept, ()))
+        classified.kept = without_sign_off(seg.texts, template.without_taxonomy(seg, classified.kept))
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 

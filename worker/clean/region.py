@@ -3,8 +3,9 @@
 From <body>, descend into the child holding the most content weight while it holds at least half of its
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
-article's continuation box after it. Twins of the target (same tag and class: an article split into
-chunks) join it, and so does a lead paragraph in the article header just before it.
+article's continuation box after it. The page's one post element (and, single-page, the post under a
+heading headline) replaces a column or sidebar target beside it. Twins of the target (same tag and class:
+an article split into chunks) join it, and so does a lead paragraph in the article header just before it.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ def choose(
     flags: bytes | None = None,
 ) -> Region:
     """The region; `headline` is the headline's block (worker.clean.headline), when the page has one;
-    `flags` the elements' class/id flags (worker.clean.idents), which the post under the headline needs."""
+    `flags` the elements' class/id flags (worker.clean.idents), which the two post rules need."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     sure = True

@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from itertools import compress
@@ -196,29 +196,25 @@ def after_extraction(
     found the content (`located`) and which positions it kept."""
     if plan.fresh and settled:
         learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
+    # On a page the template did not touch, extract() already took them out of density's blocks.
     if not plan.positions:  # no slot to fill (most pages: each block's position is only read here then)
-        return without_taxonomy(seg, kept, ()) if plan.strip else kept
+        return without_taxonomy(seg, kept) if plan.strip else kept
     blocks = _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
-    if plan.strip or len(blocks) > len(kept):
-        return without_taxonomy(seg, blocks, () if plan.strip else kept)
-    return blocks
+    return without_taxonomy(seg, blocks) if plan.strip or len(blocks) > len(kept) else blocks
 
 
-def without_taxonomy(seg: Segmentation, blocks: list[int], trusted: Iterable[int]) -> list[int]:
-    """`blocks` without the post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL), but
-    for the `trusted` ones (density's own choice on a page the template did not touch)."""
+def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
+    """`blocks` without the post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL)."""
     texts, chars = seg.texts, seg.chars
     drop = {
         i
         for i in blocks
         if chars[i] <= h.TAXONOMY_MAX_CHARS
-        and (":" in texts[i] or texts[i][:9].lower() == "posted in")  # what every match holds: cheap first
+        # what every match holds, cheapest first: a colon, or a line starting "posted in" (so with p or P)
+        and (":" in texts[i] or (texts[i][:1] in "pP" and texts[i][:9].lower() == "posted in"))
         and h.TAXONOMY_LABEL.search(texts[i])
     }
-    if not drop:
-        return blocks
-    drop.difference_update(trusted)
-    return [i for i in blocks if i not in drop]
+    return [i for i in blocks if i not in drop] if drop else blocks
 
 
 def with_kept_positions(positions: list[int], kept: list[int], slots: frozenset[int]) -> list[int]:
