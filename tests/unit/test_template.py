@@ -234,22 +234,32 @@ def test_the_slot_rule_needs_two_earlier_pages(monkeypatch: pytest.MonkeyPatch) 
     assert "Friday market gallery" not in clean_page(page, memory).text
 
 
-# --- the post's taxonomy lines ------------------------------------------------------------------------
+# --- the post's taxonomy and sign-off lines, and its dateline, on a stripped page -------------------
 
 TAXONOMY_TAIL = '<p>Posted in: <a href="/n">News</a> | <a href="/c">comments</a></p><p>Tags: river, town</p>'
+PRINT_LINE = (
+    "<p>A version of this article appeared in print on 11/08/2012, on page B9 of the New York edition with "
+    "the headline: The Story of the Town.</p>"
+)
 
 
-def test_the_posts_taxonomy_lines_stay_out_where_the_template_was_stripped(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("tail", "gone", "rule", "off"),
+    [
+        (TAXONOMY_TAIL, ("Posted in", "Tags: river, town"), "TAXONOMY_MAX_CHARS", 0),
+        (PRINT_LINE, ("appeared in print",), "SIGN_OFF", re.compile(r"(?!)")),
+    ],
+)
+def test_the_posts_taxonomy_and_sign_off_lines_stay_out_where_the_template_was_stripped(
+    monkeypatch: pytest.MonkeyPatch, tail: str, gone: tuple[str, ...], rule: str, off: object
 ) -> None:
-    page = site_page(5, _article_in_text_box(5, TAXONOMY_TAIL))
+    page = site_page(5, _article_in_text_box(5, tail))
     doc = clean_page(page, _learned_site())
     assert doc.method == "template"
     assert "school news 3." in doc.text
-    assert "Posted in" not in doc.text
-    assert "Tags:" not in doc.text
-    monkeypatch.setattr(h, "TAXONOMY_MAX_CHARS", 0)  # without the rule the widened target keeps them
-    assert "Tags: river, town" in clean_page(page, _learned_site()).text
+    assert not any(line in doc.text for line in gone)
+    monkeypatch.setattr(h, rule, off)  # without the rule the widened target keeps them
+    assert gone[-1] in clean_page(page, _learned_site()).text
 
 
 def test_without_taxonomy_drops_short_labelled_lines() -> None:
@@ -263,26 +273,6 @@ def test_without_taxonomy_drops_short_labelled_lines() -> None:
     everything = list(range(7))
     assert template.without_taxonomy(seg, everything) == [2, 3, 6]
     assert template.without_taxonomy(seg, [2, 3, 6]) == [2, 3, 6]
-
-
-# --- the post's sign-off lines and its dateline, on a stripped page ----------------------------------
-
-PRINT_LINE = (
-    "<p>A version of this article appeared in print on 11/08/2012, on page B9 of the New York edition with "
-    "the headline: The Story of the Town.</p>"
-)
-
-
-def test_a_trailing_sign_off_line_stays_out_where_the_template_was_stripped(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    page = site_page(5, _article_in_text_box(5, PRINT_LINE))
-    doc = clean_page(page, _learned_site())
-    assert doc.method == "template"
-    assert "school news 3." in doc.text
-    assert "appeared in print" not in doc.text
-    monkeypatch.setattr(h, "SIGN_OFF", re.compile(r"(?!)"))  # without the rule the widened target keeps it
-    assert "appeared in print" in clean_page(page, _learned_site()).text
 
 
 MONTHS = ["January", "March", "May", "July", "September", "November"]
