@@ -6,7 +6,8 @@ The stages, top to bottom, each a plain function with typed input and output:
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
            adds blocks] -> on a page the memory did not strip: no taxonomy or trailing sign-off lines
-           -> site memory (article slots join the text; learn location and positions) -> posts, comments
+           -> site memory (article slots join the text; no taxonomy or sign-off lines there or on a stripped
+           page, whose dateline joins the text; learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
@@ -175,8 +176,9 @@ def clean_page(
                     if reason is not None:
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
-            # 9. Site memory, after extraction: the blocks at the site's article slots join the text; the
-            # site learns where this page's content was found and which positions density kept.
+            # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
+            # post's taxonomy and sign-off lines go and, on a stripped page, its dateline joins; the site
+            # learns where this page's content was found and which positions density kept.
             assert memory is not None
             try:
                 c = result.classified
