@@ -234,7 +234,7 @@ def test_the_slot_rule_needs_two_earlier_pages(monkeypatch: pytest.MonkeyPatch) 
     assert "Friday market gallery" not in clean_page(page, memory).text
 
 
-# --- the post's taxonomy and sign-off lines, and its dateline, on a stripped page -------------------
+# --- the post's taxonomy and sign-off lines on a stripped page ---------------------------------------
 
 TAXONOMY_TAIL = '<p>Posted in: <a href="/n">News</a> | <a href="/c">comments</a></p><p>Tags: river, town</p>'
 PRINT_LINE = (
@@ -273,54 +273,6 @@ def test_without_taxonomy_drops_short_labelled_lines() -> None:
     everything = list(range(7))
     assert template.without_taxonomy(seg, everything) == [2, 3, 6]
     assert template.without_taxonomy(seg, [2, 3, 6]) == [2, 3, 6]
-
-
-MONTHS = ["January", "March", "May", "July", "September", "November"]
-
-
-def _article_with_dateline(i: int) -> str:
-    """An article whose first paragraph is followed by its dateline, a linked date in a box of its own
-    (density drops it as a link; its text and position change from page to page: neither template nor
-    slot)."""
-    first, *rest = _paragraphs(i)
-    dateline = f'<div class="meta"><p><a href="/day">{MONTHS[i % 6]} {i + 2}, 2012</a></p></div>'
-    return (
-        f'<div class="post"><h1>The story number {i}</h1><div class="text">{first}{dateline}'
-        f"{''.join(rest)}</div></div>"
-    )
-
-
-def _site_with_datelines() -> SiteMemory:
-    memory = SiteMemory(CFG)
-    for i in range(4):
-        clean_page(site_page(i, _article_with_dateline(i)), memory)
-    return memory
-
-
-def test_the_dateline_after_the_start_of_the_text_is_kept_where_the_template_was_stripped(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    page = site_page(5, _article_with_dateline(5))
-    assert "November 7, 2012" not in clean_page(page).text  # density drops the linked line
-    doc = clean_page(page, _site_with_datelines())
-    assert doc.method == "template"
-    assert "November 7, 2012" in doc.text
-    monkeypatch.setattr(h, "DATELINE_AFTER_FIRST", 0)
-    assert "November 7, 2012" not in clean_page(page, _site_with_datelines()).text
-
-
-def test_with_datelines_adds_short_dated_lines_just_after_the_first_block() -> None:
-    seg = seg_of(
-        "<p>The first paragraph of the article, which is long enough to be kept as text.</p>"
-        "<p>Posted by Ann on July 24, 2012</p><p>Share</p><p>The second paragraph.</p>"
-        "<p>Updated: July 25, 2012</p><p>The third paragraph.</p>"
-        f"<p>{'A long line about July 24, 2012 and what happened then. ' * 3}</p><p>The last paragraph.</p>"
-    )
-    assert template.with_datelines(seg, [0, 3, 5, 7]) == [0, 1, 3, 5, 7]  # not "Share", not past 2 blocks
-    assert template.with_datelines(seg, [4, 5, 6, 7]) == [4, 5, 6, 7]  # 6: too long for a dateline
-    assert template.with_datelines(seg, [0, 1]) == [0, 1]
-    assert template.with_datelines(seg, [0]) == [0]  # a dated line after the last block stays out
-    assert template.with_datelines(seg, []) == []
 
 
 def test_a_block_at_a_position_never_kept_stays_out() -> None:

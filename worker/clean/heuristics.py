@@ -543,24 +543,15 @@ ARTICLE_LINE_LOOKAHEAD = 3
 # +0.00005/-0.00045; a minimum of 20/30 characters: train +0.00013/+0.00007.
 HEADLINE_LINE_BLOCKS = 1
 
-# --- site memory: the post's closing and dating lines on a page it stripped (template.post_lines) ------
+# --- site memory: the post's closing lines on a page it stripped (template.post_lines) ---------------
 # The trailing sign-off lines (SIGN_OFF: a newspaper's print line "A version of this article appeared in
 # print ...", "Follow X on Twitter") are dropped on a page the memory stripped and after slot blocks were
 # added, as the taxonomy lines are: `widen` climbs over them and the slots re-add them, where density's
 # narrower single-page target left them out (nytimes.com: every print line of the memory's output gone).
 # Dragnet sites >= 5 pages, memory, train split (test): 0.94981 (0.93932) -> 0.95023 (0.93977).
-# On a stripped page, a line of at most DATELINE_MAX_CHARS characters holding a date (meta.dates.find_dates)
-# among the DATELINE_AFTER_FIRST blocks after the first block kept (and before the last) is the article's
-# dateline or byline ("July 24, 2012 8:10 AM PDT", "by John on July 23, 2012", zillow.com's "Date: ... |
-# Category: ... | Author: ..."), which dragnet's gold keeps and density drops as a short line. After the
-# sign-off rule, train (test): 0.95023 (0.93977) -> 0.95179 (0.94160); anywhere between the first and last
-# block kept (at most 0.5 link density): 0.95149 (0.94147; cleaneval_dev's blog listing gained two
-# "<date> | permalink | comments" lines, memory 0.8781 -> 0.8780); within 1/3/4 blocks after the first:
-# 0.95137/0.95153/0.95153; at most 80/150 characters: 0.95167/0.95173; at most 0.3/0.5 link density:
-# 0.95149/0.95177 (no cap: 0.95179); dated lines matching TAXONOMY_LABEL left out: 0.95154; also up to 2
-# blocks before the first: +0.00004 (not kept). Not kept either: any paragraph of 50+ characters without
-# links between two kept blocks: train +0.0004, test -0.0002 (image captions). A gold convention, as the
-# headline is: the same rule on single pages (not applied) gives dragnet train +0.0010, test +0.0003, but
-# scrapinghub_aeb 0.9715 -> 0.9706 and trafilatura_eval 0.9223 -> 0.9217, whose gold is the body alone.
-DATELINE_AFTER_FIRST = 2
-DATELINE_MAX_CHARS = 100
+# Measured and not kept: a short dated line just after the start of a stripped page's text (the article's
+# dateline, which dragnet's gold keeps and density drops as a short line): train (test) 0.95023 (0.93977) ->
+# 0.95179 (0.94160). A gold convention, as the headline is: on single pages it gives dragnet train +0.0010
+# but scrapinghub_aeb 0.9715 -> 0.9706 and trafilatura_eval 0.9223 -> 0.9217, whose gold is the body alone;
+# kept in one mode only it would make the memory's output differ from single-page's by convention, not by
+# what the memory knows.

@@ -7,7 +7,7 @@ The stages, top to bottom, each a plain function with typed input and output:
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
            adds blocks] -> on a page the memory did not strip: no taxonomy or trailing sign-off lines
            -> site memory (article slots join the text; no taxonomy or sign-off lines there or on a stripped
-           page, whose dateline joins the text; learn location and positions) -> posts, comments
+           page; learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
@@ -177,8 +177,8 @@ def clean_page(
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
             # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
-            # post's taxonomy and sign-off lines go and, on a stripped page, its dateline joins; the site
-            # learns where this page's content was found and which positions density kept.
+            # post's taxonomy and sign-off lines go; the site learns where this page's content was found
+            # and which positions density kept.
             assert memory is not None
             try:
                 c = result.classified

@@ -27,8 +27,6 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
 6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) and trailing sign-off lines
    (a newspaper's print line, "Follow X on Twitter": h.SIGN_OFF) are not kept on a stripped page, where the
    widened target holds the post's meta lines, nor added as slot blocks (`post_lines`).
-7. On a stripped page, the article's dateline just after the start of its text ("July 24, 2012 8:10 AM
-   PDT", "by John on July 23, 2012"), which density drops as a short line, is kept (`with_datelines`).
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
 text changes: "Posted by X on <date>") were tried and removed: they stripped bylines that the gold of news
@@ -42,7 +40,6 @@ from array import array
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date
 from functools import partial
 from itertools import compress
 from urllib.parse import urlsplit
@@ -51,7 +48,6 @@ from worker.clean import heuristics as h
 from worker.clean import native, sitememory
 from worker.clean.classify import without_sign_off
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
-from worker.clean.meta.dates import find_dates
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import SiteMemory, SiteState, block_positions
@@ -197,46 +193,22 @@ def after_extraction(
     memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int], settled: bool = True
 ) -> list[int]:
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
-    site's article slots, less the post's taxonomy and sign-off lines and, on a stripped page, with its
-    dateline (`post_lines`: on a stripped page, and where slot blocks were added); the site learns, from a
-    page it counted whose location is `settled` (region.settled), where density found the content
-    (`located`) and which positions it kept."""
+    site's article slots, less the post's taxonomy and sign-off lines (`post_lines`: on a stripped page,
+    and where slot blocks were added); the site learns, from a page it counted whose location is `settled`
+    (region.settled), where density found the content (`located`) and which positions it kept."""
     if plan.fresh and settled:
         learn_location(memory, plan.site, stable_path(seg, located), plan.paths, seg, kept)
     # On a page the template did not touch, extract() already took them out of density's blocks.
     if not plan.positions:  # no slot to fill (most pages: each block's position is only read here then)
-        return post_lines(seg, kept, True) if plan.strip else kept
+        return post_lines(seg, kept) if plan.strip else kept
     blocks = _slot_blocks(plan.paths, seg.parents, seg.owners, kept, plan.positions)
-    if plan.strip or len(blocks) > len(kept):
-        return post_lines(seg, blocks, bool(plan.strip))
-    return blocks
+    return post_lines(seg, blocks) if plan.strip or len(blocks) > len(kept) else blocks
 
 
-def post_lines(seg: Segmentation, blocks: list[int], stripped: bool) -> list[int]:
-    """`blocks` without the post's taxonomy lines and trailing sign-off lines (what extract() takes out on a
-    page the memory did not strip), and on a `stripped` page with its dateline (`with_datelines`)."""
-    blocks = without_sign_off(seg.texts, without_taxonomy(seg, blocks))
-    return with_datelines(seg, blocks) if stripped else blocks
-
-
-def with_datelines(seg: Segmentation, blocks: list[int]) -> list[int]:
-    """`blocks` (in document order) plus the datelines among the h.DATELINE_AFTER_FIRST blocks after the
-    first one, before the last: lines of at most h.DATELINE_MAX_CHARS characters that hold a date. A
-    dated line kept this way stays even when it names a category ("Date: ... | Category: ... | Author:
-    ...")."""
-    if len(blocks) < 2:
-        return blocks
-    first, texts, chars = blocks[0], seg.texts, seg.chars
-    lead = blocks[1 : 1 + h.DATELINE_AFTER_FIRST]
-    extra = [
-        j
-        for j in range(first + 1, min(blocks[-1], first + 1 + h.DATELINE_AFTER_FIRST))
-        if j not in lead
-        and chars[j] <= h.DATELINE_MAX_CHARS
-        # any day: the line's place, not its day, makes it the dateline
-        and find_dates(texts[j], date.max, 1)
-    ]
-    return sorted([*blocks, *extra]) if extra else blocks
+def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
+    """`blocks` without the post's taxonomy lines and trailing sign-off lines: what extract() takes out on
+    a page the memory did not strip."""
+    return without_sign_off(seg.texts, without_taxonomy(seg, blocks))
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
