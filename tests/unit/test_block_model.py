@@ -130,6 +130,19 @@ def test_features_of_a_fixture_page() -> None:
     assert _col(x, "has_memory") == [0.0] * n
 
 
+def test_context_features_read_the_kept_blocks() -> None:
+    texts = ["Share this", "A lead. It repeats.", "Menu", "A lead. It repeats.", "Body text, still going"]
+    out = np.zeros((len(FEATURES), len(texts)))
+    features_mod._context(out, texts, [3, 4])
+    assert _col(out, "repeats_kept") == [0.0, 1.0, 0.0, 0.0, 0.0]  # the kept block itself is no repeat
+    assert _col(out, "kept_gap") == [3.0, 2.0, 1.0, 0.0, 0.0]
+    assert _col(out, "ends_sentence") == [0.0, 1.0, 0.0, 1.0, 0.0]
+    none = np.zeros((len(FEATURES), 2))
+    features_mod._context(none, ["One.", "Two"], [])
+    assert _col(none, "kept_gap") == [50.0, 50.0]
+    assert _col(none, "repeats_kept") == [0.0, 0.0]
+
+
 def _site_page(i: int) -> Page:
     article = [PROSE, PROSE2, PROSE3][i % 3]
     html = (
