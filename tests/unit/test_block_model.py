@@ -85,6 +85,18 @@ def test_the_article_header_and_captions_are_not_body() -> None:
     assert align(texts, gold).content == [True, True, True, True]  # without kinds: the gold's own view
 
 
+def test_a_repeat_of_text_already_claimed_is_not_content() -> None:
+    lead = "the bridge over the river reopened on monday after eight months of repairs"
+    gold = f"{lead}\n\nit carries nine thousand cars a day across the valley"
+    texts = [lead, "it carries nine thousand cars a day across the valley", lead]
+    # the teaser (block 0) repeats the lead the heuristics kept (block 2): the gold holds it once
+    assert align(texts, gold, first=[1, 2]).content == [False, True, True]
+    # without a kept block, the first in document order claims it
+    assert align(texts, gold).content == [True, True, False]
+    # a text the gold holds twice covers two blocks
+    assert align(texts, f"{gold}\n\n{lead}", first=[2]).content == [True, True, True]
+
+
 def test_captions_are_blocks_under_figure_and_figcaption() -> None:
     seg, *_ = _stages(
         f"<body><p>{PROSE}</p><figure><div>photo</div><figcaption>Caption</figcaption></figure></body>"
@@ -118,6 +130,19 @@ def test_features_of_a_fixture_page() -> None:
     assert _col(x, "has_memory") == [0.0] * n
 
 
+def test_context_features_read_the_kept_blocks() -> None:
+    texts = ["Share this", "A lead. It repeats.", "Menu", "A lead. It repeats.", "Body text, still going"]
+    out = np.zeros((len(FEATURES), len(texts)))
+    features_mod._context(out, texts, [3, 4])
+    assert _col(out, "repeats_kept") == [0.0, 1.0, 0.0, 0.0, 0.0]  # the kept block itself is no repeat
+    assert _col(out, "kept_gap") == [3.0, 2.0, 1.0, 0.0, 0.0]
+    assert _col(out, "ends_sentence") == [0.0, 1.0, 0.0, 1.0, 0.0]
+    none = np.zeros((len(FEATURES), 2))
+    features_mod._context(none, ["One.", "Two"], [])
+    assert _col(none, "kept_gap") == [50.0, 50.0]
+    assert _col(none, "repeats_kept") == [0.0, 0.0]
+
+
 def _site_page(i: int) -> Page:
     article = [PROSE, PROSE2, PROSE3][i % 3]
     html = (
@@ -133,7 +158,7 @@ def test_memory_features_on_a_tiny_synthetic_site() -> None:
         recorder = Recorder()
         clean_page(_site_page(i), memory, model=recorder)
         calls.append(recorder.calls[0])
-    x, seg = calls[-1]
+    x, seg, _ = calls[-1]
     rows = x.T
     shares = _col(rows, "elem_share")
     menu = [i for i, t in enumerate(seg.texts) if "Page" not in t]
@@ -155,7 +180,7 @@ def test_features_on_a_stripped_page_read_the_learned_content_location() -> None
     for i in range(8):
         recorder = Recorder()
         clean_page(_site_page(i), memory, model=recorder)
-    x, _ = recorder.calls[0]
+    x, _, _ = recorder.calls[0]
     assert set(_col(x.T, "in_learned")) == {1.0}  # the menu is gone; what is left is the learned post
 
 

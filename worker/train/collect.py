@@ -39,9 +39,9 @@ class Rows:
     texts: list[list[str]] = field(default_factory=list)  # block texts per page-run (offline scoring)
     gold: list[str] = field(default_factory=list)
 
-    def add(self, key: str, x: Matrix, seg: Segmentation, gold: str) -> None:
+    def add(self, key: str, x: Matrix, seg: Segmentation, gold: str, kept: list[int]) -> None:
         texts = seg.texts
-        labels = align(texts, gold, seg.kinds, captions(seg))
+        labels = align(texts, gold, seg.kinds, captions(seg), kept)
         self.x.append(x)
         self.y.append(np.array(labels.content, dtype=np.float64))
         self.w.append(np.array(labels.weights, dtype=np.float64))
@@ -69,12 +69,12 @@ class Recorder:
     """A BlockDecider that records each call's features and leaves the heuristics' decision as it is."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[Matrix, Segmentation]] = []
+        self.calls: list[tuple[Matrix, Segmentation, list[int]]] = []
 
     def decide(self, stages: Stages) -> Classified:
         s = stages
         xt = block_features(s.seg, s.scores, s.region, s.heur.kept, s.site)
-        self.calls.append((np.ascontiguousarray(xt.T), s.seg))
+        self.calls.append((np.ascontiguousarray(xt.T), s.seg, s.heur.kept))
         return s.heur
 
 
@@ -99,7 +99,7 @@ def collect(
         if not trainable(rec) or not gold.strip() or rec.get("suspect_gold_mismatch"):
             continue
         pages += 1
-        for run, (x, seg) in enumerate(recorder.calls):
-            rows.add(f"{name}/{rec['id']}/{mode}/{run}", x, seg, gold)
+        for run, (x, seg, kept) in enumerate(recorder.calls):
+            rows.add(f"{name}/{rec['id']}/{mode}/{run}", x, seg, gold, kept)
     log.info("%s (%s): %d training pages", name, mode, pages)
     return pages

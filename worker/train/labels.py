@@ -16,6 +16,13 @@ starts at the first content block of at least BODY_MIN_WORDS words that is not a
 dragnet's own convention, the model kept headlines, datelines and captions: scrapinghub_aeb fell from
 0.971 to 0.950.
 
+Gold text is a multiset: a sentence the page holds twice (a teaser above the article, a pull quote, the lead
+repeated in a summary box) is in the gold once. So the content blocks claim the gold's shingles, the blocks
+the heuristics keep first (they are in the text whatever the model says), then the others in document
+order, and a block of at least 4 words whose shingles are less than LABEL_SHARE unclaimed is not content:
+adding it would only repeat text. With this rule, adding exactly the content blocks to the heuristics' text
+scores dragnet's train split 0.9510 single-page (0.9457 without it: the repeats counted against precision).
+
 Each block's training weight is its shingle count over the page's, so every page weighs the same, as in the
 macro-averaged metric. Snippet gold (trafilatura_eval's with/without) is evaluation only and never labels.
 """
@@ -59,8 +66,10 @@ def align(
     gold: str,
     kinds: Sequence[str] | None = None,
     captions: Sequence[bool] | None = None,
+    first: Sequence[int] = (),
 ) -> Labels:
-    """Labels of the blocks `texts` (in document order, with their kinds) against the gold text."""
+    """Labels of the blocks `texts` (in document order, with their kinds) against the gold text; the
+    blocks `first` (the heuristics' kept ones) claim the gold's shingles before the others."""
     gold_tokens = TOKEN.findall(gold)
     by_len = {k: _ngrams(gold_tokens, k) for k in range(1, SHINGLE_N + 1)}
     content: list[bool] = []
@@ -98,5 +107,28 @@ def align(
         ]
     if captions is not None:
         content = [c and not f for c, f in zip(content, captions, strict=True)]
+    content = _claim(texts, content, by_len[SHINGLE_N], first)
     total = sum(sizes) or 1
     return Labels(content, [s / total for s in sizes], shares)
+
+
+def _claim(
+    texts: Sequence[str], content: list[bool], gold_grams: dict[tuple[str, ...], int], first: Sequence[int]
+) -> list[bool]:
+    """`content` without the blocks of SHINGLE_N or more words whose shingles the gold holds too few
+    times to also cover them (`first`, then document order, claim them)."""
+    left = dict(gold_grams)
+    out = list(content)
+    firsts = set(first)
+    for i in [i for i in first if content[i]] + [i for i, c in enumerate(content) if c and i not in firsts]:
+        tokens = TOKEN.findall(texts[i])
+        if len(tokens) < SHINGLE_N:
+            continue
+        grams = [tuple(tokens[j : j + SHINGLE_N]) for j in range(len(tokens) - SHINGLE_N + 1)]
+        if sum(1 for g in grams if left.get(g, 0) > 0) < LABEL_SHARE * len(grams):
+            out[i] = False
+            continue
+        for g in grams:
+            if left.get(g, 0) > 0:
+                left[g] -= 1
+    return out

@@ -1,6 +1,6 @@
 """Features of every text block of a page, for the learned block model: one row per block, numpy columns.
 
-Four groups (the names, in column order, are FEATURES; a model file records the list it was trained on):
+Five groups (the names, in column order, are FEATURES; a model file records the list it was trained on):
 - shallow: the block's length, words, link density, punctuation, kind, tag, depth and position, and what
   scoring made of it (prose weight per character, boilerplate / comment / content marks by class and tag);
 - neighbours: the shallow core of the two blocks before and after it;
@@ -8,11 +8,16 @@ Four groups (the names, in column order, are FEATURES; a model file records the 
   (kept or not), its owner's and its owner's parent's share of the page's prose weight;
 - site memory (zero on a page cleaned without it): whether the memory planned for the page, how many pages
   the site has, the share of the site's recent pages holding the block's element (text fingerprint), and
-  whether the block sits under the site's learned content location.
+  whether the block sits under the site's learned content location;
+- context: whether the block repeats a kept block's text, its distance to the nearest kept block, whether it
+  ends a sentence (5-fold CV on the training sets, cut 0: dragnet's train split 0.9349 -> 0.9358
+  single-page, 0.9404 -> 0.9411 with the memory, cleaneval_dev 0.8806 -> 0.8837; the distance alone 0.9358,
+  0.9412, 0.8835, but lowered scrapinghub_aeb and trafilatura_eval by 0.0002-0.0007).
 
 Everything is computed from the lists the earlier stages already hold: the first three groups in one C
 pass when the accelerator is built (numpy takes its log1p), else with a handful of list passes and
-vectorised numpy arithmetic (`_page_features_python`, the reference); the memory group with numpy.
+vectorised numpy arithmetic (`_page_features_python`, the reference); the memory and context groups with
+numpy (the context group costs ~0.025 ms a page).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from itertools import repeat
+from operator import itemgetter
 
 import numpy as np
 import numpy.typing as npt
@@ -60,7 +66,8 @@ CONTAINER = (
 )  # fmt: skip
 MEMORY = ("has_memory", "site_log_pages", "elem_share", "in_learned")
 NEIGHBOURS = tuple(f"{name}@{off:+d}" for off in OFFSETS for name in _CORE)
-FEATURES: tuple[str, ...] = SHALLOW + CONTAINER + NEIGHBOURS + MEMORY
+CONTEXT = ("repeats_kept", "kept_gap", "ends_sentence")
+FEATURES: tuple[str, ...] = SHALLOW + CONTAINER + NEIGHBOURS + MEMORY + CONTEXT
 _CORE_ROWS = [FEATURES.index(name) for name in _CORE]
 _NEIGHBOUR_ROWS = [
     slice(FEATURES.index(f"{_CORE[0]}@{off:+d}"), FEATURES.index(f"{_CORE[-1]}@{off:+d}") + 1)
@@ -107,6 +114,7 @@ def block_features(
     else:
         _page_features_native(_accel, out, seg, scores, region, kept)
 
+    _context(out, seg.texts, kept)
     if site is not None:
         idx = np.arange(n)
         owners = np.array(seg.owners, dtype=np.intp)
@@ -122,6 +130,30 @@ def block_features(
             if learned >= 0:
                 out[_ROW["in_learned"]] = (idx >= seg.firsts[learned]) & (idx < seg.ends[learned])
     return out
+
+
+# What a block ending a sentence ends with (a closing quote after the stop included).
+_SENTENCE_ENDS = frozenset('.!?"\u201d\u3002\uff01\uff1f')
+
+
+def _context(out: Matrix, texts: list[str], kept: list[int]) -> None:
+    """The rows of CONTEXT: whether the block repeats the text of a block the heuristics keep (the output
+    holds it already: worker.train.labels gives such a repeat no label), its distance in blocks to the
+    nearest kept block (0 for a kept block, _FAR when none is), and whether it ends a sentence."""
+    ends = map(_SENTENCE_ENDS.__contains__, map(itemgetter(-1), texts))
+    out[_ROW["ends_sentence"]] = np.frombuffer(bytes(ends), dtype=np.uint8)
+    if not kept:
+        out[_ROW["kept_gap"]] = _FAR
+        return
+    held = set(map(texts.__getitem__, kept))
+    repeats = out[_ROW["repeats_kept"]]
+    repeats[:] = np.frombuffer(bytes(map(held.__contains__, texts)), dtype=np.uint8)
+    repeats[kept] = 0.0
+    at = np.sort(np.asarray(kept, dtype=np.intp))
+    idx = np.arange(len(texts))
+    nxt = np.minimum(np.searchsorted(at, idx), len(at) - 1)  # the first kept block at or after (or the last)
+    prev = np.maximum(nxt - 1, 0)
+    out[_ROW["kept_gap"]] = np.minimum(np.minimum(np.abs(at[nxt] - idx), np.abs(idx - at[prev])), _FAR)
 
 
 def _kind_codes(kinds: list[str]) -> bytes:
