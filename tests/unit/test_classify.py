@@ -336,6 +336,50 @@ def test_trailing_sign_off_lines_are_not_the_article() -> None:
         "A version of this article appeared in print on 11/06/2012, on page D5.",
         "This entry was posted on Monday, November 5th, 2012 and is filed under News.",
     ]
-    assert classify_mod.without_sign_off(texts, [0, 1, 2, 3, 4]) == [0, 1]  # rule: SIGN_OFF, trailing only
-    assert classify_mod.without_sign_off(texts, [2, 3]) == [2]  # the first kept block stays
-    assert classify_mod.without_sign_off(texts, [1]) == [1]
+    kinds = ["paragraph"] * len(texts)
+    assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3, 4]) == [0, 1]  # SIGN_OFF, trailing only
+    assert classify_mod.without_sign_off(texts, kinds, [2, 3]) == [2]  # the first kept block stays
+    assert classify_mod.without_sign_off(texts, kinds, [1]) == [1]
+
+
+def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> None:
+    # rule: SIGN_OFF_CALL, matched on trailing lines only
+    calls = [
+        "To receive these entries once a month by e-mail, sign up for the Crypto-Gram Newsletter.",
+        "Don't miss a post! Subscribe to our newsletter and get weekly updates delivered to your inbox.",
+        "Sign up for free email updates and be entered to win our monthly giveaway!",
+        "Sign-up to the Daily Blog Tips newsletter and you will be able to download the eBook for free.",
+        "Subscribe to the PrintRunner Blog feed using your RSS readers here.",
+        "If you enjoyed this article, enter your email below to get free updates!",
+        "Get the latest Industry news sent straight to your Wall.",
+        "Copyright 2011 Thomson Reuters. Click for restrictions.",
+        "Where not otherwise specified, this work is licensed under a Creative Commons License.",
+        "This article is written by Sara Carter who likes social networks.",
+        "David Bauder can be reached at dbauder(at)ap.org",
+    ]
+    for call in calls:
+        texts = [PROSE, call]
+        assert classify_mod.without_sign_off(texts, ["paragraph"] * 2, [0, 1]) == [0], call
+    # ... not where the article goes on after them, and not lines that only mention such things
+    refund = "To receive a refund, customers must return the product within 30 days."
+    texts = [PROSE, calls[0], PROSE2, refund]
+    assert classify_mod.without_sign_off(texts, ["paragraph"] * 4, [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
+def test_the_authors_box_at_the_end_is_not_the_article() -> None:
+    # rule: AUTHOR_HEADING, among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks
+    bio = "Annie Downs is a freelance writer in Nashville, Tennessee, who writes about faith and friendship."
+    for heading in ("About the Author", "ABOUT ANNIE DOWNS", "Written by Marie LeBaron", "About Me:"):
+        texts = [PROSE, PROSE2, heading, bio]
+        kinds = ["paragraph", "paragraph", "heading", "paragraph"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
+    # ... not a section heading of the article, nor such a line that is no heading, nor far before the end
+    section, line = ("About the Real-Time Home Price Tracker", "heading"), ("About the Author", "paragraph")
+    for heading, kind in (section, line):
+        texts = [PROSE, heading, PROSE2]
+        assert classify_mod.without_sign_off(texts, ["paragraph", kind, "paragraph"], [0, 1, 2]) == [0, 1, 2]
+    texts = [PROSE, "About the Author", *[PROSE2] * h.AUTHOR_HEADING_TAIL_BLOCKS]
+    kinds = ["paragraph", "heading", *["paragraph"] * h.AUTHOR_HEADING_TAIL_BLOCKS]
+    assert classify_mod.without_sign_off(texts, kinds, list(range(len(texts)))) == list(range(len(texts)))
+    # the first kept block always stays
+    assert classify_mod.without_sign_off(["ABOUT US", bio], ["heading", "paragraph"], [0, 1]) == [0, 1]

@@ -343,14 +343,24 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     return len(blocks.texts)
 
 
-def without_sign_off(texts: list[str], kept: list[int]) -> list[int]:
-    """`kept` (indexes into `texts`) without its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter",
-    "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's print line); the first
-    kept block always stays."""
+def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
+    "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
+    "Follow X on Twitter", "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's
+    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright); the first kept block
+    always stays."""
     k = len(kept)
-    while k > 1 and h.SIGN_OFF.match(texts[kept[k - 1]]):
+    for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
+        if kinds[kept[j]] == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]]):
+            k = j
+            break
+    while k > 1 and _sign_off(texts[kept[k - 1]]):
         k -= 1
     return kept if k == len(kept) else kept[:k]
+
+
+def _sign_off(text: str) -> bool:
+    return h.SIGN_OFF.match(text) is not None or h.SIGN_OFF_CALL.match(text) is not None
 
 
 def _comment_heading(text: str) -> bool:

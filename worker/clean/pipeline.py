@@ -5,7 +5,8 @@ The stages, top to bottom, each a plain function with typed input and output:
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
-           adds blocks] -> on a page the memory did not strip: no taxonomy or trailing sign-off lines
+           adds blocks] -> on a page the memory did not strip: no taxonomy lines, no author's box or
+           sign-off lines at the end
            -> site memory (article slots join the text; learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
@@ -252,8 +253,10 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    if steer is None:  # rules: no taxonomy line, no trailing sign-off (h.TAXONOMY_LABEL, h.SIGN_OFF)
-        classified.kept = without_sign_off(seg.texts, template.without_taxonomy(seg, classified.kept))
+    if steer is None:  # rules: no taxonomy line, no author's box or sign-off at the end (h.TAXONOMY_LABEL,
+        # h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL)
+        kept = template.without_taxonomy(seg, classified.kept)
+        classified.kept = without_sign_off(seg.texts, seg.kinds, kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 
