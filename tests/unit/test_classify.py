@@ -353,9 +353,7 @@ def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> Non
         "If you enjoyed this article, enter your email below to get free updates!",
         "Get the latest Industry news sent straight to your Wall.",
         "Copyright 2011 Thomson Reuters. Click for restrictions.",
-        "Where not otherwise specified, this work is licensed under a Creative Commons License.",
         "This article is written by Sara Carter who likes social networks.",
-        "David Bauder can be reached at dbauder(at)ap.org",
     ]
     for call in calls:
         texts = [PROSE, call]
