@@ -201,6 +201,9 @@ AD_TITLE = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
 # A sentence citing its sources: link density over MAX_LINK_DENSITY.
 CITE = "The full <a href='/f'>filing is on the SEC website</a> and in <a href='/s'>the company statement</a>."
 CITED = "The full filing is on the SEC website and in the company statement."
+# The article's closing line, a short sentence, before a link list.
+CLOSING = "It will cost more than planned."
+LINKS = "<ul>" + "".join(f"<li><a href='/r{i}'>Related story number {i}</a></li>" for i in range(4)) + "</ul>"
 
 
 @pytest.mark.parametrize(
@@ -217,6 +220,16 @@ CITED = "The full filing is on the SEC website and in the company statement."
             CITED,
             [(f"<p>{CITE}</p>", f"<ul><li>{CITE}</li></ul>"), ("</a>.</p>", "</a></p>")],
             ("LINKED_SENTENCE_MAX_LINK_DENSITY", h.MAX_LINK_DENSITY),
+        ),
+        (  # CLOSING_SENTENCE_MIN_CHARS: not with link text, nor when it ends no sentence, nor a list item
+            f"{NAV}<article><p>{PROSE}</p><p>{PROSE2}</p><p>{CLOSING}</p>{LINKS}</article>",
+            CLOSING,
+            [
+                ("more than planned", "more than <a href='/p'>planned</a>"),
+                ("planned.", "planned"),
+                (f"<p>{CLOSING}</p>", f"<ul><li>{CLOSING}</li></ul>"),
+            ],
+            ("CLOSING_SENTENCE_MIN_CHARS", 10_000),
         ),
     ],
 )

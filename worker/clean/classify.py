@@ -3,7 +3,8 @@
 Blocks are classified good / bad / short / near-good from shallow features (length, link density,
 stopword density, sentence punctuation, boilerplate lines, marked containers); short and near-good ones
 are decided by their neighbours. A flat comment section after a "N Comments" heading is cut, and when
-smoothing has no anchor of good text the region's non-boilerplate blocks are kept.
+smoothing has no anchor of good text the region's non-boilerplate blocks are kept; a near-good sentence of
+its own, and a short sentence closing kept text, stand whatever their neighbours.
 """
 
 from __future__ import annotations
@@ -128,6 +129,18 @@ def decide_python(
             and classes[k] == BAD
             and chars[k] >= h.SENTENCE_BOX_MIN_CHARS
             and not link_words[k]
+            and texts[k].endswith(h.SENTENCE_END)
+        ):
+            classes[k] = GOOD
+    for k in range(1, len(classes)):
+        # rule: the article's closing sentence stands after kept text (CLOSING_SENTENCE_MIN_CHARS)
+        if (
+            initial[k] == SHORT
+            and classes[k] == BAD
+            and classes[k - 1] == GOOD
+            and kinds[k] == "paragraph"
+            and not link_words[k]
+            and chars[k] >= h.CLOSING_SENTENCE_MIN_CHARS
             and texts[k].endswith(h.SENTENCE_END)
         ):
             classes[k] = GOOD
@@ -376,7 +389,7 @@ _decide = native.decider(
         h.SHORT_MAX_LINK_DENSITY, h.LONG_BLOCK_MAX_LINK_DENSITY, h.NOSTOP_GOOD_LENGTH, h.FALLBACK_SHARE,
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
-        h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE,
+        h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE, h.CLOSING_SENTENCE_MIN_CHARS,
     ),
     (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading
