@@ -353,10 +353,10 @@ def with_prose_columns(
 ) -> list[tuple[int, int]]:
     """Add the neighbouring cells that hold prose of every table cell (h.PROSE_COLUMN_TAGS) above the target:
     a table layout splits one text over the cells of a row, and descent followed the heavier column."""
-    tags, parents = seg.tags, seg.parents
+    tags, parents, columns = seg.tags, seg.parents, h.PROSE_COLUMN_TAGS
     a = parents[target]
     while a > 0:  # element 0 is <body>
-        if tags[a] in h.PROSE_COLUMN_TAGS:
+        if tags[a] in columns:
             ranges = with_prose_neighbours(seg, prefix, link_density, a, ranges, h.PROSE_COLUMN_KINDS)
         a = parents[a]
     return ranges
