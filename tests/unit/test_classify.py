@@ -377,6 +377,27 @@ def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> Non
     assert classify_mod.without_sign_off(texts, ["paragraph"] * 4, [0, 1, 2, 3]) == [0, 1, 2, 3]
 
 
+def test_photo_credits_are_not_the_article() -> None:
+    # rule: PHOTO_CREDIT, anywhere in the kept text
+    credits = [
+        "Jim Wilson/The New York Times",
+        "KIMIHIRO HOSHINO/AFP/GettyImages",
+        "Orlando Barria / EPA",
+        "(Jasper Juinen/Getty Images)",
+        "Mark Turner/London Array Photos",
+    ]
+    texts = [PROSE, *credits, PROSE2]
+    assert classify_mod.without_credits(texts, list(range(len(texts)))) == [0, len(texts) - 1]
+    # ... not slashes in prose, nor a name and a non-agency, nor a long line
+    others = [
+        "AC/DC played in Sydney.",
+        "Pros/cons of the new plan",
+        "Jim Wilson/Tom Jones",
+        f"{PROSE} Photo: Jim Wilson/The New York Times",
+    ]
+    assert classify_mod.without_credits(others, [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
 def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     # rule: AUTHOR_HEADING, among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks
     bio = "Annie Downs is a freelance writer in Nashville, Tennessee, who writes about faith and friendship."

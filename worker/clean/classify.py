@@ -372,6 +372,14 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     return kept if k == len(kept) else kept[:k]
 
 
+def without_credits(texts: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts`) without photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times",
+    "KIMIHIRO HOSHINO/AFP/GettyImages"); only short blocks holding a slash are matched."""
+    most, credit = h.PHOTO_CREDIT_MAX_CHARS, h.PHOTO_CREDIT.fullmatch
+    out = [i for i in kept if len(texts[i]) > most or "/" not in texts[i] or credit(texts[i]) is None]
+    return out if len(out) < len(kept) else kept
+
+
 def _sign_off(text: str) -> bool:
     return h.SIGN_OFF.match(text) is not None or h.SIGN_OFF_CALL.match(text) is not None
 

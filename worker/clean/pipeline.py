@@ -6,7 +6,7 @@ The stages, top to bottom, each a plain function with typed input and output:
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
            adds blocks] -> on a page the memory did not strip: no taxonomy lines, no author's box or
-           sign-off lines at the end
+           sign-off lines at the end, no photo credits
            -> site memory (article slots join the text; learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
@@ -24,7 +24,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region, without_sign_off
+from worker.clean.classify import Classified, classify_region, without_credits, without_sign_off
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
@@ -253,10 +253,10 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    if steer is None:  # rules: no taxonomy line, no author's box or sign-off at the end (h.TAXONOMY_LABEL,
-        # h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL)
+    if steer is None:  # rules: no taxonomy line, no author's box or sign-off at the end, no photo credit
+        # (h.TAXONOMY_LABEL, h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL, h.PHOTO_CREDIT)
         kept = template.without_taxonomy(seg, classified.kept)
-        classified.kept = without_sign_off(seg.texts, seg.kinds, kept)
+        classified.kept = without_credits(seg.texts, without_sign_off(seg.texts, seg.kinds, kept))
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 
