@@ -9,6 +9,7 @@ its own, and a short sentence closing kept text, stand whatever their neighbours
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
@@ -356,6 +357,18 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     return len(blocks.texts)
 
 
+def without_credits(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `chars`) without photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New
+    York Times", "KIMIHIRO HOSHINO/AFP/GettyImages"); only short blocks holding a slash are matched."""
+    most, credit = h.PHOTO_CREDIT_MAX_CHARS, h.PHOTO_CREDIT.fullmatch
+    drop = [i for i in kept if chars[i] <= most and "/" in texts[i] and credit(texts[i]) is not None]
+    return [i for i in kept if i not in drop] if drop else kept
+
+
+# h.SIGN_OFF's and h.SIGN_OFF_CALL's lines in one pattern: one match call per trailing block.
+_SIGN_OFF_LINE = re.compile(f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}", re.IGNORECASE)
+
+
 def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
     """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
     "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
@@ -367,21 +380,10 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
         if kinds[kept[j]] == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]]):
             k = j
             break
-    while k > 1 and _sign_off(texts[kept[k - 1]]):
+    sign_off = _SIGN_OFF_LINE.match
+    while k > 1 and sign_off(texts[kept[k - 1]]) is not None:
         k -= 1
     return kept if k == len(kept) else kept[:k]
-
-
-def without_credits(texts: list[str], kept: list[int]) -> list[int]:
-    """`kept` (indexes into `texts`) without photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times",
-    "KIMIHIRO HOSHINO/AFP/GettyImages"); only short blocks holding a slash are matched."""
-    most, credit = h.PHOTO_CREDIT_MAX_CHARS, h.PHOTO_CREDIT.fullmatch
-    out = [i for i in kept if len(texts[i]) > most or "/" not in texts[i] or credit(texts[i]) is None]
-    return out if len(out) < len(kept) else kept
-
-
-def _sign_off(text: str) -> bool:
-    return h.SIGN_OFF.match(text) is not None or h.SIGN_OFF_CALL.match(text) is not None
 
 
 def _comment_heading(text: str) -> bool:

@@ -256,7 +256,7 @@ def extract(
     if steer is None:  # rules: no taxonomy line, no author's box or sign-off at the end, no photo credit
         # (h.TAXONOMY_LABEL, h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL, h.PHOTO_CREDIT)
         kept = template.without_taxonomy(seg, classified.kept)
-        classified.kept = without_credits(seg.texts, without_sign_off(seg.texts, seg.kinds, kept))
+        classified.kept = without_credits(seg.texts, seg.chars, without_sign_off(seg.texts, seg.kinds, kept))
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 
