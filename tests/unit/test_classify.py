@@ -201,6 +201,9 @@ AD_TITLE = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
 # A sentence citing its sources: link density over MAX_LINK_DENSITY.
 CITE = "The full <a href='/f'>filing is on the SEC website</a> and in <a href='/s'>the company statement</a>."
 CITED = "The full filing is on the SEC website and in the company statement."
+# The article's closing line, a short sentence, before a link list.
+CLOSING = "It will cost more than planned."
+LINKS = "<ul>" + "".join(f"<li><a href='/r{i}'>Related story number {i}</a></li>" for i in range(4)) + "</ul>"
 
 
 @pytest.mark.parametrize(
@@ -217,6 +220,16 @@ CITED = "The full filing is on the SEC website and in the company statement."
             CITED,
             [(f"<p>{CITE}</p>", f"<ul><li>{CITE}</li></ul>"), ("</a>.</p>", "</a></p>")],
             ("LINKED_SENTENCE_MAX_LINK_DENSITY", h.MAX_LINK_DENSITY),
+        ),
+        (  # CLOSING_SENTENCE_MIN_CHARS: not with link text, nor when it ends no sentence, nor a list item
+            f"{NAV}<article><p>{PROSE}</p><p>{PROSE2}</p><p>{CLOSING}</p>{LINKS}</article>",
+            CLOSING,
+            [
+                ("more than planned", "more than <a href='/p'>planned</a>"),
+                ("planned.", "planned"),
+                (f"<p>{CLOSING}</p>", f"<ul><li>{CLOSING}</li></ul>"),
+            ],
+            ("CLOSING_SENTENCE_MIN_CHARS", 10_000),
         ),
     ],
 )
@@ -336,6 +349,70 @@ def test_trailing_sign_off_lines_are_not_the_article() -> None:
         "A version of this article appeared in print on 11/06/2012, on page D5.",
         "This entry was posted on Monday, November 5th, 2012 and is filed under News.",
     ]
-    assert classify_mod.without_sign_off(texts, [0, 1, 2, 3, 4]) == [0, 1]  # rule: SIGN_OFF, trailing only
-    assert classify_mod.without_sign_off(texts, [2, 3]) == [2]  # the first kept block stays
-    assert classify_mod.without_sign_off(texts, [1]) == [1]
+    kinds = ["paragraph"] * len(texts)
+    assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3, 4]) == [0, 1]  # SIGN_OFF, trailing only
+    assert classify_mod.without_sign_off(texts, kinds, [2, 3]) == [2]  # the first kept block stays
+    assert classify_mod.without_sign_off(texts, kinds, [1]) == [1]
+
+
+def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> None:
+    # rule: SIGN_OFF_CALL, matched on trailing lines only
+    calls = [
+        "To receive these entries once a month by e-mail, sign up for the Crypto-Gram Newsletter.",
+        "Don't miss a post! Subscribe to our newsletter and get weekly updates delivered to your inbox.",
+        "Sign up for free email updates and be entered to win our monthly giveaway!",
+        "Sign-up to the Daily Blog Tips newsletter and you will be able to download the eBook for free.",
+        "Subscribe to the PrintRunner Blog feed using your RSS readers here.",
+        "If you enjoyed this article, enter your email below to get free updates!",
+        "Get the latest Industry news sent straight to your Wall.",
+        "Copyright 2011 Thomson Reuters. Click for restrictions.",
+        "This article is written by Sara Carter who likes social networks.",
+    ]
+    for call in calls:
+        texts = [PROSE, call]
+        assert classify_mod.without_sign_off(texts, ["paragraph"] * 2, [0, 1]) == [0], call
+    # ... not where the article goes on after them, and not lines that only mention such things
+    refund = "To receive a refund, customers must return the product within 30 days."
+    texts = [PROSE, calls[0], PROSE2, refund]
+    assert classify_mod.without_sign_off(texts, ["paragraph"] * 4, [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
+def test_photo_credits_are_not_the_article() -> None:
+    # rule: PHOTO_CREDIT, anywhere in the kept text
+    credits = [
+        "Jim Wilson/The New York Times",
+        "KIMIHIRO HOSHINO/AFP/GettyImages",
+        "Orlando Barria / EPA",
+        "(Jasper Juinen/Getty Images)",
+        "Mark Turner/London Array Photos",
+    ]
+    texts = [PROSE, *credits, PROSE2]
+    chars = [len(t) for t in texts]
+    assert classify_mod.without_credits(texts, chars, list(range(len(texts)))) == [0, len(texts) - 1]
+    # ... not slashes in prose, nor a name and a non-agency, nor a long line
+    others = [
+        "AC/DC played in Sydney.",
+        "Pros/cons of the new plan",
+        "Jim Wilson/Tom Jones",
+        f"{PROSE} Photo: Jim Wilson/The New York Times",
+    ]
+    assert classify_mod.without_credits(others, [len(t) for t in others], [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
+def test_the_authors_box_at_the_end_is_not_the_article() -> None:
+    # rule: AUTHOR_HEADING, among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks
+    bio = "Annie Downs is a freelance writer in Nashville, Tennessee, who writes about faith and friendship."
+    for heading in ("About the Author", "ABOUT ANNIE DOWNS", "Written by Marie LeBaron", "About Me:"):
+        texts = [PROSE, PROSE2, heading, bio]
+        kinds = ["paragraph", "paragraph", "heading", "paragraph"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
+    # ... not a section heading of the article, nor such a line that is no heading, nor far before the end
+    section, line = ("About the Real-Time Home Price Tracker", "heading"), ("About the Author", "paragraph")
+    for heading, kind in (section, line):
+        texts = [PROSE, heading, PROSE2]
+        assert classify_mod.without_sign_off(texts, ["paragraph", kind, "paragraph"], [0, 1, 2]) == [0, 1, 2]
+    texts = [PROSE, "About the Author", *[PROSE2] * h.AUTHOR_HEADING_TAIL_BLOCKS]
+    kinds = ["paragraph", "heading", *["paragraph"] * h.AUTHOR_HEADING_TAIL_BLOCKS]
+    assert classify_mod.without_sign_off(texts, kinds, list(range(len(texts)))) == list(range(len(texts)))
+    # the first kept block always stays
+    assert classify_mod.without_sign_off(["ABOUT US", bio], ["heading", "paragraph"], [0, 1]) == [0, 1]

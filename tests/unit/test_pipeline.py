@@ -302,3 +302,15 @@ def test_a_single_page_ends_before_its_sign_off() -> None:
         f"<p>Write to Jane Roe at jane.roe@example.com</p></div></body>"
     )
     assert _texts(html) == [PROSE, PROSE2, PROSE3]
+
+
+def test_a_single_page_ends_before_its_newsletter_box_and_authors_box() -> None:
+    # The newsletter call and the author's box share the post's container: density keeps them, the rules
+    # (h.SIGN_OFF_CALL, h.AUTHOR_HEADING) take them out.
+    bio = "Mack is the owner of Mack Web Solutions, with more than ten years in the search and design trade."
+    html = (
+        f"<body>{NAV}<div class='entry'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+        "<p>To receive these entries once a month by e-mail, sign up for the Crypto-Gram Newsletter.</p>"
+        f"<h3>About the Author</h3><p>{bio}</p></div></body>"
+    )
+    assert _texts(html) == [PROSE, PROSE2, PROSE3]

@@ -224,6 +224,19 @@ def test_neighbouring_prose_boxes_join_the_target_single_page() -> None:
     assert _choose(seg, Steer(None))[1] == [PROSE, PROSE2, PROSE3, PROSE]  # not where the memory steers
 
 
+def test_a_table_layouts_other_column_joins_the_target_single_page() -> None:
+    # One essay over the two cells of a layout row; the heavier cell holds it in a nested table, so descent
+    # ends below that cell, whose neighbouring cell (table-cell text, no paragraphs) holds the first half.
+    first = f"<td>{PROSE} {PROSE2}</td>"
+    second = f"<td><table><tr><td><p>{PROSE3}</p><p>{PROSE}</p><p>{PROSE2}</p></td></tr></table></td>"
+    side = "<td><ul>" + "".join(f"<li><a href='/{i}'>Archive {i}</a></li>" for i in range(6)) + "</ul></td>"
+    seg = seg_of(f"{NAV}<table><tr>{side}{first}{second}</tr></table>")
+    path, texts = _choose(seg)
+    assert path.endswith("td>table>tbody>tr>td")  # the nested cell
+    assert texts == [f"{PROSE} {PROSE2}", PROSE3, PROSE, PROSE2]  # rule: PROSE_COLUMN_TAGS; not the links
+    assert _choose(seg, Steer(None))[1] == [PROSE3, PROSE, PROSE2]  # not where the memory steers
+
+
 def _post_page(post: str, boxes: tuple[str, ...] = (PROSE, PROSE2)) -> Segmentation:
     """A post beside an "about me" box and notes that together outweigh it, all in one page column (no
     child holds half of it: density stops there)."""

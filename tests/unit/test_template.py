@@ -246,11 +246,18 @@ PRINT_LINE = (
 @pytest.mark.parametrize(
     ("tail", "gone", "rule", "off"),
     [
-        (TAXONOMY_TAIL, ("Posted in", "Tags: river, town"), "TAXONOMY_MAX_CHARS", 0),
-        (PRINT_LINE, ("appeared in print",), "SIGN_OFF", re.compile(r"(?!)")),
+        (TAXONOMY_TAIL, ("Posted in", "Tags: river, town"), "worker.clean.heuristics.TAXONOMY_MAX_CHARS", 0),
+        # SIGN_OFF and SIGN_OFF_CALL in the one pattern classify matches with
+        (PRINT_LINE, ("appeared in print",), "worker.clean.classify._SIGN_OFF_LINE", re.compile(r"(?!)")),
+        (
+            "<p>Jim Wilson/The New York Times</p>",
+            ("Jim Wilson",),
+            "worker.clean.heuristics.PHOTO_CREDIT_MAX_CHARS",
+            0,
+        ),
     ],
 )
-def test_the_posts_taxonomy_and_sign_off_lines_stay_out_where_the_template_was_stripped(
+def test_the_posts_taxonomy_sign_off_and_credit_lines_stay_out_where_the_template_was_stripped(
     monkeypatch: pytest.MonkeyPatch, tail: str, gone: tuple[str, ...], rule: str, off: object
 ) -> None:
     page = site_page(5, _article_in_text_box(5, tail))
@@ -258,7 +265,7 @@ def test_the_posts_taxonomy_and_sign_off_lines_stay_out_where_the_template_was_s
     assert doc.method == "template"
     assert "school news 3." in doc.text
     assert not any(line in doc.text for line in gone)
-    monkeypatch.setattr(h, rule, off)  # without the rule the widened target keeps them
+    monkeypatch.setattr(rule, off)  # without the rule the widened target keeps them
     assert gone[-1] in clean_page(page, _learned_site()).text
 
 

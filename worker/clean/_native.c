@@ -6436,7 +6436,7 @@ done:
 }
 
 /* Block classification (classify.decide_python): jusText's classes, context smoothing, the flat comment
-   tail and the no-anchor fallback, over the region's blocks in one call. Thresholds, characters, the
+   tail, the no-anchor fallback and the sentences that stand alone, over the region's blocks in one call. Thresholds, characters, the
    copyright anchors and the three patterns (boilerplate line, copyright, comment heading: their match or
    search methods, called only for the blocks that reach them) come from classify.py through
    configure_classify: nothing of the heuristics is spelled here. */
@@ -6446,7 +6446,7 @@ enum { C_GOOD, C_BAD, C_SHORT, C_NEAR };
 static struct {
     double length_low, length_high, stop_low, stop_high, max_ld, short_max_ld, long_max_ld, nostop_good,
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
-        copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after;
+        copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min;
     int edge, low_stop;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
     PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
@@ -6468,7 +6468,7 @@ static int class_of(PyObject *name, int *out) {
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
              "                   comment_heading, heading, paragraph)\n\n"
-             "classify.py's thresholds (18 numbers in the order of the C struct), classes, characters, the\n"
+             "classify.py's thresholds (19 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
@@ -6481,10 +6481,10 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
                        &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
                        &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min,
-                       &cl.comment_heading_max_ld, &cl.comment_link_after};
-    if (PyTuple_GET_SIZE(numbers) != 18)
-        return PyErr_Format(PyExc_ValueError, "18 numbers, not %zd", PyTuple_GET_SIZE(numbers));
-    for (Py_ssize_t i = 0; i < 18; i++) {
+                       &cl.comment_heading_max_ld, &cl.comment_link_after, &cl.closing_min};
+    if (PyTuple_GET_SIZE(numbers) != 19)
+        return PyErr_Format(PyExc_ValueError, "19 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 19; i++) {
         double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
         if (v == -1.0 && PyErr_Occurred())
             return NULL;
@@ -6871,6 +6871,11 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
     for (Py_ssize_t k = 0; k < cut; k++)
         if (initial[k] == C_NEAR && cls[k] == C_BAD && b.chars[k] >= cl.sentence_box_min && !b.lw[k] &&
             ends_with_char_of(b.texts[k], cl.ends))
+            cls[k] = C_GOOD;
+    /* a short sentence closing kept text (left to right: one closing line may follow another) */
+    for (Py_ssize_t k = 1; k < cut; k++)
+        if (initial[k] == C_SHORT && cls[k] == C_BAD && cls[k - 1] == C_GOOD && b.paragraph[k] && !b.lw[k] &&
+            b.chars[k] >= cl.closing_min && ends_with_char_of(b.texts[k], cl.ends))
             cls[k] = C_GOOD;
     if ((kept = PyList_New(0)) == NULL)
         goto done;

@@ -3,11 +3,13 @@
 Blocks are classified good / bad / short / near-good from shallow features (length, link density,
 stopword density, sentence punctuation, boilerplate lines, marked containers); short and near-good ones
 are decided by their neighbours. A flat comment section after a "N Comments" heading is cut, and when
-smoothing has no anchor of good text the region's non-boilerplate blocks are kept.
+smoothing has no anchor of good text the region's non-boilerplate blocks are kept; a near-good sentence of
+its own, and a short sentence closing kept text, stand whatever their neighbours.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
@@ -128,6 +130,18 @@ def decide_python(
             and classes[k] == BAD
             and chars[k] >= h.SENTENCE_BOX_MIN_CHARS
             and not link_words[k]
+            and texts[k].endswith(h.SENTENCE_END)
+        ):
+            classes[k] = GOOD
+    for k in range(1, len(classes)):
+        # rule: the article's closing sentence stands after kept text (CLOSING_SENTENCE_MIN_CHARS)
+        if (
+            initial[k] == SHORT
+            and classes[k] == BAD
+            and classes[k - 1] == GOOD
+            and kinds[k] == "paragraph"
+            and not link_words[k]
+            and chars[k] >= h.CLOSING_SENTENCE_MIN_CHARS
             and texts[k].endswith(h.SENTENCE_END)
         ):
             classes[k] = GOOD
@@ -343,12 +357,31 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     return len(blocks.texts)
 
 
-def without_sign_off(texts: list[str], kept: list[int]) -> list[int]:
-    """`kept` (indexes into `texts`) without its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter",
-    "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's print line); the first
-    kept block always stays."""
+def without_credits(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `chars`) without photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New
+    York Times", "KIMIHIRO HOSHINO/AFP/GettyImages"); only short blocks holding a slash are matched."""
+    most, credit = h.PHOTO_CREDIT_MAX_CHARS, h.PHOTO_CREDIT.fullmatch
+    drop = [i for i in kept if chars[i] <= most and "/" in texts[i] and credit(texts[i]) is not None]
+    return [i for i in kept if i not in drop] if drop else kept
+
+
+# h.SIGN_OFF's and h.SIGN_OFF_CALL's lines in one pattern: one match call per trailing block.
+_SIGN_OFF_LINE = re.compile(f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}", re.IGNORECASE)
+
+
+def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
+    "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
+    "Follow X on Twitter", "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's
+    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright); the first kept block
+    always stays."""
     k = len(kept)
-    while k > 1 and h.SIGN_OFF.match(texts[kept[k - 1]]):
+    for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
+        if kinds[kept[j]] == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]]):
+            k = j
+            break
+    sign_off = _SIGN_OFF_LINE.match
+    while k > 1 and sign_off(texts[kept[k - 1]]) is not None:
         k -= 1
     return kept if k == len(kept) else kept[:k]
 
@@ -366,7 +399,7 @@ _decide = native.decider(
         h.SHORT_MAX_LINK_DENSITY, h.LONG_BLOCK_MAX_LINK_DENSITY, h.NOSTOP_GOOD_LENGTH, h.FALLBACK_SHARE,
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
-        h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE,
+        h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE, h.CLOSING_SENTENCE_MIN_CHARS,
     ),
     (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading

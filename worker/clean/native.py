@@ -613,6 +613,12 @@ _DECIDE_BLOCKS = (
         8,
         9,
     ),
+    # after the good paragraph above, the closing sentence (CLOSING_SENTENCE_MIN_CHARS): one that stands,
+    # one with a link, one too short, then a link list
+    ("It will cost more than planned.", "paragraph", 0, 3, 8),
+    ("See the plan on our site.", "paragraph", 2, 2, 8),
+    ("Thanks all.", "paragraph", 0, 0, 8),
+    ("Home About Contact Jobs Press Blog", "list_item", 6, 0, 9),
 )
 
 

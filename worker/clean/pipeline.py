@@ -5,9 +5,10 @@ The stages, top to bottom, each a plain function with typed input and output:
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
-           adds blocks] -> on a page the memory did not strip: no taxonomy or trailing sign-off lines
-           -> site memory (article slots join the text; no taxonomy or sign-off lines there or on a stripped
-           page; learn location and positions) -> posts, comments
+           adds blocks] -> on a page the memory did not strip: no taxonomy lines, no author's box or
+           sign-off lines at the end, no photo credits
+           -> site memory (article slots join the text; none of those lines there or on a stripped page;
+           learn location and positions) -> posts, comments
            -> quality -> assemble the Document
 
 The CPU time budget is checked after every stage (and inside segmentation), so a page over budget is
@@ -24,7 +25,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region, without_sign_off
+from worker.clean.classify import Classified, classify_region
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
@@ -177,8 +178,8 @@ def clean_page(
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
             # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
-            # post's taxonomy and sign-off lines go; the site learns where this page's content was found
-            # and which positions density kept.
+            # post's taxonomy, sign-off and credit lines go; the site learns where this page's content was
+            # found and which positions density kept.
             assert memory is not None
             try:
                 c = result.classified
@@ -254,8 +255,8 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    if steer is None:  # rules: no taxonomy line, no trailing sign-off (h.TAXONOMY_LABEL, h.SIGN_OFF)
-        classified.kept = without_sign_off(seg.texts, template.without_taxonomy(seg, classified.kept))
+    if steer is None:  # no taxonomy line, no author's box or sign-off at the end, no photo credit
+        classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 
 

@@ -5,7 +5,8 @@ parent's. On a page whose template was stripped, the site's learned content loca
 this page has it, and the target is widened over the headline and byline beside it and over the
 article's continuation box after it. The page's one post element (and, single-page, the post under a
 heading headline) replaces a column or sidebar target beside it. Twins of the target (same tag and class:
-an article split into chunks) join it, and so does a lead paragraph in the article header just before it.
+an article split into chunks) join it, and so does a lead paragraph in the article header just before it;
+single-page, so do its neighbouring prose boxes and a table layout's neighbouring cells holding prose.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ def choose(
     ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
+        ranges = with_prose_columns(seg, prefix, link_density, target, ranges)
     return Region(target, with_lead_paragraph(seg, link_density, ranges, prefix, target), located, sure)
 
 
@@ -293,15 +295,21 @@ def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tupl
     return [(firsts[target], ends[target])]
 
 
-def _prose_box(seg: Segmentation, prefix: list[float], link_density: list[float], e: int) -> bool:
-    """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a paragraph of LENGTH_HIGH+
-    characters with little link text?"""
+def _prose_box(
+    seg: Segmentation,
+    prefix: list[float],
+    link_density: list[float],
+    e: int,
+    kinds_of_prose: frozenset[str] = frozenset({"paragraph"}),
+) -> bool:
+    """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a block of LENGTH_HIGH+
+    characters with little link text, of one of `kinds_of_prose` (a paragraph)?"""
     lo, hi = seg.firsts[e], seg.ends[e]
     if prefix[hi] - prefix[lo] < h.PROSE_BOX_MIN_WEIGHT:
         return False
-    chars, kinds = seg.chars, seg.kinds
+    chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
     return any(
-        chars[j] >= h.LENGTH_HIGH and kinds[j] == "paragraph" and link_density[j] <= h.PROSE_BOX_LINK_DENSITY
+        chars[j] >= h.LENGTH_HIGH and kinds[j] in kinds_of_prose and link_density[j] <= most_linked
         for j in range(lo, hi)
     )
 
@@ -312,6 +320,7 @@ def with_prose_neighbours(
     link_density: list[float],
     target: int,
     ranges: list[tuple[int, int]],
+    kinds_of_prose: frozenset[str] = frozenset({"paragraph"}),
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text
@@ -327,12 +336,30 @@ def with_prose_neighbours(
             if seg.firsts[c] == seg.ends[c]:
                 continue
             inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
-            if inside or not _prose_box(seg, prefix, link_density, c) or _author_box(seg, c):
+            if inside or not _prose_box(seg, prefix, link_density, c, kinds_of_prose) or _author_box(seg, c):
                 break
             extra.append((seg.firsts[c], seg.ends[c]))
     if not extra:
         return ranges
     return sorted(ranges + extra)
+
+
+def with_prose_columns(
+    seg: Segmentation,
+    prefix: list[float],
+    link_density: list[float],
+    target: int,
+    ranges: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Add the neighbouring cells that hold prose of every table cell (h.PROSE_COLUMN_TAGS) above the target:
+    a table layout splits one text over the cells of a row, and descent followed the heavier column."""
+    tags, parents, columns = seg.tags, seg.parents, h.PROSE_COLUMN_TAGS
+    a = parents[target]
+    while a > 0:  # element 0 is <body>
+        if tags[a] in columns:
+            ranges = with_prose_neighbours(seg, prefix, link_density, a, ranges, h.PROSE_COLUMN_KINDS)
+        a = parents[a]
+    return ranges
 
 
 def _author_box(seg: Segmentation, e: int) -> bool:

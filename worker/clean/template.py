@@ -24,9 +24,10 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
 5. A template element that is a line of the page's own text is not stripped (`without_article_lines`): a
    subheading or note every article of the site repeats, or the byline under the headline (its date's
    digits are not fingerprinted), which the gold of news and blog pages keeps.
-6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL) and trailing sign-off lines
-   (a newspaper's print line, "Follow X on Twitter": h.SIGN_OFF) are not kept on a stripped page, where the
-   widened target holds the post's meta lines, nor added as slot blocks (`post_lines`).
+6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL), its author's box and
+   trailing sign-off lines (a newspaper's print line, "Follow X on Twitter": h.SIGN_OFF) and photo credits
+   are not kept on a stripped page, where the widened target holds the post's meta lines, nor added as slot
+   blocks (`post_lines`, which extract() applies to a page the memory did not strip).
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
 text changes: "Posted by X on <date>") were tried and removed: they stripped bylines that the gold of news
@@ -46,7 +47,7 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
-from worker.clean.classify import without_sign_off
+from worker.clean.classify import without_credits, without_sign_off
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -193,7 +194,7 @@ def after_extraction(
     memory: SiteMemory, plan: Plan, seg: Segmentation, located: int, kept: list[int], settled: bool = True
 ) -> list[int]:
     """`kept` (density's blocks of `seg`, which shares the planned page's elements) plus the blocks at the
-    site's article slots, less the post's taxonomy and sign-off lines (`post_lines`: on a stripped page,
+    site's article slots, less the post's lines that are not its text (`post_lines`: on a stripped page,
     and where slot blocks were added); the site learns, from a page it counted whose location is `settled`
     (region.settled), where density found the content (`located`) and which positions it kept."""
     if plan.fresh and settled:
@@ -206,9 +207,12 @@ def after_extraction(
 
 
 def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
-    """`blocks` without the post's taxonomy lines and trailing sign-off lines: what extract() takes out on
-    a page the memory did not strip."""
-    return without_sign_off(seg.texts, without_taxonomy(seg, blocks))
+    """`blocks` without the post's lines that are not its text: taxonomy lines (h.TAXONOMY_LABEL), the
+    author's box or sign-off lines at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL) and photo
+    credits (h.PHOTO_CREDIT). extract() takes them out of density's blocks on a page the memory did not
+    strip; after_extraction out of a stripped page's and out of the slot blocks."""
+    kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
+    return without_credits(seg.texts, seg.chars, kept)
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
