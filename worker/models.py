@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
-BlockKind = Literal["heading", "paragraph", "list_item", "quote", "code", "table_cell", "headline", "caption"]
+BlockKind = Literal[
+    "heading", "paragraph", "list_item", "quote", "code", "table_cell", "headline", "dateline", "caption"
+]
 Method = Literal["density", "template", "template_fallback", "none"]
 
 

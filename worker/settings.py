@@ -76,7 +76,9 @@ class Settings:
     time_budget_ms: float = _f(2_000.0, "CPU time budget for one page")
     keep_comments: bool = _f(False, "fill `comments` with the reader comments (never part of the text)")
     keep_headline: bool = _f(
-        False, "put the article's headline (always the document's `title`) in the text, as a `headline` block"
+        False,
+        "put the article's headline (always the document's `title`) and its dateline in the text, as"
+        " `headline` and `dateline` blocks",
     )
     keep_captions: bool = _f(True, "put image captions and photo credits in the text, as `caption` blocks")
     min_block_quality: float = _f(

@@ -11,7 +11,7 @@ from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import heuristics as h
 from worker.clean import idents
 from worker.clean.classify import classify_region
-from worker.clean.kinds import captions, find_headline, text_blocks, words
+from worker.clean.kinds import captions, datelines, find_headline, text_blocks, words
 from worker.clean.model import decide
 from worker.clean.model.trees import Trees
 from worker.clean.options import CleanOptions
@@ -144,6 +144,26 @@ def test_text_blocks_puts_the_headline_and_captions_in_the_text_when_asked() -> 
     assert text_blocks(seg, kept, 0, False, False) == ([1], ["paragraph"])
     assert text_blocks(seg, kept, 0, True, True) == ([0, 1, 2], ["headline", "paragraph", "caption"])
     assert text_blocks(seg, [0, 1], 0, False, True) == ([1], ["paragraph"])  # never, even when kept
+
+
+def test_datelines_are_short_dated_lines_just_after_the_first_kept_block() -> None:
+    seg = seg_of(
+        f"<p>{PROSE}</p><p>Posted by Ann on July 24, 2012</p><p>Share</p><p>{PROSE2}</p>"
+        f"<p>Updated: July 25, 2012</p><p>{PROSE3}</p>"
+        f"<p>{'A long line about July 24, 2012 and what happened then. ' * 3}</p><p>{PROSE}</p>"
+    )
+    assert datelines(seg, [0, 3, 5, 7]) == [1]  # not "Share", not past DATELINE_AFTER_FIRST blocks
+    assert datelines(seg, [4, 5, 6, 7]) == []  # 6: too long for a dateline
+    assert datelines(seg, [0, 1]) == []  # the dated line is kept already
+    assert datelines(seg, [0]) == []  # a dated line after the last kept block stays out
+    assert datelines(seg, []) == []
+
+
+def test_the_dateline_joins_the_text_as_its_own_kind_only_with_keep_headline() -> None:
+    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><p>July 24, 2012 8:10 AM PDT</p><p>{PROSE2}</p>")
+    assert text_blocks(seg, [1, 3], 0, False, False) == ([1, 3], ["paragraph", "paragraph"])
+    both = ([0, 1, 2, 3], ["headline", "paragraph", "dateline", "paragraph"])
+    assert text_blocks(seg, [1, 3], 0, True, False) == both
 
 
 def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -> None:

@@ -1,8 +1,8 @@
-"""Two kinds of block that gold conventions disagree on: the article's headline and image captions.
+"""Kinds of block that gold conventions disagree on: the article's headline and dateline, image captions.
 
-The Zyte benchmark's gold (article body) and trafilatura's leave both out; dragnet's and CleanEval's keep
-them. Each is its own block kind (`headline`, `caption`), and Settings.keep_headline / keep_captions say
-whether the text holds them.
+The Zyte benchmark's gold (article body) and trafilatura's leave them out; dragnet's and CleanEval's keep
+them. Each is its own block kind (`headline`, `dateline`, `caption`), and Settings.keep_headline (the
+headline and the dateline: the article's header) / keep_captions say whether the text holds them.
 
 The headline is the block whose words are the metadata's headline (worker.clean.meta reads it from
 JSON-LD, og:title, microdata, <h1> or <title>); the content region is also anchored on it
@@ -16,9 +16,11 @@ they hold the headline with at most HEADLINE_EXTRA_WORDS more (a label or a date
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from worker.clean import heuristics as h
 from worker.clean import idents
+from worker.clean.meta.dates import find_dates
 from worker.clean.segment import Segmentation, indexes
 from worker.models import BlockKind
 
@@ -121,10 +123,15 @@ def text_blocks(
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
     The headline is its own kind; with `keep_headline` it is in the text wherever the region was (the
-    gold conventions that keep it keep it always), without it never (it is the document's title).
+    gold conventions that keep it keep it always), without it never (it is the document's title). With
+    `keep_headline` the article's datelines (`datelines`) join the text too, as `dateline` blocks.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
-    if headline is not None and keep_headline and headline not in kept:
-        kept = sorted([*kept, headline])
+    dated: list[int] = []
+    if keep_headline:
+        dated = datelines(seg, kept)
+        added = [headline] if headline is not None and headline not in kept else []
+        if dated or added:
+            kept = sorted([*kept, *dated, *added])
     inside = caption_elements(seg, flags)
     owners = seg.owners
     blocks: list[int] = []
@@ -135,6 +142,9 @@ def text_blocks(
             if keep_headline:
                 blocks.append(i)
                 kinds.append("headline")
+        elif dated and i in dated:
+            blocks.append(i)
+            kinds.append("dateline")
         elif inside is not None and inside[owners[i]]:
             if keep_captions:
                 blocks.append(i)
@@ -143,3 +153,21 @@ def text_blocks(
             blocks.append(i)
             kinds.append(_KINDS[seg_kinds[i]])
     return blocks, kinds
+
+
+def datelines(seg: Segmentation, kept: list[int]) -> list[int]:
+    """The blocks not in `kept` (in document order) among the h.DATELINE_AFTER_FIRST blocks after its first
+    one, before its last, that are short dated lines (at most h.DATELINE_MAX_CHARS characters holding a
+    date): the article's dateline or byline ("July 24, 2012 8:10 AM PDT", "by John on July 23, 2012"), which
+    density drops as a short line."""
+    if len(kept) < 2:
+        return []
+    first, texts, chars = kept[0], seg.texts, seg.chars
+    return [
+        j
+        for j in range(first + 1, min(kept[-1], first + 1 + h.DATELINE_AFTER_FIRST))
+        if j not in kept
+        and chars[j] <= h.DATELINE_MAX_CHARS
+        # any day: the line's place, not its day, makes it the dateline
+        and find_dates(texts[j], date.max, 1)
+    ]

@@ -20,6 +20,7 @@ _CLEANEVAL_TAG: dict[BlockKind, str] = {
     "code": "<p>",
     "table_cell": "<p>",
     "headline": "<h>",
+    "dateline": "<p>",
     "caption": "<p>",
 }
 _SPACE = re.compile(r"\s+")
