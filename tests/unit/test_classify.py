@@ -399,6 +399,53 @@ def test_photo_credits_are_not_the_article() -> None:
     assert classify_mod.without_credits(others, [len(t) for t in others], [0, 1, 2, 3]) == [0, 1, 2, 3]
 
 
+def test_trailing_notices_and_invitations_are_not_the_article() -> None:
+    # rule: SIGN_OFF_NOTICE, matched on trailing lines only
+    notices = [
+        "This page is best viewed in an up-to-date web browser with style sheets (CSS) enabled.",
+        'All information available through Ask Yahoo! is informational only and provided "as is".',
+        "NOTE: In accordance with Title 17 U.S.C. section 107, this material is distributed without profit.",
+        "Join over 104,000 monthly readers! Subscribe to the free email newsletter.",
+        "Want more weird health news? Find The Body Odd on Facebook.",
+        "Can't get enough of Spencer? Check out his work at StanGraphs.",
+        "Did you enjoy this article?",
+    ]
+    for notice in notices:
+        texts = [PROSE, notice]
+        assert classify_mod.without_sign_off(texts, ["paragraph"] * 2, [0, 1]) == [0], notice
+    # ... not where the article goes on after them, and not an author's disclosure
+    texts = [PROSE, notices[0], PROSE2, "Disclaimer: the author holds shares of Apple."]
+    assert classify_mod.without_sign_off(texts, ["paragraph"] * 4, [0, 1, 2, 3]) == [0, 1, 2, 3]
+
+
+def test_page_furniture_is_not_the_article() -> None:
+    # rule: FURNITURE_LINE and FURNITURE_ENDINGS, anywhere in the kept text
+    furniture = [
+        "Be Sociable, Share!",
+        "Sharing Is Caring!",
+        "(Click To Enlarge)",
+        "Click here for a larger image",
+        "Previous 1 / 18 Next",
+        "Visit the FDA on Facebook, Flickr, YouTube and Twitter",
+        "Twitter (17,951 followers) • Facebook (3,507 likes) • Flickr (4,218 contacts)",
+        "RSS Feed for FDA News Releases",
+        "James Holmes in Court: Colorado Shooting Suspect's Strange Demeanor Watch Video",
+    ]
+    texts = [PROSE, *furniture, PROSE2]
+    chars = [len(t) for t in texts]
+    assert classify_mod.without_furniture(texts, chars, list(range(len(texts)))) == [0, len(texts) - 1]
+    # ... not prose that mentions such things, nor a long line
+    others = [
+        "Click here to read the full report.",
+        "Visit the museum on Sunday.",
+        "We share everything.",
+        "Previous winners include 3 of 5 finalists.",
+        f"{PROSE} Visit us on Facebook",
+    ]
+    kept = list(range(len(others)))
+    assert classify_mod.without_furniture(others, [len(t) for t in others], kept) == kept
+
+
 def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     # rule: AUTHOR_HEADING, among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks
     bio = "Annie Downs is a freelance writer in Nashville, Tennessee, who writes about faith and friendship."
