@@ -430,6 +430,13 @@ def test_page_furniture_is_not_the_article() -> None:
         "Twitter (17,951 followers) • Facebook (3,507 likes) • Flickr (4,218 contacts)",
         "RSS Feed for FDA News Releases",
         "James Holmes in Court: Colorado Shooting Suspect's Strange Demeanor Watch Video",
+        "Mouseover photo to load notes or add comment",
+        "Loading Slideshow",
+        "“Start Quote",
+        "End Quote Alex Salmond First Minister",
+        "This message has been edited. Last edited by: Jamilla,",
+        "Standard Podcast [ 51:03 ] Play Now | Play in Popup | Download",
+        "Brought to you by MTBR Reviews",
     ]
     texts = [PROSE, *furniture, PROSE2]
     chars = [len(t) for t in texts]
@@ -440,6 +447,8 @@ def test_page_furniture_is_not_the_article() -> None:
         "Visit the museum on Sunday.",
         "We share everything.",
         "Previous winners include 3 of 5 finalists.",
+        "The podcast lets you play in the car.",
+        "Loading the truck took an hour.",
         f"{PROSE} Visit us on Facebook",
     ]
     kept = list(range(len(others)))
