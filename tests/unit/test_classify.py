@@ -423,6 +423,7 @@ def test_trailing_notices_and_invitations_are_not_the_article() -> None:
         "Want more weird health news? Find The Body Odd on Facebook.",
         "Can't get enough of Spencer? Check out his work at StanGraphs.",
         "Did you enjoy this article?",
+        "Back to school - If you like my articles, you'll like my Photography School as well.",
     ]
     # ... not where the article goes on after them, and not an author's disclosure
     _assert_dropped_when_trailing(notices, "Disclaimer: the author holds shares of Apple.")
