@@ -656,9 +656,11 @@ PHOTO_CREDIT_MAX_CHARS = 60
 # 0.88222 -> 0.88371 (3 pages gain: yahoo.com's and cltg.org's notices, arstechnica.com's edit line).
 # Evaluation sets: dragnet test split 0.92362 -> 0.92432, scrapinghub_aeb and trafilatura_eval unchanged
 # (0.97168, 0.92274); block model: dragnet train 0.93628 -> 0.93713, test 0.92659 -> 0.92729, cleaneval_dev
-# 0.88824 -> 0.88975, the others unchanged (0.97162, 0.92274). Both rules cost ~2 us a page (post_lines on
-# dragnet's, cleaneval_dev's and scrapinghub_aeb's segmentations, min of 15 interleaved runs of CPU time, on a
-# shared machine).
+# 0.88824 -> 0.88975, the others unchanged (0.97162, 0.92274). Both rules cost ~76,000 instructions a page
+# (+0.6% of density's ~12.5 million: callgrind over the 240 pages of the lead's cg.sh, PYTHONHASHSEED=0, and
+# over their post_lines calls replayed), ~4 us of CPU time (min of 20 runs, shared machine): ~55,000 for
+# FURNITURE_LINE on the ~10 short kept blocks of a page, ~21,000 for SIGN_OFF_NOTICE (a lower-cased prefix
+# test before the pattern saved nothing measurable).
 FURNITURE_LINE = re.compile(
     r"\W*(?:be sociable,? share|sharing is caring"
     r"|(?:click|tap) (?:here )?(?:to|for) (?:enlarge|(?:a )?larger (?:image|version|view|photo|picture)"
