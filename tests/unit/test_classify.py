@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -368,12 +369,17 @@ def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> Non
         "Copyright 2011 Thomson Reuters. Click for restrictions.",
         "This article is written by Sara Carter who likes social networks.",
     ]
-    for call in calls:
-        texts = [PROSE, call]
-        assert classify_mod.without_sign_off(texts, ["paragraph"] * 2, [0, 1]) == [0], call
     # ... not where the article goes on after them, and not lines that only mention such things
     refund = "To receive a refund, customers must return the product within 30 days."
-    texts = [PROSE, calls[0], PROSE2, refund]
+    _assert_dropped_when_trailing(calls, refund)
+
+
+def _assert_dropped_when_trailing(lines: list[str], last: str) -> None:
+    """without_sign_off drops each of `lines` after a paragraph, but none before more of the article or
+    before `last` (a line the rule must keep)."""
+    for line in lines:
+        assert classify_mod.without_sign_off([PROSE, line], ["paragraph"] * 2, [0, 1]) == [0], line
+    texts = [PROSE, lines[0], PROSE2, last]
     assert classify_mod.without_sign_off(texts, ["paragraph"] * 4, [0, 1, 2, 3]) == [0, 1, 2, 3]
 
 
@@ -386,9 +392,6 @@ def test_photo_credits_are_not_the_article() -> None:
         "(Jasper Juinen/Getty Images)",
         "Mark Turner/London Array Photos",
     ]
-    texts = [PROSE, *credits, PROSE2]
-    chars = [len(t) for t in texts]
-    assert classify_mod.without_credits(texts, chars, list(range(len(texts)))) == [0, len(texts) - 1]
     # ... not slashes in prose, nor a name and a non-agency, nor a long line
     others = [
         "AC/DC played in Sydney.",
@@ -396,7 +399,67 @@ def test_photo_credits_are_not_the_article() -> None:
         "Jim Wilson/Tom Jones",
         f"{PROSE} Photo: Jim Wilson/The New York Times",
     ]
-    assert classify_mod.without_credits(others, [len(t) for t in others], [0, 1, 2, 3]) == [0, 1, 2, 3]
+    _assert_drops_lines(classify_mod.without_credits, credits, others)
+
+
+def _assert_drops_lines(
+    drop: Callable[[list[str], list[int], list[int]], list[int]], lines: list[str], others: list[str]
+) -> None:
+    """`drop` (texts, chars, kept -> kept) takes every one of `lines` out of the kept text between two
+    paragraphs, and none of `others`."""
+    texts = [PROSE, *lines, PROSE2]
+    assert drop(texts, [len(t) for t in texts], list(range(len(texts)))) == [0, len(texts) - 1]
+    kept = list(range(len(others)))
+    assert drop(others, [len(t) for t in others], kept) == kept
+
+
+def test_trailing_notices_and_invitations_are_not_the_article() -> None:
+    # rule: SIGN_OFF_NOTICE, matched on trailing lines only
+    notices = [
+        "This page is best viewed in an up-to-date web browser with style sheets (CSS) enabled.",
+        'All information available through Ask Yahoo! is informational only and provided "as is".',
+        "NOTE: In accordance with Title 17 U.S.C. section 107, this material is distributed without profit.",
+        "Join over 104,000 monthly readers! Subscribe to the free email newsletter.",
+        "Want more weird health news? Find The Body Odd on Facebook.",
+        "Can't get enough of Spencer? Check out his work at StanGraphs.",
+        "Did you enjoy this article?",
+        "Back to school - If you like my articles, you'll like my Photography School as well.",
+    ]
+    # ... not where the article goes on after them, and not an author's disclosure
+    _assert_dropped_when_trailing(notices, "Disclaimer: the author holds shares of Apple.")
+
+
+def test_page_furniture_is_not_the_article() -> None:
+    # rule: FURNITURE_LINE and FURNITURE_ENDINGS, anywhere in the kept text
+    furniture = [
+        "Be Sociable, Share!",
+        "Sharing Is Caring!",
+        "(Click To Enlarge)",
+        "Click here for a larger image",
+        "Previous 1 / 18 Next",
+        "Visit the FDA on Facebook, Flickr, YouTube and Twitter",
+        "Twitter (17,951 followers) • Facebook (3,507 likes) • Flickr (4,218 contacts)",
+        "RSS Feed for FDA News Releases",
+        "James Holmes in Court: Colorado Shooting Suspect's Strange Demeanor Watch Video",
+        "Mouseover photo to load notes or add comment",
+        "Loading Slideshow",
+        "“Start Quote",
+        "End Quote Alex Salmond First Minister",
+        "This message has been edited. Last edited by: Jamilla,",
+        "Standard Podcast [ 51:03 ] Play Now | Play in Popup | Download",
+        "Brought to you by MTBR Reviews",
+    ]
+    # ... not prose that mentions such things, nor a long line
+    others = [
+        "Click here to read the full report.",
+        "Visit the museum on Sunday.",
+        "We share everything.",
+        "Previous winners include 3 of 5 finalists.",
+        "The podcast lets you play in the car.",
+        "Loading the truck took an hour.",
+        f"{PROSE} Visit us on Facebook",
+    ]
+    _assert_drops_lines(classify_mod.without_furniture, furniture, others)
 
 
 def test_the_authors_box_at_the_end_is_not_the_article() -> None:

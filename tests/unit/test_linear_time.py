@@ -247,6 +247,8 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "taxonomy label, repeated": (lambda n: "filed under " * n, h.TAXONOMY_LABEL.search, 5_000),
     "sign-off": (lambda n: "follow " + "on " * n + "x", h.SIGN_OFF.match, 20_000),
     "sign-off call": (lambda n: "to receive " + "e" * n, h.SIGN_OFF_CALL.match, 20_000),
+    "sign-off notice": (lambda n: "want more " + "? " * n, h.SIGN_OFF_NOTICE.match, 20_000),
+    "furniture line": (lambda n: "visit " + "a " * n + "on", h.FURNITURE_LINE.fullmatch, 20_000),
     "author heading": (lambda n: "ABOUT X" + "'" * n + " y", h.AUTHOR_HEADING.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
     "comment tail, linked comment lines": (_linked_comment_lines, lambda a: classify.comment_tail(*a), 300),

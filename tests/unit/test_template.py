@@ -255,6 +255,12 @@ PRINT_LINE = (
             "worker.clean.heuristics.PHOTO_CREDIT_MAX_CHARS",
             0,
         ),
+        (
+            "<p>Sharing is caring!</p>",
+            ("Sharing is caring!",),
+            "worker.clean.heuristics.FURNITURE_MAX_CHARS",
+            -1,
+        ),
     ],
 )
 def test_the_posts_taxonomy_sign_off_and_credit_lines_stay_out_where_the_template_was_stripped(

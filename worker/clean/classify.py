@@ -365,15 +365,30 @@ def without_credits(texts: list[str], chars: list[int], kept: list[int]) -> list
     return [i for i in kept if i not in drop] if drop else kept
 
 
-# h.SIGN_OFF's and h.SIGN_OFF_CALL's lines in one pattern: one match call per trailing block.
-_SIGN_OFF_LINE = re.compile(f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}", re.IGNORECASE)
+def without_furniture(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `chars`) without the page's furniture (h.FURNITURE_LINE: "Sharing is
+    caring!", "(Click to enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a
+    video teaser "... Watch Video"); only short blocks are matched."""
+    most, line, endings = h.FURNITURE_MAX_CHARS, h.FURNITURE_LINE.fullmatch, h.FURNITURE_ENDINGS
+    drop = [
+        i for i in kept if chars[i] <= most and (texts[i].endswith(endings) or line(texts[i]) is not None)
+    ]
+    return [i for i in kept if i not in drop] if drop else kept
+
+
+# h.SIGN_OFF's, h.SIGN_OFF_CALL's and h.SIGN_OFF_NOTICE's lines in one pattern: one match call per trailing
+# block.
+_SIGN_OFF_LINE = re.compile(
+    f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}|{h.SIGN_OFF_NOTICE.pattern}", re.IGNORECASE
+)
 
 
 def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
     """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
     "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
     "Follow X on Twitter", "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's
-    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright); the first kept block
+    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright; h.SIGN_OFF_NOTICE: a
+    disclaimer, "This page is best viewed in ...", "Join over 104,000 readers!"); the first kept block
     always stays."""
     k = len(kept)
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):

@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
-from worker.clean.classify import without_credits, without_sign_off
+from worker.clean.classify import without_credits, without_furniture, without_sign_off
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -208,11 +208,13 @@ def after_extraction(
 
 def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     """`blocks` without the post's lines that are not its text: taxonomy lines (h.TAXONOMY_LABEL), the
-    author's box or sign-off lines at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL) and photo
-    credits (h.PHOTO_CREDIT). extract() takes them out of density's blocks on a page the memory did not
-    strip; after_extraction out of a stripped page's and out of the slot blocks."""
-    kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
-    return without_credits(seg.texts, seg.chars, kept)
+    author's box or sign-off lines at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL,
+    h.SIGN_OFF_NOTICE), photo credits (h.PHOTO_CREDIT) and the page's furniture (h.FURNITURE_LINE).
+    extract() takes them out of density's blocks on a page the memory did not strip; after_extraction out
+    of a stripped page's and out of the slot blocks."""
+    texts, chars = seg.texts, seg.chars
+    kept = without_sign_off(texts, seg.kinds, without_taxonomy(seg, blocks))
+    return without_furniture(texts, chars, without_credits(texts, chars, kept))
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
