@@ -133,14 +133,27 @@ def test_features_of_a_fixture_page() -> None:
 def test_context_features_read_the_kept_blocks() -> None:
     texts = ["Share this", "A lead. It repeats.", "Menu", "A lead. It repeats.", "Body text, still going"]
     out = np.zeros((len(FEATURES), len(texts)))
-    features_mod._context(out, texts, [3, 4])
+    features_mod._repeats(out, texts, [3, 4])
     assert _col(out, "repeats_kept") == [0.0, 1.0, 0.0, 0.0, 0.0]  # the kept block itself is no repeat
-    assert _col(out, "kept_gap") == [3.0, 2.0, 1.0, 0.0, 0.0]
-    assert _col(out, "ends_sentence") == [0.0, 1.0, 0.0, 1.0, 0.0]
+    assert features_mod._kept_gap(5, [3, 4]).tolist() == [3.0, 2.0, 1.0, 0.0, 0.0]
+    assert features_mod._kept_gap(80, [0])[-1] == 50.0  # at most _FAR
+    assert features_mod._kept_gap(2, []).tolist() == [50.0, 50.0]
     none = np.zeros((len(FEATURES), 2))
-    features_mod._context(none, ["One.", "Two"], [])
-    assert _col(none, "kept_gap") == [50.0, 50.0]
+    features_mod._repeats(none, ["One.", "Two"], [])
     assert _col(none, "repeats_kept") == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("python", [True, False])
+def test_sentence_ends_and_kept_gaps_in_both_paths(python: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    if python:
+        monkeypatch.setattr(features_mod, "_accel", None)
+    seg, scores, region, _ = _stages(
+        "<body><p>A lead. It repeats.</p><p>Menu</p><p>He said \u201cyes.\u201d</p>"
+        "<p>\u3053\u3093\u306b\u3061\u306f\u3002</p><p>Body text, still going</p></body>"
+    )
+    x = block_features(seg, scores, region, [3], None)
+    assert _col(x, "ends_sentence") == [1.0, 0.0, 1.0, 1.0, 0.0]
+    assert _col(x, "kept_gap") == [3.0, 2.0, 1.0, 0.0, 1.0]
 
 
 def _site_page(i: int) -> Page:

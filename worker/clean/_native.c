@@ -5489,10 +5489,11 @@ PyDoc_STRVAR(block_features_doc,
              "block_features(out, rows, chars, words, owners, weights, link_density, kinds, tags, parents,\n"
              "               firsts, ends, texts, marked, comment, good, target, ranges, kept) -> None\n\n"
              "features._page_features_python in C, but for numpy's log1p: fills the page's shallow and\n"
-             "container rows of `out` (a zeroed, C-contiguous float64 matrix, features x blocks), writing\n"
+             "container rows, ends_sentence and kept_gap of `out` (a zeroed, C-contiguous float64 matrix,\n"
+             "features x blocks), writing\n"
              "log_chars, log_words and owner_blocks as the counts whose log1p they are (numpy's log1p, which\n"
              "is not libm's to the bit, is applied by the caller). `rows`: the row of each of\n"
-             "features.SHALLOW then features.CONTAINER. kinds (per block), tags, marked, comment and good\n"
+             "features.SHALLOW, features.CONTAINER, ends_sentence and kept_gap. kinds (per block), tags, marked, comment and good\n"
              "(per element) are bytes of codes and flags; the other columns are the segmentation's and the\n"
              "scores' lists. Sums run in the order of the numpy reference; the page-wide log1p are\n"
              "math.log1p's (libm's), as there.");
@@ -5500,7 +5501,7 @@ PyDoc_STRVAR(block_features_doc,
 enum { F_LOG_CHARS, F_LOG_WORDS, F_LINK_DENSITY, F_WEIGHT_PER_CHAR, F_KIND, F_TAG, F_DEPTH, F_POSITION,
        F_PERIODS, F_COMMAS, F_MARKED, F_COMMENT, F_GOOD, F_IN_TARGET, F_IN_REGION, F_HEUR_KEPT,
        F_REGION_DISTANCE, F_OWNER_SHARE, F_PARENT_SHARE, F_OWNER_BLOCKS, F_TARGET_SHARE, F_PAGE_BLOCKS,
-       F_PAGE_LOG_CHARS, F_REGION_LOG_CHARS, F_NAMED };
+       F_PAGE_LOG_CHARS, F_REGION_LOG_CHARS, F_ENDS_SENTENCE, F_KEPT_GAP, F_NAMED };
 #define FEATURE_FAR 50.0
 
 static int double_at(PyObject *list, Py_ssize_t i, double *v) {
@@ -5511,6 +5512,16 @@ static int double_at(PyObject *list, Py_ssize_t i, double *v) {
     }
     *v = PyFloat_AsDouble(x);
     return *v == -1.0 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* features._SENTENCE_ENDS: the last character of a block that ends a sentence */
+static int sentence_end(PyObject *text) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    if (len == 0)
+        return 0;
+    Py_UCS4 c = PyUnicode_READ_CHAR(text, len - 1);
+    return c == '.' || c == '!' || c == '?' || c == '"' || c == 0x201D || c == 0x3002 || c == 0xFF01 ||
+           c == 0xFF1F;
 }
 
 static Py_ssize_t char_count(PyObject *text, Py_UCS4 c) {
@@ -5679,6 +5690,21 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
         AT(row[F_PARENT_SHARE], b) = subtree[lparents[o] > 0 ? lparents[o] : 0];
         AT(row[F_OWNER_BLOCKS], b) = (double)(lends[o] - lfirsts[o]);
         AT(row[F_TARGET_SHARE], b) = subtree[target];
+        AT(row[F_ENDS_SENTENCE], b) = sentence_end(text);
+    }
+    /* kept_gap: the distance to the nearest kept block, at most FEATURE_FAR (features._kept_gap) */
+    Py_ssize_t last = -1;
+    for (Py_ssize_t b = 0; b < n; b++) {
+        if (is_kept[b])
+            last = b;
+        AT(row[F_KEPT_GAP], b) = last >= 0 && (double)(b - last) < FEATURE_FAR ? (double)(b - last) : FEATURE_FAR;
+    }
+    last = -1;
+    for (Py_ssize_t b = n - 1; b >= 0; b--) {
+        if (is_kept[b])
+            last = b;
+        if (last >= 0 && (double)(last - b) < AT(row[F_KEPT_GAP], b))
+            AT(row[F_KEPT_GAP], b) = (double)(last - b);
     }
     double page_blocks = log1p((double)n), page_log = log1p((double)page_chars),
            region_log = log1p((double)region_chars);

@@ -17,7 +17,7 @@ Five groups (the names, in column order, are FEATURES; a model file records the 
 Everything is computed from the lists the earlier stages already hold: the first three groups in one C
 pass when the accelerator is built (numpy takes its log1p), else with a handful of list passes and
 vectorised numpy arithmetic (`_page_features_python`, the reference); the memory and context groups with
-numpy (the context group costs ~0.025 ms a page).
+numpy, but for the context group's sentence ends and distances, which the C pass writes too.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ def block_features(
     else:
         _page_features_native(_accel, out, seg, scores, region, kept)
 
-    _context(out, seg.texts, kept)
+    _repeats(out, seg.texts, kept)
     if site is not None:
         idx = np.arange(n)
         owners = np.array(seg.owners, dtype=np.intp)
@@ -132,28 +132,33 @@ def block_features(
     return out
 
 
-# What a block ending a sentence ends with (a closing quote after the stop included).
+# What a block ending a sentence ends with (a closing quote after the stop included; _native.c's
+# sentence_end tests the same characters).
 _SENTENCE_ENDS = frozenset('.!?"\u201d\u3002\uff01\uff1f')
 
 
-def _context(out: Matrix, texts: list[str], kept: list[int]) -> None:
-    """The rows of CONTEXT: whether the block repeats the text of a block the heuristics keep (the output
-    holds it already: worker.train.labels gives such a repeat no label), its distance in blocks to the
-    nearest kept block (0 for a kept block, _FAR when none is), and whether it ends a sentence."""
-    ends = map(_SENTENCE_ENDS.__contains__, map(itemgetter(-1), texts))
-    out[_ROW["ends_sentence"]] = np.frombuffer(bytes(ends), dtype=np.uint8)
+def _repeats(out: Matrix, texts: list[str], kept: list[int]) -> None:
+    """The row of `repeats_kept`: whether the block repeats the text of a block the heuristics keep (the
+    output holds it already: worker.train.labels gives such a repeat no label)."""
     if not kept:
-        out[_ROW["kept_gap"]] = _FAR
         return
     held = set(map(texts.__getitem__, kept))
     repeats = out[_ROW["repeats_kept"]]
     repeats[:] = np.frombuffer(bytes(map(held.__contains__, texts)), dtype=np.uint8)
     repeats[kept] = 0.0
+
+
+def _kept_gap(n: int, kept: list[int]) -> Matrix:
+    """Each block's distance in blocks to the nearest kept block (0 for a kept block), at most _FAR (_FAR
+    when none is kept)."""
+    if not kept:
+        return np.full(n, _FAR, dtype=np.float64)
     at = np.sort(np.asarray(kept, dtype=np.intp))
-    idx = np.arange(len(texts))
+    idx = np.arange(n)
     nxt = np.minimum(np.searchsorted(at, idx), len(at) - 1)  # the first kept block at or after (or the last)
     prev = np.maximum(nxt - 1, 0)
-    out[_ROW["kept_gap"]] = np.minimum(np.minimum(np.abs(at[nxt] - idx), np.abs(idx - at[prev])), _FAR)
+    gap: Matrix = np.minimum(np.minimum(np.abs(at[nxt] - idx), np.abs(idx - at[prev])), _FAR)
+    return gap
 
 
 def _kind_codes(kinds: list[str]) -> bytes:
@@ -167,7 +172,8 @@ def _tag_codes(tags: list[str]) -> bytes:
 def _page_features_python(
     out: Matrix, seg: Segmentation, scores: Scores, region: Region, kept: list[int]
 ) -> None:
-    """The rows of SHALLOW, CONTAINER and NEIGHBOURS (the reference of the C code)."""
+    """The rows of SHALLOW, CONTAINER, NEIGHBOURS, ends_sentence and kept_gap (the reference of the C
+    code)."""
     n = len(seg.texts)
     col = dict(zip(FEATURES, out, strict=True))
     chars = np.array(seg.chars, dtype=np.float64)
@@ -215,6 +221,9 @@ def _page_features_python(
     col["page_blocks"][:] = math.log1p(n)
     col["page_log_chars"][:] = math.log1p(float(chars.sum()))
     col["region_log_chars"][:] = math.log1p(float(chars[in_region].sum()))
+    ends_sentence = map(_SENTENCE_ENDS.__contains__, map(itemgetter(-1), texts))
+    col["ends_sentence"][:] = np.frombuffer(bytes(ends_sentence), dtype=np.uint8)
+    col["kept_gap"][:] = _kept_gap(n, kept)
 
     _neighbours(out)
 
@@ -252,8 +261,9 @@ def _neighbours(out: Matrix) -> None:
 
 
 _ROW = {name: i for i, name in enumerate(FEATURES)}
-# What the C features write: the rows of SHALLOW then CONTAINER; of these, the counts whose log1p numpy takes.
-_NAMED_ROWS = tuple(_ROW[name] for name in SHALLOW + CONTAINER)
+# What the C features write: the rows of SHALLOW, CONTAINER, ends_sentence and kept_gap; of these, the counts
+# whose log1p numpy takes.
+_NAMED_ROWS = tuple(_ROW[name] for name in (*SHALLOW, *CONTAINER, "ends_sentence", "kept_gap"))
 _LOG_ROWS = [_ROW["log_chars"], _ROW["log_words"], _ROW["owner_blocks"]]
 # A page of every kind of block, mark, region and neighbour the features read (the C code's canaries).
 _CANARIES = (
@@ -264,7 +274,8 @@ _CANARIES = (
     '<div class="sidebar"><p>Most of the page is here, marked, which is wrong. It goes on and on.</p></div>'
     '<div class="post-body entry-content"><section><p>Short text.</p><p>More; and more.</p></section></div>'
     "<aside>Aside text</aside><form><p>Sign up</p></form><font><center>old markup.</center></font>",
-    "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>",
+    "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>"
+    "<p>He said \u201cyes.\u201d</p><p>Then she asked?</p>",
     "<p>One block only.</p>",
     "<div><div><div><p>deep, deeper. deepest</p></div></div><p>" + "x " * 300 + "</p></div><p>-</p>",
 )
