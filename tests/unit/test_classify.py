@@ -399,7 +399,7 @@ def test_photo_credits_are_not_the_article() -> None:
         "Jim Wilson/Tom Jones",
         f"{PROSE} Photo: Jim Wilson/The New York Times",
     ]
-    _assert_drops_lines(classify_mod.without_credits, credits, others)
+    _assert_drops_lines(classify_mod.without_page_lines, credits, others)
 
 
 def _assert_drops_lines(
@@ -459,7 +459,7 @@ def test_page_furniture_is_not_the_article() -> None:
         "Loading the truck took an hour.",
         f"{PROSE} Visit us on Facebook",
     ]
-    _assert_drops_lines(classify_mod.without_furniture, furniture, others)
+    _assert_drops_lines(classify_mod.without_page_lines, furniture, others)
 
 
 def test_the_authors_box_at_the_end_is_not_the_article() -> None:

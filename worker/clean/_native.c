@@ -5487,13 +5487,14 @@ done:
 
 PyDoc_STRVAR(block_features_doc,
              "block_features(out, rows, chars, words, owners, weights, link_density, kinds, tags, parents,\n"
-             "               firsts, ends, texts, marked, comment, good, target, ranges, kept) -> None\n\n"
+             "               firsts, ends, texts, marked, comment, good, target, ranges, kept, sentence_ends) -> None\n\n"
              "features._page_features_python in C, but for numpy's log1p: fills the page's shallow and\n"
-             "container rows, ends_sentence and kept_gap of `out` (a zeroed, C-contiguous float64 matrix,\n"
-             "features x blocks), writing\n"
+             "container rows, ends_sentence (the block's last character is one of `sentence_ends`) and\n"
+             "kept_gap of `out` (a zeroed, C-contiguous float64 matrix, features x blocks), writing\n"
              "log_chars, log_words and owner_blocks as the counts whose log1p they are (numpy's log1p, which\n"
              "is not libm's to the bit, is applied by the caller). `rows`: the row of each of\n"
-             "features.SHALLOW, features.CONTAINER, ends_sentence and kept_gap. kinds (per block), tags, marked, comment and good\n"
+             "features.SHALLOW, features.CONTAINER, ends_sentence and kept_gap. kinds (per block), tags,\n"
+             "marked, comment and good\n"
              "(per element) are bytes of codes and flags; the other columns are the segmentation's and the\n"
              "scores' lists. Sums run in the order of the numpy reference; the page-wide log1p are\n"
              "math.log1p's (libm's), as there.");
@@ -5514,15 +5515,7 @@ static int double_at(PyObject *list, Py_ssize_t i, double *v) {
     return *v == -1.0 && PyErr_Occurred() ? -1 : 0;
 }
 
-/* features._SENTENCE_ENDS: the last character of a block that ends a sentence */
-static int sentence_end(PyObject *text) {
-    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
-    if (len == 0)
-        return 0;
-    Py_UCS4 c = PyUnicode_READ_CHAR(text, len - 1);
-    return c == '.' || c == '!' || c == '?' || c == '"' || c == 0x201D || c == 0x3002 || c == 0xFF01 ||
-           c == 0xFF1F;
-}
+static int ends_with_char_of(PyObject *text, PyObject *set); /* below, with the classifier's */
 
 static Py_ssize_t char_count(PyObject *text, Py_UCS4 c) {
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), count = 0;
@@ -5535,14 +5528,14 @@ static Py_ssize_t char_count(PyObject *text, Py_UCS4 c) {
 
 static PyObject *native_block_features(PyObject *self, PyObject *args) {
     PyObject *out_obj, *rows, *chars, *words, *owners, *weights, *ld, *parents, *firsts, *ends, *texts, *ranges,
-        *kept;
+        *kept, *sentence_ends;
     Py_buffer kinds, tags, marked, comment, good, out;
     Py_ssize_t target;
-    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!y*y*O!O!O!O!y*y*y*nO!O!", &out_obj, &PyTuple_Type, &rows,
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!y*y*O!O!O!O!y*y*y*nO!O!U", &out_obj, &PyTuple_Type, &rows,
                           &PyList_Type, &chars, &PyList_Type, &words, &PyList_Type, &owners, &PyList_Type,
                           &weights, &PyList_Type, &ld, &kinds, &tags, &PyList_Type, &parents, &PyList_Type,
                           &firsts, &PyList_Type, &ends, &PyList_Type, &texts, &marked, &comment, &good, &target,
-                          &PyList_Type, &ranges, &PyList_Type, &kept))
+                          &PyList_Type, &ranges, &PyList_Type, &kept, &sentence_ends))
         return NULL;
     PyObject *result = NULL;
     int have_out = 0;
@@ -5690,14 +5683,15 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
         AT(row[F_PARENT_SHARE], b) = subtree[lparents[o] > 0 ? lparents[o] : 0];
         AT(row[F_OWNER_BLOCKS], b) = (double)(lends[o] - lfirsts[o]);
         AT(row[F_TARGET_SHARE], b) = subtree[target];
-        AT(row[F_ENDS_SENTENCE], b) = sentence_end(text);
+        AT(row[F_ENDS_SENTENCE], b) = ends_with_char_of(text, sentence_ends);
     }
     /* kept_gap: the distance to the nearest kept block, at most FEATURE_FAR (features._kept_gap) */
     Py_ssize_t last = -1;
     for (Py_ssize_t b = 0; b < n; b++) {
         if (is_kept[b])
             last = b;
-        AT(row[F_KEPT_GAP], b) = last >= 0 && (double)(b - last) < FEATURE_FAR ? (double)(b - last) : FEATURE_FAR;
+        double gap = last >= 0 ? (double)(b - last) : FEATURE_FAR;
+        AT(row[F_KEPT_GAP], b) = gap < FEATURE_FAR ? gap : FEATURE_FAR;
     }
     last = -1;
     for (Py_ssize_t b = n - 1; b >= 0; b--) {

@@ -357,23 +357,22 @@ def comment_tail(blocks: Candidates, classes: list[str]) -> int:
     return len(blocks.texts)
 
 
-def without_credits(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
-    """`kept` (indexes into `texts` and `chars`) without photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New
-    York Times", "KIMIHIRO HOSHINO/AFP/GettyImages"); only short blocks holding a slash are matched."""
-    most, credit = h.PHOTO_CREDIT_MAX_CHARS, h.PHOTO_CREDIT.fullmatch
-    drop = [i for i in kept if chars[i] <= most and "/" in texts[i] and credit(texts[i]) is not None]
-    return [i for i in kept if i not in drop] if drop else kept
+def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `chars`) without the short lines that are no article text wherever
+    they stand: photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times", "KIMIHIRO
+    HOSHINO/AFP/GettyImages") and the page's furniture (h.FURNITURE_LINE: "Sharing is caring!", "(Click to
+    enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
+    Watch Video")."""
+    most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
+    return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
 
-def without_furniture(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
-    """`kept` (indexes into `texts` and `chars`) without the page's furniture (h.FURNITURE_LINE: "Sharing is
-    caring!", "(Click to enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a
-    video teaser "... Watch Video"); only short blocks are matched."""
-    most, line, endings = h.FURNITURE_MAX_CHARS, h.FURNITURE_LINE.fullmatch, h.FURNITURE_ENDINGS
-    drop = [
-        i for i in kept if chars[i] <= most and (texts[i].endswith(endings) or line(texts[i]) is not None)
-    ]
-    return [i for i in kept if i not in drop] if drop else kept
+def _page_line(text: str, chars: int) -> bool:
+    if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
+        return True
+    return chars <= h.FURNITURE_MAX_CHARS and (
+        text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_LINE.fullmatch(text) is not None
+    )
 
 
 # h.SIGN_OFF's, h.SIGN_OFF_CALL's and h.SIGN_OFF_NOTICE's lines in one pattern: one match call per trailing

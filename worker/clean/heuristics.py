@@ -613,7 +613,7 @@ PROSE_COLUMN_KINDS: frozenset[str] = frozenset({"paragraph", "table_cell"})
 # 0.92299 -> 0.92360, scrapinghub_aeb 0.97148 -> 0.97168, trafilatura_eval 0.92234 -> 0.92274.
 CLOSING_SENTENCE_MIN_CHARS = 20
 
-# --- photo credits in the kept text, single-page (worker/clean/classify.py without_credits) ------------
+# --- photo credits in the kept text (worker/clean/classify.py without_page_lines) ---------------------------
 
 # A kept block of at most PHOTO_CREDIT_MAX_CHARS characters that is a photo credit, a name and an agency
 # joined by slashes ("Jim Wilson/The New York Times", "KIMIHIRO HOSHINO/AFP/GettyImages", "Orlando Barria /
@@ -649,7 +649,7 @@ PHOTO_CREDIT_MAX_CHARS = 60
 DATELINE_AFTER_FIRST = 2
 DATELINE_MAX_CHARS = 100
 
-# --- page furniture in the kept text, single-page (worker/clean/classify.py without_furniture) ------------
+# --- page furniture in the kept text (worker/clean/classify.py without_page_lines) --------------------------
 
 # A kept block of at most FURNITURE_MAX_CHARS characters that is the page's furniture, wherever it stands, is
 # no article text under any gold convention: a share call ("Be Sociable, Share!", "Sharing is caring!"), an

@@ -5,8 +5,8 @@ The stages, top to bottom, each a plain function with typed input and output:
     decode -> guard -> parse -> metadata -> segment (pre-cleaning included) -> site memory (observe + plan,
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
-           adds blocks] -> on a page the memory did not strip: no taxonomy lines, no author's box or
-           sign-off lines at the end, no photo credits
+           adds blocks] -> on a page the memory did not strip: no post lines that are not its text
+           (taxonomy, the author's box and sign-offs at the end, photo credits, page furniture)
            -> site memory (article slots join the text; none of those lines there or on a stripped page;
            learn location and positions) -> posts, comments
            -> quality -> assemble the Document
@@ -178,7 +178,7 @@ def clean_page(
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
             # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
-            # post's taxonomy, sign-off and credit lines go; the site learns where this page's content was
+            # post's lines that are not its text go; the site learns where this page's content was
             # found and which positions density kept.
             assert memory is not None
             try:
@@ -255,7 +255,7 @@ def extract(
     if decider is not None:
         classified = decider.decide(seg, scores, region, classified)
         budget.check("model")
-    if steer is None:  # no taxonomy line, no author's box or sign-off at the end, no photo credit
+    if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
 

@@ -295,12 +295,16 @@ def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tupl
     return [(firsts[target], ends[target])]
 
 
+# A prose box's long block by default (a table layout's cells take table cells too: PROSE_COLUMN_KINDS).
+_PARAGRAPHS = frozenset({"paragraph"})
+
+
 def _prose_box(
     seg: Segmentation,
     prefix: list[float],
     link_density: list[float],
     e: int,
-    kinds_of_prose: frozenset[str] = frozenset({"paragraph"}),
+    kinds_of_prose: frozenset[str] = _PARAGRAPHS,
 ) -> bool:
     """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a block of LENGTH_HIGH+
     characters with little link text, of one of `kinds_of_prose` (a paragraph)?"""
@@ -320,7 +324,7 @@ def with_prose_neighbours(
     link_density: list[float],
     target: int,
     ranges: list[tuple[int, int]],
-    kinds_of_prose: frozenset[str] = frozenset({"paragraph"}),
+    kinds_of_prose: frozenset[str] = _PARAGRAPHS,
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text

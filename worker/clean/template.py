@@ -24,10 +24,10 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
 5. A template element that is a line of the page's own text is not stripped (`without_article_lines`): a
    subheading or note every article of the site repeats, or the byline under the headline (its date's
    digits are not fingerprinted), which the gold of news and blog pages keeps.
-6. The post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL), its author's box and
-   trailing sign-off lines (a newspaper's print line, "Follow X on Twitter": h.SIGN_OFF) and photo credits
-   are not kept on a stripped page, where the widened target holds the post's meta lines, nor added as slot
-   blocks (`post_lines`, which extract() applies to a page the memory did not strip).
+6. The post's lines that are not its text (`post_lines`: taxonomy lines "Tags: ...", "Posted in: ...", its
+   author's box and trailing sign-off lines such as a newspaper's print line, photo credits, the page's
+   furniture) are not kept on a stripped page, where the widened target holds the post's meta lines, nor
+   added as slot blocks; extract() takes the same lines out of a page the memory did not strip.
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
 text changes: "Posted by X on <date>") were tried and removed: they stripped bylines that the gold of news
@@ -47,7 +47,7 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
-from worker.clean.classify import without_credits, without_furniture, without_sign_off
+from worker.clean.classify import without_page_lines, without_sign_off
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -212,9 +212,8 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     h.SIGN_OFF_NOTICE), photo credits (h.PHOTO_CREDIT) and the page's furniture (h.FURNITURE_LINE).
     extract() takes them out of density's blocks on a page the memory did not strip; after_extraction out
     of a stripped page's and out of the slot blocks."""
-    texts, chars = seg.texts, seg.chars
-    kept = without_sign_off(texts, seg.kinds, without_taxonomy(seg, blocks))
-    return without_furniture(texts, chars, without_credits(texts, chars, kept))
+    kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
+    return without_page_lines(seg.texts, seg.chars, kept)
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:

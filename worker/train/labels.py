@@ -75,15 +75,17 @@ def align(
     content: list[bool] = []
     sizes: list[int] = []
     shares: list[float] = []
+    shingles: list[list[tuple[str, ...]]] = []  # each block's shingles (none under SHINGLE_N words)
     for text in texts:
         tokens = TOKEN.findall(text)
+        grams = [tuple(tokens[i : i + SHINGLE_N]) for i in range(len(tokens) - SHINGLE_N + 1)]
+        shingles.append(grams)
         if not tokens:
             content.append(False)
             sizes.append(0)
             shares.append(0.0)
             continue
-        if len(tokens) >= SHINGLE_N:
-            grams = [tuple(tokens[i : i + SHINGLE_N]) for i in range(len(tokens) - SHINGLE_N + 1)]
+        if grams:
             gold_grams = by_len[SHINGLE_N]
             share = sum(1 for g in grams if g in gold_grams) / len(grams)
             content.append(share >= LABEL_SHARE)
@@ -107,24 +109,26 @@ def align(
         ]
     if captions is not None:
         content = [c and not f for c, f in zip(content, captions, strict=True)]
-    content = _claim(texts, content, by_len[SHINGLE_N], first)
+    content = _claim(shingles, content, by_len[SHINGLE_N], first)
     total = sum(sizes) or 1
     return Labels(content, [s / total for s in sizes], shares)
 
 
 def _claim(
-    texts: Sequence[str], content: list[bool], gold_grams: dict[tuple[str, ...], int], first: Sequence[int]
+    shingles: Sequence[list[tuple[str, ...]]],
+    content: list[bool],
+    gold_grams: dict[tuple[str, ...], int],
+    first: Sequence[int],
 ) -> list[bool]:
-    """`content` without the blocks of SHINGLE_N or more words whose shingles the gold holds too few
-    times to also cover them (`first`, then document order, claim them)."""
+    """`content` without the blocks of SHINGLE_N or more words (`shingles`: each block's) whose shingles the
+    gold holds too few times to also cover them (`first`, then document order, claim them)."""
     left = dict(gold_grams)
     out = list(content)
     firsts = set(first)
     for i in [i for i in first if content[i]] + [i for i, c in enumerate(content) if c and i not in firsts]:
-        tokens = TOKEN.findall(texts[i])
-        if len(tokens) < SHINGLE_N:
+        grams = shingles[i]
+        if not grams:
             continue
-        grams = [tuple(tokens[j : j + SHINGLE_N]) for j in range(len(tokens) - SHINGLE_N + 1)]
         if sum(1 for g in grams if left.get(g, 0) > 0) < LABEL_SHARE * len(grams):
             out[i] = False
             continue

@@ -30,6 +30,7 @@ from operator import itemgetter
 import numpy as np
 import numpy.typing as npt
 
+from worker.clean import heuristics as h
 from worker.clean import native
 from worker.clean.region import Region
 from worker.clean.score import Scores
@@ -132,9 +133,8 @@ def block_features(
     return out
 
 
-# What a block ending a sentence ends with (a closing quote after the stop included; _native.c's
-# sentence_end tests the same characters).
-_SENTENCE_ENDS = frozenset('.!?"\u201d\u3002\uff01\uff1f')
+# What a block ending a sentence ends with: h.SENTENCE_END's stops, or a closing quote after one.
+_SENTENCE_ENDS = "".join(h.SENTENCE_END) + '"\u201d'
 
 
 def _repeats(out: Matrix, texts: list[str], kept: list[int]) -> None:
@@ -242,6 +242,7 @@ def _page_features_native(
         out, _NAMED_ROWS, seg.chars, seg.words, seg.owners, scores.weights, scores.link_density,
         _kind_codes(seg.kinds), _tag_codes(seg.tags), seg.parents, seg.firsts, seg.ends, seg.texts,
         bytes(scores.marked), bytes(scores.comment), bytes(scores.good), region.target, region.ranges, kept,
+        _SENTENCE_ENDS,
     )  # fmt: skip
     out[_LOG_ROWS] = np.log1p(out[_LOG_ROWS])
     _neighbours(out)
