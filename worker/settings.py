@@ -173,6 +173,25 @@ class Settings:
             raise ValueError("invalid settings: " + "; ".join(problems))
 
 
+# Settings that change what one page becomes: `clean`, `eval` and `run` take the same ones, so the
+# offline commands run the worker's pipeline.
+PIPELINE_FLAGS = (
+    "max_bytes",
+    "max_nodes",
+    "time_budget_ms",
+    "keep_comments",
+    "keep_headline",
+    "keep_captions",
+    "min_block_quality",
+    "block_model",
+    "no_templates",
+    "template_min_pages",
+    "template_theta",
+    "template_half_life",
+    "template_max_fingerprints",
+    "memory_budget_mb",
+)
+
 _FIELD_NAMES = {f.name for f in fields(Settings)}
 
 

@@ -29,24 +29,6 @@ from worker.settings import Settings
 
 log = logging.getLogger(__name__)
 
-# Settings that change what one page becomes; shared with `eval` so both run the same pipeline.
-PIPELINE_FLAGS = (
-    "max_bytes",
-    "max_nodes",
-    "time_budget_ms",
-    "keep_comments",
-    "keep_headline",
-    "keep_captions",
-    "min_block_quality",
-    "block_model",
-    "no_templates",
-    "template_min_pages",
-    "template_theta",
-    "template_half_life",
-    "template_max_fingerprints",
-    "memory_budget_mb",
-)
-
 
 @dataclass
 class CleanStats:
@@ -147,7 +129,7 @@ def add_pipeline_args(parser: argparse.ArgumentParser, *, limit_help: str, two_p
     """--limit, --two-pass and the pipeline settings, which `clean` and `eval` share."""
     parser.add_argument("--limit", type=int, default=None, help=limit_help)
     parser.add_argument("--two-pass", action="store_true", help=two_pass_help)
-    settings_mod.add_flags(parser, PIPELINE_FLAGS)
+    settings_mod.add_flags(parser, settings_mod.PIPELINE_FLAGS)
 
 
 def load_settings(args: argparse.Namespace, command: str) -> Settings | None:
