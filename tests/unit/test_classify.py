@@ -422,6 +422,7 @@ def test_trailing_notices_and_invitations_are_not_the_article() -> None:
         "Join over 104,000 monthly readers! Subscribe to the free email newsletter.",
         "Want more weird health news? Find The Body Odd on Facebook.",
         "Can't get enough of Spencer? Check out his work at StanGraphs.",
+        "Can’t get enough of Spencer? Check out his work at StanGraphs.",  # a typographic apostrophe too
         "Did you enjoy this article?",
         "Back to school - If you like my articles, you'll like my Photography School as well.",
     ]
@@ -479,3 +480,41 @@ def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     assert classify_mod.without_sign_off(texts, kinds, list(range(len(texts)))) == list(range(len(texts)))
     # the first kept block always stays
     assert classify_mod.without_sign_off(["ABOUT US", bio], ["heading", "paragraph"], [0, 1]) == [0, 1]
+
+
+def test_a_breadcrumb_trail_opening_the_text_is_not_the_article() -> None:
+    # rule: BREADCRUMB, the first kept block only
+    trails = [
+        "Auto Sales > Car Loans > Financing and Credit > Honda 0 Percent Financing",
+        "Home » News » World",
+        "News › Politics › Election 2012",
+    ]
+    kinds = ["paragraph"] * 3
+    for trail in trails:
+        texts = [trail, PROSE, PROSE2]
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [1, 2]
+    # ... not a menu path inside a how-to, nor a first line with a sentence or only two parts
+    for texts in (
+        [PROSE, "Settings > Privacy > Location Services", PROSE2],
+        ["Go to Settings > Privacy > Location. Turn it off.", PROSE, PROSE2],
+        ["Home > News", PROSE, PROSE2],
+    ):
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [0, 1, 2]
+
+
+def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
+    # rule: AD_UNIT_LABEL, its label and the list items right after it
+    ads = ["ERP Study For Hi Tech Companies Download ERP success stories.", "Discover iShares ETFs."]
+    for label in ("BW MALL SPONSORED LINKS", "Ads by Google", "Sponsored Links:"):
+        texts = [PROSE, label, *ads, PROSE2]
+        kinds = ["paragraph", "paragraph", "list_item", "list_item", "paragraph"]
+        chars = [len(t) for t in texts]
+        assert classify_mod.without_page_chrome(texts, kinds, chars, [0, 1, 2, 3, 4]) == [0, 4], label
+        # the list of the article after its next paragraph stays
+        texts, kinds = [*texts, "First point of the article."], [*kinds, "list_item"]
+        kept = list(range(6))
+        assert classify_mod.without_page_chrome(texts, kinds, [*chars, 27], kept) == [0, 4, 5]
+    # ... not prose that mentions sponsored links
+    texts = [PROSE, "Sponsored links are marked as such on the results page.", PROSE2]
+    kept = [0, 1, 2]
+    assert classify_mod.without_page_chrome(texts, ["paragraph"] * 3, [len(t) for t in texts], kept) == kept

@@ -564,7 +564,7 @@ HEADLINE_LINE_BLOCKS = 1
 # dragnet test split 0.92274 -> 0.92291, scrapinghub_aeb and trafilatura_eval unchanged (0.97148,
 # 0.92234); block model: dragnet train 0.93492 -> 0.93529, test 0.92412 -> 0.92430, the others unchanged.
 SIGN_OFF_CALL = re.compile(
-    r"^(?:(?:don'?t miss [^.!?]{0,40}[.!?]\s*)?subscribe (?:to|for|now)\b|sign[- ]?up (?:for|to)\b"
+    r"^(?:(?:don['’]?t miss [^.!?]{0,40}[.!?]\s*)?subscribe (?:to|for|now)\b|sign[- ]?up (?:for|to)\b"
     r"|to subscribe\b|to receive\b.{0,80}?\b(?:e-?mail|newsletter|updates|feed)\b"
     r"|if you (?:enjoyed|liked) this\b|enter your e-?mail\b|get the latest\b.{0,80}\b(?:sent|delivered)\b"
     r"|copyright\W{0,3}(?:\(c\)\W{0,3})?\d{4}\b|this (?:article|post|guest post) (?:is|was) written by\b)",
@@ -703,8 +703,23 @@ SIGN_OFF_NOTICE = re.compile(
     r"^(?:all (?:information|content|material)\b.{0,200}?\b(?:as is|informational"
     r"|for information)\b|this (?:page|site|website) is best viewed\b|(?:note:\s*)?in accordance with title"
     r" 17\b|join (?:over |more than )?[\d,]+\+? (?:\w+ )?(?:readers|subscribers|others|people)"
-    r"|want more\b.{0,60}\?\s*(?:find|follow|like|subscribe|sign up)|can'?t get enough of\b"
+    r"|want more\b.{0,60}\?\s*(?:find|follow|like|subscribe|sign up)|can['’]?t get enough of\b"
     r"|did you (?:enjoy|like) this (?:article|post)\b|(?:[^.!?]{0,40}[-–—:?!.]\s+)?if you (?:like|enjoy|liked"
     r"|enjoyed) (?:my|our|this|these|the) (?:articles?|posts?|work|blog|content|tips|site)\b)",
     re.IGNORECASE,
 )
+
+# --- navigation and ad units inside the article's container (worker/clean/classify.py without_page_chrome) --
+
+# The first kept block, of at most BREADCRUMB_MAX_CHARS characters, that is a breadcrumb trail: at least three
+# short parts without sentence punctuation joined by ">", "»" or "›" ("Auto Sales > Car Loans > Financing and
+# Credit > Honda 0 Percent Financing"). Only the first block: a menu path inside a how-to ("Settings >
+# Privacy > Location") is the article's text.
+BREADCRUMB = re.compile(r"[^.!?>»›]{1,40}(?:\s[>»›]\s[^.!?>»›]{1,60}){2,}")
+BREADCRUMB_MAX_CHARS = 160
+# A kept line, of at most AD_UNIT_LABEL_MAX_CHARS characters, that labels an ad unit ("BW MALL SPONSORED
+# LINKS", "Ads by Google"), is no article text, nor are the list items right after it (the ads).
+AD_UNIT_LABEL = re.compile(
+    r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links)\W*", re.IGNORECASE
+)
+AD_UNIT_LABEL_MAX_CHARS = 60
