@@ -482,12 +482,15 @@ def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     assert classify_mod.without_sign_off(["ABOUT US", bio], ["heading", "paragraph"], [0, 1]) == [0, 1]
 
 
-def test_a_breadcrumb_trail_opening_the_text_is_not_the_article() -> None:
+def test_a_breadcrumb_trail_or_welcome_box_opening_the_text_is_not_the_article() -> None:
     # rule: BREADCRUMB, the first kept block only
     trails = [
         "Auto Sales > Car Loans > Financing and Credit > Honda 0 Percent Financing",
         "Home » News » World",
         "News › Politics › Election 2012",
+        # rule: WELCOME_BOX, the first kept block only
+        "If you're new here, you may want to subscribe to my RSS feed. Thanks for visiting!",
+        "Welcome to Million Dollar Journey! If you’re new here, you can learn about me, read our user guide.",
     ]
     kinds = ["paragraph"] * 3
     for trail in trails:
@@ -498,6 +501,8 @@ def test_a_breadcrumb_trail_opening_the_text_is_not_the_article() -> None:
         [PROSE, "Settings > Privacy > Location Services", PROSE2],
         ["Go to Settings > Privacy > Location. Turn it off.", PROSE, PROSE2],
         ["Home > News", PROSE, PROSE2],
+        [PROSE, "If you're new here, start with the first chapter.", PROSE2],
+        ["Welcome to the London Olympic marathon. The race is underway.", PROSE, PROSE2],
     ):
         assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [0, 1, 2]
 

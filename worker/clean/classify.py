@@ -378,11 +378,14 @@ def _page_line(text: str, chars: int) -> bool:
 def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
     """`kept` (indexes into `texts`, `kinds` and `chars`) without the page's navigation and ad units that
     sit inside the article's container: a breadcrumb trail as its first block (h.BREADCRUMB: "Auto Sales >
-    Car Loans > Financing and Credit > Honda 0 Percent Financing"), and an ad unit, its label
-    (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") with the list items right after it."""
+    Car Loans > Financing and Credit > Honda 0 Percent Financing") or a blog's welcome box there
+    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed."), and an ad unit, its
+    label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") with the list items right after it."""
     drop: set[int] = set()
-    if kept and chars[kept[0]] <= h.BREADCRUMB_MAX_CHARS and h.BREADCRUMB.fullmatch(texts[kept[0]]):
-        drop.add(kept[0])
+    if kept:
+        first, size = texts[kept[0]], chars[kept[0]]
+        if (size <= h.BREADCRUMB_MAX_CHARS and h.BREADCRUMB.fullmatch(first)) or h.WELCOME_BOX.match(first):
+            drop.add(kept[0])
     for k, i in enumerate(kept):
         if chars[i] <= h.AD_UNIT_LABEL_MAX_CHARS and h.AD_UNIT_LABEL.fullmatch(texts[i]) is not None:
             drop.add(i)

@@ -717,6 +717,10 @@ SIGN_OFF_NOTICE = re.compile(
 # Privacy > Location") is the article's text.
 BREADCRUMB = re.compile(r"[^.!?>»›]{1,40}(?:\s[>»›]\s[^.!?>»›]{1,60}){2,}")
 BREADCRUMB_MAX_CHARS = 160
+# The first kept block is a blog's welcome box for new visitors (a WordPress plugin's "If you're new here,
+# you may want to subscribe to my RSS feed. Thanks for visiting!", "Welcome to Million Dollar Journey! If
+# you're new here, you can learn about me, ..."), not its post.
+WELCOME_BOX = re.compile(r"(?:welcome\b[^.!?]{0,80}[.!?]\s*)?if you['’]?re new here\b", re.IGNORECASE)
 # A kept line, of at most AD_UNIT_LABEL_MAX_CHARS characters, that labels an ad unit ("BW MALL SPONSORED
 # LINKS", "Ads by Google"), is no article text, nor are the list items right after it (the ads).
 AD_UNIT_LABEL = re.compile(
