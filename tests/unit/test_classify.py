@@ -523,3 +523,29 @@ def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
     texts = [PROSE, "Sponsored links are marked as such on the results page.", PROSE2]
     kept = [0, 1, 2]
     assert classify_mod.without_page_chrome(texts, ["paragraph"] * 3, [len(t) for t in texts], kept) == kept
+
+
+def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_article() -> None:
+    # rule: TAIL_HEADING, a heading among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks and what follows
+    teaser = "If You Touch a Baby Bird, Will Its Mother Really Abandon It?"
+    headings = [
+        "More from mental_floss…",
+        "Other Car News:",
+        "Related Posts",
+        "You might also like:",
+        "Sign-up To The Newsletter And Get A Free eBook",
+        "never miss a recipe",
+    ]
+    kinds = ["paragraph", "paragraph", "heading", "list_item"]
+    for heading in headings:
+        texts = [PROSE, PROSE2, heading, teaser]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
+    # ... not a section heading of the article, nor such a line that is no heading
+    for line, kind in (
+        ("Top 10 tips for the road", "heading"),
+        ("Other albums of note out this week:", "paragraph"),
+        ("Space is limited so sign up today!", "paragraph"),
+    ):
+        texts = [PROSE, PROSE2, line, teaser]
+        kinds = ["paragraph", "paragraph", kind, "list_item"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1, 2, 3], line

@@ -405,14 +405,17 @@ _SIGN_OFF_LINE = re.compile(
 
 def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
     """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
-    "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
-    "Follow X on Twitter", "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's
-    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright; h.SIGN_OFF_NOTICE: a
-    disclaimer, "This page is best viewed in ...", "Join over 104,000 readers!"); the first kept block
-    always stays."""
+    "About the author" heading and what follows) or the box of related posts or the newsletter that ends it
+    (h.TAIL_HEADING: a "More from X" or "Sign up to the newsletter" heading and what follows) and without
+    its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter", "Write to X at x@...", WordPress's "This
+    entry was posted ...", a newspaper's print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a
+    wire copyright; h.SIGN_OFF_NOTICE: a disclaimer, "This page is best viewed in ...", "Join over 104,000
+    readers!"); the first kept block always stays."""
     k = len(kept)
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
-        if kinds[kept[j]] == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]]):
+        if kinds[kept[j]] == "heading" and (
+            h.AUTHOR_HEADING.match(texts[kept[j]]) or h.TAIL_HEADING.fullmatch(texts[kept[j]])
+        ):
             k = j
             break
     sign_off = _SIGN_OFF_LINE.match

@@ -727,3 +727,21 @@ AD_UNIT_LABEL = re.compile(
     r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links)\W*", re.IGNORECASE
 )
 AD_UNIT_LABEL_MAX_CHARS = 60
+
+# --- the box that ends the article's container (worker/clean/classify.py without_sign_off) -----------------
+
+# A heading among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks (not the first) that opens a box of related
+# posts or a newsletter's call ("More from mental_floss…", "Other Car News:", "Related Posts", "You might also
+# like", "Sign-up To The Newsletter And Get A Free eBook", "Never miss a recipe") ends the article, as
+# AUTHOR_HEADING's does: it and what follows go (the teasers or the sign-up form after it share the post's
+# container). Headings only: "Other albums of note out this week:" or "Space is limited so sign up today!" as
+# a paragraph is the article's text.
+TAIL_HEADING = re.compile(
+    r"\W*(?:more (?:from|in) .{1,40}|more (?:news|stories|posts|articles|videos)\b.{0,30}"
+    r"|related(?: posts?| articles?| stories| links| content| reading| coverage| videos)?"
+    r"|you (?:may|might) also (?:like|enjoy)\b.{0,20}|(?:recommended|popular|recent"
+    r"|most (?:read|popular|viewed|shared)|trending|latest|previously posted|other)\b.{0,30}"
+    r"\b(?:posts?|stories|articles|news|items|reads|videos)|further reading"
+    r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40})\W*",
+    re.IGNORECASE,
+)
