@@ -549,3 +549,17 @@ def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_artic
         texts = [PROSE, PROSE2, line, teaser]
         kinds = ["paragraph", "paragraph", kind, "list_item"]
         assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1, 2, 3], line
+
+
+def test_a_posts_dated_footer_is_not_the_article() -> None:
+    # rule: SIGN_OFF_POSTED, matched on trailing lines only
+    footers = [
+        "Posted by James Hamilton at October 28, 2012 01:23 PM",
+        "Posted October 26, 2012 @ 2:49 PM by Robert Brady",
+        "Originally posted 2011-04-26 19:03:38.",
+        "Written by: tmatt on August 9, 2012.",
+    ]
+    # ... not where the article goes on after them, nor an undated byline, nor a long line
+    _assert_dropped_when_trailing(footers, "Posted by Ka-Ping Yee, Software Engineer, Google Crisis Response")
+    long_line = f"Published in 2012, the study {'followed the patients for years and ' * 5}found no effect."
+    assert classify_mod.without_sign_off([PROSE, long_line], ["paragraph"] * 2, [0, 1]) == [0, 1]

@@ -745,3 +745,13 @@ TAIL_HEADING = re.compile(
     r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40})\W*",
     re.IGNORECASE,
 )
+
+# --- the post's dated footer (worker/clean/classify.py without_sign_off) -----------------------------------
+
+# A post's footer among the trailing lines, matched as SIGN_OFF_CALL is (the first kept block always stays):
+# a line of at most 150 characters opening "Posted", "Written" or "Published" that holds a year ("Posted by
+# James Hamilton at October 28, 2012 01:23 PM", "Posted October 26, 2012 @ 2:49 PM by Robert Brady",
+# "Originally posted 2011-04-26 19:03:38."): the byline a blog prints under its post, after the text.
+SIGN_OFF_POSTED = re.compile(
+    r"^(?:originally )?(?:posted|written|published)\b(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$", re.IGNORECASE
+)
