@@ -540,6 +540,10 @@ def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_artic
     for heading in headings:
         texts = [PROSE, PROSE2, heading, teaser]
         assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
+    # an old table layout's label cell
+    texts = [PROSE, PROSE2, "Most recent posts on the Camelot Communities board:", teaser]
+    kinds = ["table_cell"] * 4
+    assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1]
     # ... not a section heading of the article, nor such a line that is no heading
     for line, kind in (
         ("Top 10 tips for the road", "heading"),

@@ -414,8 +414,9 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     readers!"); the first kept block always stays."""
     k = len(kept)
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
-        if kinds[kept[j]] == "heading" and (
-            h.AUTHOR_HEADING.match(texts[kept[j]]) or h.TAIL_HEADING.fullmatch(texts[kept[j]])
+        kind = kinds[kept[j]]
+        if (kind == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]])) or (
+            kind in h.TAIL_HEADING_KINDS and h.TAIL_HEADING.fullmatch(texts[kept[j]])
         ):
             k = j
             break

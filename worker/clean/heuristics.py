@@ -740,11 +740,14 @@ TAIL_HEADING = re.compile(
     r"\W*(?:more (?:from|in) .{1,40}|more (?:news|stories|posts|articles|videos)\b.{0,30}"
     r"|related(?: posts?| articles?| stories| links| content| reading| coverage| videos)?"
     r"|you (?:may|might) also (?:like|enjoy)\b.{0,20}|(?:recommended|popular|recent"
-    r"|most (?:read|popular|viewed|shared)|trending|latest|previously posted|other)\b.{0,30}"
-    r"\b(?:posts?|stories|articles|news|items|reads|videos)|further reading"
+    r"|most (?:recent|read|popular|viewed|shared)|trending|latest|previously posted|other)\b.{0,30}"
+    r"\b(?:posts?|stories|articles|news|items|reads|videos)\b.{0,40}|further reading"
     r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40})\W*",
     re.IGNORECASE,
 )
+# ... a heading, or a table cell (an old table layout's label: "Most recent posts on the Camelot Communities
+# board:").
+TAIL_HEADING_KINDS = frozenset({"heading", "table_cell"})
 
 # --- the post's dated footer (worker/clean/classify.py without_sign_off) -----------------------------------
 
