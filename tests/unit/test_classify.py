@@ -425,6 +425,8 @@ def test_trailing_notices_and_invitations_are_not_the_article() -> None:
         "Can’t get enough of Spencer? Check out his work at StanGraphs.",  # a typographic apostrophe too
         "Did you enjoy this article?",
         "Back to school - If you like my articles, you'll like my Photography School as well.",
+        "This article last reviewed April 2005.",
+        "Last updated: 12 March 2006",
     ]
     # ... not where the article goes on after them, and not an author's disclosure
     _assert_dropped_when_trailing(notices, "Disclaimer: the author holds shares of Apple.")
