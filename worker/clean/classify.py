@@ -379,20 +379,27 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     """`kept` (indexes into `texts`, `kinds` and `chars`) without the page's navigation and ad units that
     sit inside the article's container: a breadcrumb trail as its first block (h.BREADCRUMB: "Auto Sales >
     Car Loans > Financing and Credit > Honda 0 Percent Financing") or a blog's welcome box there
-    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed."), and an ad unit, its
-    label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") with the list items right after it."""
+    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed."), and an ad unit: a
+    label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") and the run of list items right after it."""
+    if not kept:
+        return kept
     drop: set[int] = set()
-    if kept:
-        first, size = texts[kept[0]], chars[kept[0]]
-        if (size <= h.BREADCRUMB_MAX_CHARS and h.BREADCRUMB.fullmatch(first)) or h.WELCOME_BOX.match(first):
-            drop.add(kept[0])
-    for k, i in enumerate(kept):
-        if chars[i] <= h.AD_UNIT_LABEL_MAX_CHARS and h.AD_UNIT_LABEL.fullmatch(texts[i]) is not None:
-            drop.add(i)
-            for j in kept[k + 1 :]:
-                if kinds[j] != "list_item":
-                    break
-                drop.add(j)
+    first, size = texts[kept[0]], chars[kept[0]]
+    # every trail holds one of BREADCRUMB's separators: tested first, the pattern is twenty times as dear
+    trail = size <= h.BREADCRUMB_MAX_CHARS and (">" in first or "»" in first or "›" in first)
+    if (trail and h.BREADCRUMB.fullmatch(first)) or h.WELCOME_BOX.match(first):
+        drop.add(kept[0])
+    ks = [kinds[i] for i in kept]
+    if "list_item" in ks:  # an ad unit's label is looked for only before a run of list items
+        fit, label, item = h.AD_UNIT_LABEL_MAX_CHARS, h.AD_UNIT_LABEL.fullmatch, "list_item"
+        for k in range(1, len(ks)):
+            i = kept[k - 1]
+            if ks[k] == item and ks[k - 1] != item and chars[i] <= fit and label(texts[i]) is not None:
+                drop.add(i)
+                j = k
+                while j < len(ks) and ks[j] == item:  # the ads
+                    drop.add(kept[j])
+                    j += 1
     return [i for i in kept if i not in drop] if drop else kept
 
 
@@ -413,10 +420,11 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     wire copyright; h.SIGN_OFF_NOTICE: a disclaimer, "This page is best viewed in ...", "Join over 104,000
     readers!"); the first kept block always stays."""
     k = len(kept)
+    tail_kinds, most = h.TAIL_HEADING_KINDS, h.TAIL_HEADING_MAX_CHARS
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
-        kind = kinds[kept[j]]
-        if (kind == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]])) or (
-            kind in h.TAIL_HEADING_KINDS and h.TAIL_HEADING.fullmatch(texts[kept[j]])
+        kind, text = kinds[kept[j]], texts[kept[j]]
+        if (kind == "heading" and h.AUTHOR_HEADING.match(text)) or (
+            kind in tail_kinds and len(text) <= most and h.TAIL_HEADING.fullmatch(text)
         ):
             k = j
             break

@@ -726,7 +726,8 @@ BREADCRUMB_MAX_CHARS = 160
 # you're new here, you can learn about me, ..."), not its post.
 WELCOME_BOX = re.compile(r"(?:welcome\b[^.!?]{0,80}[.!?]\s*)?if you['’]?re new here\b", re.IGNORECASE)
 # A kept line, of at most AD_UNIT_LABEL_MAX_CHARS characters, that labels an ad unit ("BW MALL SPONSORED
-# LINKS", "Ads by Google"), is no article text, nor are the list items right after it (the ads).
+# LINKS", "Ads by Google") right before a run of kept list items, is no article text, nor are the items (the
+# ads). Looked for only before a run of list items: a label alone is BOILERPLATE_LINE's or a short line's.
 AD_UNIT_LABEL = re.compile(
     r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links)\W*", re.IGNORECASE
 )
@@ -752,6 +753,7 @@ TAIL_HEADING = re.compile(
 # ... a heading, or a table cell (an old table layout's label: "Most recent posts on the Camelot Communities
 # board:").
 TAIL_HEADING_KINDS = frozenset({"heading", "table_cell"})
+TAIL_HEADING_MAX_CHARS = 80
 
 # --- the post's dated footer (worker/clean/classify.py without_sign_off) -----------------------------------
 
