@@ -444,6 +444,7 @@ def test_page_furniture_is_not_the_article() -> None:
         "Twitter (17,951 followers) • Facebook (3,507 likes) • Flickr (4,218 contacts)",
         "RSS Feed for FDA News Releases",
         "James Holmes in Court: Colorado Shooting Suspect's Strange Demeanor Watch Video",
+        "Will iPad lovers give Windows 8 tablets a chance? That’s the question we asked for t… Read More...",
         "Mouseover photo to load notes or add comment",
         "Loading Slideshow",
         "“Start Quote",

@@ -362,7 +362,7 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     they stand: photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times", "KIMIHIRO
     HOSHINO/AFP/GettyImages") and the page's furniture (h.FURNITURE_LINE: "Sharing is caring!", "(Click to
     enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
-    Watch Video")."""
+    Watch Video", a cut-off teaser "... Read More...")."""
     most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
