@@ -422,8 +422,11 @@ def test_trailing_notices_and_invitations_are_not_the_article() -> None:
         "Join over 104,000 monthly readers! Subscribe to the free email newsletter.",
         "Want more weird health news? Find The Body Odd on Facebook.",
         "Can't get enough of Spencer? Check out his work at StanGraphs.",
+        "Can’t get enough of Spencer? Check out his work at StanGraphs.",  # a typographic apostrophe too
         "Did you enjoy this article?",
         "Back to school - If you like my articles, you'll like my Photography School as well.",
+        "This article last reviewed April 2005.",
+        "Last updated: 12 March 2006",
     ]
     # ... not where the article goes on after them, and not an author's disclosure
     _assert_dropped_when_trailing(notices, "Disclaimer: the author holds shares of Apple.")
@@ -441,6 +444,7 @@ def test_page_furniture_is_not_the_article() -> None:
         "Twitter (17,951 followers) • Facebook (3,507 likes) • Flickr (4,218 contacts)",
         "RSS Feed for FDA News Releases",
         "James Holmes in Court: Colorado Shooting Suspect's Strange Demeanor Watch Video",
+        "Will iPad lovers give Windows 8 tablets a chance? That’s the question we asked for t… Read More...",
         "Mouseover photo to load notes or add comment",
         "Loading Slideshow",
         "“Start Quote",
@@ -479,3 +483,90 @@ def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     assert classify_mod.without_sign_off(texts, kinds, list(range(len(texts)))) == list(range(len(texts)))
     # the first kept block always stays
     assert classify_mod.without_sign_off(["ABOUT US", bio], ["heading", "paragraph"], [0, 1]) == [0, 1]
+
+
+def test_a_breadcrumb_trail_or_welcome_box_opening_the_text_is_not_the_article() -> None:
+    # rule: BREADCRUMB, the first kept block only
+    trails = [
+        "Auto Sales > Car Loans > Financing and Credit > Honda 0 Percent Financing",
+        "Home » News » World",
+        "News › Politics › Election 2012",
+        # rule: WELCOME_BOX, the first kept block only
+        "If you're new here, you may want to subscribe to my RSS feed. Thanks for visiting!",
+        "Welcome to Million Dollar Journey! If you’re new here, you can learn about me, read our user guide.",
+    ]
+    kinds = ["paragraph"] * 3
+    for trail in trails:
+        texts = [trail, PROSE, PROSE2]
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [1, 2]
+    # ... not a menu path inside a how-to, nor a first line with a sentence or only two parts
+    for texts in (
+        [PROSE, "Settings > Privacy > Location Services", PROSE2],
+        ["Go to Settings > Privacy > Location. Turn it off.", PROSE, PROSE2],
+        ["Home > News", PROSE, PROSE2],
+        [PROSE, "If you're new here, start with the first chapter.", PROSE2],
+        ["Welcome to the London Olympic marathon. The race is underway.", PROSE, PROSE2],
+    ):
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [0, 1, 2]
+
+
+def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
+    # rule: AD_UNIT_LABEL, its label and the list items right after it
+    ads = ["ERP Study For Hi Tech Companies Download ERP success stories.", "Discover iShares ETFs."]
+    for label in ("BW MALL SPONSORED LINKS", "Ads by Google", "Sponsored Links:"):
+        texts = [PROSE, label, *ads, PROSE2]
+        kinds = ["paragraph", "paragraph", "list_item", "list_item", "paragraph"]
+        chars = [len(t) for t in texts]
+        assert classify_mod.without_page_chrome(texts, kinds, chars, [0, 1, 2, 3, 4]) == [0, 4], label
+        # the list of the article after its next paragraph stays
+        texts, kinds = [*texts, "First point of the article."], [*kinds, "list_item"]
+        kept = list(range(6))
+        assert classify_mod.without_page_chrome(texts, kinds, [*chars, 27], kept) == [0, 4, 5]
+    # ... not prose that mentions sponsored links
+    texts = [PROSE, "Sponsored links are marked as such on the results page.", PROSE2]
+    kept = [0, 1, 2]
+    assert classify_mod.without_page_chrome(texts, ["paragraph"] * 3, [len(t) for t in texts], kept) == kept
+
+
+def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_article() -> None:
+    # rule: TAIL_HEADING, a heading among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks and what follows
+    teaser = "If You Touch a Baby Bird, Will Its Mother Really Abandon It?"
+    headings = [
+        "More from mental_floss…",
+        "Other Car News:",
+        "Related Posts",
+        "You might also like:",
+        "Sign-up To The Newsletter And Get A Free eBook",
+        "never miss a recipe",
+    ]
+    kinds = ["paragraph", "paragraph", "heading", "list_item"]
+    for heading in headings:
+        texts = [PROSE, PROSE2, heading, teaser]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
+    # an old table layout's label cell
+    texts = [PROSE, PROSE2, "Most recent posts on the Camelot Communities board:", teaser]
+    kinds = ["table_cell"] * 4
+    assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1]
+    # ... not a section heading of the article, nor such a line that is no heading
+    for line, kind in (
+        ("Top 10 tips for the road", "heading"),
+        ("Other albums of note out this week:", "paragraph"),
+        ("Space is limited so sign up today!", "paragraph"),
+    ):
+        texts = [PROSE, PROSE2, line, teaser]
+        kinds = ["paragraph", "paragraph", kind, "list_item"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1, 2, 3], line
+
+
+def test_a_posts_dated_footer_is_not_the_article() -> None:
+    # rule: SIGN_OFF_POSTED, matched on trailing lines only
+    footers = [
+        "Posted by James Hamilton at October 28, 2012 01:23 PM",
+        "Posted October 26, 2012 @ 2:49 PM by Robert Brady",
+        "Originally posted 2011-04-26 19:03:38.",
+        "Written by: tmatt on August 9, 2012.",
+    ]
+    # ... not where the article goes on after them, nor an undated byline, nor a long line
+    _assert_dropped_when_trailing(footers, "Posted by Ka-Ping Yee, Software Engineer, Google Crisis Response")
+    long_line = f"Published in 2012, the study {'followed the patients for years and ' * 5}found no effect."
+    assert classify_mod.without_sign_off([PROSE, long_line], ["paragraph"] * 2, [0, 1]) == [0, 1]

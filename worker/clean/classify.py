@@ -362,7 +362,7 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     they stand: photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times", "KIMIHIRO
     HOSHINO/AFP/GettyImages") and the page's furniture (h.FURNITURE_LINE: "Sharing is caring!", "(Click to
     enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
-    Watch Video")."""
+    Watch Video", a cut-off teaser "... Read More...")."""
     most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
@@ -375,23 +375,57 @@ def _page_line(text: str, chars: int) -> bool:
     )
 
 
+def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts`, `kinds` and `chars`) without the page's navigation and ad units that
+    sit inside the article's container: a breadcrumb trail as its first block (h.BREADCRUMB: "Auto Sales >
+    Car Loans > Financing and Credit > Honda 0 Percent Financing") or a blog's welcome box there
+    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed."), and an ad unit: a
+    label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") and the run of list items right after it."""
+    if not kept:
+        return kept
+    drop: set[int] = set()
+    first, size = texts[kept[0]], chars[kept[0]]
+    # every trail holds one of BREADCRUMB's separators: tested first, the pattern is twenty times as dear
+    trail = size <= h.BREADCRUMB_MAX_CHARS and (">" in first or "»" in first or "›" in first)
+    if (trail and h.BREADCRUMB.fullmatch(first)) or h.WELCOME_BOX.match(first):
+        drop.add(kept[0])
+    ks = [kinds[i] for i in kept]
+    if "list_item" in ks:  # an ad unit's label is looked for only before a run of list items
+        fit, label, item = h.AD_UNIT_LABEL_MAX_CHARS, h.AD_UNIT_LABEL.fullmatch, "list_item"
+        for k in range(1, len(ks)):
+            i = kept[k - 1]
+            if ks[k] == item and ks[k - 1] != item and chars[i] <= fit and label(texts[i]) is not None:
+                drop.add(i)
+                j = k
+                while j < len(ks) and ks[j] == item:  # the ads
+                    drop.add(kept[j])
+                    j += 1
+    return [i for i in kept if i not in drop] if drop else kept
+
+
 # h.SIGN_OFF's, h.SIGN_OFF_CALL's and h.SIGN_OFF_NOTICE's lines in one pattern: one match call per trailing
 # block.
 _SIGN_OFF_LINE = re.compile(
-    f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}|{h.SIGN_OFF_NOTICE.pattern}", re.IGNORECASE
+    f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}|{h.SIGN_OFF_NOTICE.pattern}|{h.SIGN_OFF_POSTED.pattern}",
+    re.IGNORECASE,
 )
 
 
 def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> list[int]:
     """`kept` (indexes into `texts` and `kinds`) without the author's box that ends it (h.AUTHOR_HEADING: an
-    "About the author" heading and what follows) and without its trailing sign-off lines (h.SIGN_OFF:
-    "Follow X on Twitter", "Write to X at x@...", WordPress's "This entry was posted ...", a newspaper's
-    print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a wire copyright; h.SIGN_OFF_NOTICE: a
-    disclaimer, "This page is best viewed in ...", "Join over 104,000 readers!"); the first kept block
-    always stays."""
+    "About the author" heading and what follows) or the box of related posts or the newsletter that ends it
+    (h.TAIL_HEADING: a "More from X" or "Sign up to the newsletter" heading and what follows) and without
+    its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter", "Write to X at x@...", WordPress's "This
+    entry was posted ...", a newspaper's print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a
+    wire copyright; h.SIGN_OFF_NOTICE: a disclaimer, "This page is best viewed in ...", "Join over 104,000
+    readers!"); the first kept block always stays."""
     k = len(kept)
+    tail_kinds, most = h.TAIL_HEADING_KINDS, h.TAIL_HEADING_MAX_CHARS
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
-        if kinds[kept[j]] == "heading" and h.AUTHOR_HEADING.match(texts[kept[j]]):
+        kind, text = kinds[kept[j]], texts[kept[j]]
+        if (kind == "heading" and h.AUTHOR_HEADING.match(text)) or (
+            kind in tail_kinds and len(text) <= most and h.TAIL_HEADING.fullmatch(text)
+        ):
             k = j
             break
     sign_off = _SIGN_OFF_LINE.match

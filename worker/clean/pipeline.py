@@ -6,7 +6,8 @@ The stages, top to bottom, each a plain function with typed input and output:
            strip)
            -> score -> choose the content region -> classify + smooth -> [block model, with `block_model`:
            adds blocks] -> on a page the memory did not strip: no post lines that are not its text
-           (taxonomy, the author's box and sign-offs at the end, photo credits, page furniture)
+           (taxonomy, the author's box and sign-offs at the end, photo credits, page furniture, breadcrumbs,
+           ad units)
            -> site memory (article slots join the text; none of those lines there or on a stripped page;
            learn location and positions) -> posts, comments
            -> quality -> assemble the Document

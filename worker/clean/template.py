@@ -26,8 +26,9 @@ word is template (a duplicate, an error page) is not stripped at all ("all_templ
    digits are not fingerprinted), which the gold of news and blog pages keeps.
 6. The post's lines that are not its text (`post_lines`: taxonomy lines "Tags: ...", "Posted in: ...", its
    author's box and trailing sign-off lines such as a newspaper's print line, photo credits, the page's
-   furniture) are not kept on a stripped page, where the widened target holds the post's meta lines, nor
-   added as slot blocks; extract() takes the same lines out of a page the memory did not strip.
+   furniture, a breadcrumb trail, ad units) are not kept on a stripped page, where the widened target holds
+   the post's meta lines, nor added as slot blocks; extract() takes the same lines out of a page the memory
+   did not strip.
 
 Subtrees are matched by text. Structure-only fingerprints (tag path and child tags, for bylines whose
 text changes: "Posted by X on <date>") were tried and removed: they stripped bylines that the gold of news
@@ -47,7 +48,7 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
-from worker.clean.classify import without_page_lines, without_sign_off
+from worker.clean.classify import without_page_chrome, without_page_lines, without_sign_off
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -209,11 +210,13 @@ def after_extraction(
 def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     """`blocks` without the post's lines that are not its text: taxonomy lines (h.TAXONOMY_LABEL), the
     author's box or sign-off lines at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL,
-    h.SIGN_OFF_NOTICE), photo credits (h.PHOTO_CREDIT) and the page's furniture (h.FURNITURE_LINE).
-    extract() takes them out of density's blocks on a page the memory did not strip; after_extraction out
-    of a stripped page's and out of the slot blocks."""
+    h.SIGN_OFF_NOTICE), photo credits (h.PHOTO_CREDIT), the page's furniture (h.FURNITURE_LINE), a
+    breadcrumb trail or welcome box opening the text (h.BREADCRUMB, h.WELCOME_BOX) and ad units
+    (h.AD_UNIT_LABEL). extract() takes them out of density's blocks on a page the memory did not strip;
+    after_extraction out of a stripped page's and out of the slot blocks."""
     kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
-    return without_page_lines(seg.texts, seg.chars, kept)
+    kept = without_page_lines(seg.texts, seg.chars, kept)
+    return without_page_chrome(seg.texts, seg.kinds, seg.chars, kept)
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
