@@ -115,6 +115,25 @@ def test_headings_before_good_text_are_kept() -> None:
     assert smooth(blocks, [BAD, SHORT, GOOD]) == [BAD, GOOD, GOOD]
 
 
+@pytest.mark.parametrize(
+    ("line", "button", "kept"),
+    [
+        (("Two cloves of garlic", "paragraph", 0), ("Pin It", "paragraph", 2), True),
+        (("Subscribers", "paragraph", 0), ("Pin It", "paragraph", 2), False),  # a one-word label
+        (("Two cloves of garlic", "paragraph", 1), ("Pin It", "paragraph", 2), False),  # link text
+        (("Two cloves of garlic", "paragraph", 0), ("Share on Facebook", "paragraph", 3), False),  # longer
+    ],
+)
+def test_short_lines_between_good_text_stand_past_share_buttons(
+    monkeypatch: pytest.MonkeyPatch, line: tuple[str, str, int], button: tuple[str, str, int], kept: bool
+) -> None:
+    # jusText keeps a short block between good ones; a share button's short link line does not part them
+    blocks = _blocks((PROSE, "paragraph", 0), line, button, (PROSE2, "paragraph", 0))
+    assert smooth(blocks, [GOOD, SHORT, BAD, GOOD]) == [GOOD, GOOD if kept else BAD, BAD, GOOD]
+    monkeypatch.setattr(h, "PASSED_LINK_MAX_CHARS", 0)
+    assert smooth(blocks, [GOOD, SHORT, BAD, GOOD]) == [GOOD, BAD, BAD, GOOD]
+
+
 def test_comment_tail_starts_at_the_comments_heading_after_good_text() -> None:
     blocks = _blocks((PROSE, "paragraph", 0), ("3 Comments", "heading", 0), (PROSE2, "paragraph", 0))
     assert comment_tail(blocks, [GOOD, NEAR, GOOD]) == 1
@@ -202,6 +221,9 @@ AD_TITLE = "<p><a href='/j1'>Office Assistant Lancaster</a></p>"
 # A sentence citing its sources: link density over MAX_LINK_DENSITY.
 CITE = "The full <a href='/f'>filing is on the SEC website</a> and in <a href='/s'>the company statement</a>."
 CITED = "The full filing is on the SEC website and in the company statement."
+# A recipe's last ingredient line before the post's share button at the region's end.
+INGREDIENT = "Two cloves of garlic"
+PIN = "<a href='/pin'>Pin It</a>"
 # The article's closing line, a short sentence, before a link list.
 CLOSING = "It will cost more than planned."
 LINKS = "<ul>" + "".join(f"<li><a href='/r{i}'>Related story number {i}</a></li>" for i in range(4)) + "</ul>"
@@ -231,6 +253,16 @@ LINKS = "<ul>" + "".join(f"<li><a href='/r{i}'>Related story number {i}</a></li>
                 (f"<p>{CLOSING}</p>", f"<ul><li>{CLOSING}</li></ul>"),
             ],
             ("CLOSING_SENTENCE_MIN_CHARS", 10_000),
+        ),
+        (  # PASSED_LINK_MAX_CHARS: not with link text, nor one word alone, nor past a longer link line
+            f"{NAV}<article><p>{PROSE}</p><p>{PROSE2}</p><p>{INGREDIENT}</p><p>{PIN}</p></article>",
+            INGREDIENT,
+            [
+                ("cloves of garlic", "cloves of <a href='/g'>garlic</a>"),
+                (INGREDIENT, "Garlic"),
+                (">Pin It<", ">Share this post on Facebook<"),
+            ],
+            ("PASSED_LINK_MAX_CHARS", 0),
         ),
     ],
 )
@@ -287,7 +319,8 @@ BLOCK_TEXTS = st.one_of(
          "© 2024 Example Ltd", "(c) 2019 Straße GmbH", "ALL RIGHTS RESERVED", "The night was right.",
          "ALL RIGHTS RESERVED — Straße",
          "Staff Reports", "Tags: news", "Read more »", "A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, steel",
-         "İstanbul ght", "これは日本語の文です。", "x" * 120, "word " * 30, PROSE[:99] + "."]
+         "İstanbul ght", "これは日本語の文です。", "x" * 120, "word " * 30, PROSE[:99] + ".", "Pin It",
+         "Tweet", "Two cloves of garlic", "Subscribers"]
     ),
     COPYRIGHT_PIECES,
 )  # fmt: skip

@@ -6461,12 +6461,13 @@ done:
    search methods, called only for the blocks that reach them) come from classify.py through
    configure_classify: nothing of the heuristics is spelled here. */
 
-enum { C_GOOD, C_BAD, C_SHORT, C_NEAR };
+enum { C_GOOD, C_BAD, C_SHORT, C_NEAR, C_PASSED }; /* C_PASSED: no class (classify._PASSED) */
 
 static struct {
     double length_low, length_high, stop_low, stop_high, max_ld, short_max_ld, long_max_ld, nostop_good,
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
-        copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min;
+        copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min, passed_max,
+        passed_min_words;
     int edge, low_stop;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
     PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
@@ -6488,7 +6489,7 @@ static int class_of(PyObject *name, int *out) {
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
              "                   comment_heading, heading, paragraph)\n\n"
-             "classify.py's thresholds (19 numbers in the order of the C struct), classes, characters, the\n"
+             "classify.py's thresholds (21 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
@@ -6501,10 +6502,11 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
                        &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
                        &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min,
-                       &cl.comment_heading_max_ld, &cl.comment_link_after, &cl.closing_min};
-    if (PyTuple_GET_SIZE(numbers) != 19)
-        return PyErr_Format(PyExc_ValueError, "19 numbers, not %zd", PyTuple_GET_SIZE(numbers));
-    for (Py_ssize_t i = 0; i < 19; i++) {
+                       &cl.comment_heading_max_ld, &cl.comment_link_after, &cl.closing_min,
+                       &cl.passed_max,   &cl.passed_min_words};
+    if (PyTuple_GET_SIZE(numbers) != 21)
+        return PyErr_Format(PyExc_ValueError, "21 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 21; i++) {
         double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
         if (v == -1.0 && PyErr_Occurred())
             return NULL;
@@ -6710,10 +6712,11 @@ static void nearest(const unsigned char *cls, Py_ssize_t n, int accept, unsigned
     }
 }
 
-/* classify.smooth: `initial` into `cls`; `tmp` holds 4 * n. */
+/* classify.smooth: `initial` into `cls`; `tmp` holds 7 * n. */
 static void smooth_classes(const ClBlocks *b, const unsigned char *initial, unsigned char *cls, unsigned char *tmp) {
     Py_ssize_t n = b->n;
     unsigned char *prev = tmp, *next = tmp + n, *prev_n = tmp + 2 * n, *next_n = tmp + 3 * n;
+    unsigned char *prev_p = tmp + 4 * n, *next_p = tmp + 5 * n, *passing = tmp + 6 * n;
     memcpy(cls, initial, (size_t)n);
     for (Py_ssize_t i = 0; i < n; i++)
         if (b->heading[i] && cls[i] == C_SHORT && good_follows(b, cls, i))
@@ -6721,10 +6724,15 @@ static void smooth_classes(const ClBlocks *b, const unsigned char *initial, unsi
     int good_bad = (1 << C_GOOD) | (1 << C_BAD);
     nearest(cls, n, good_bad, prev, next);
     nearest(cls, n, good_bad | (1 << C_NEAR), prev_n, next_n);
+    /* classify._passing_buttons: the short bad link lines classless */
+    for (Py_ssize_t i = 0; i < n; i++)
+        passing[i] = cls[i] == C_BAD && b->chars[i] < cl.passed_max && b->ld[i] > cl.max_ld ? C_PASSED : cls[i];
+    nearest(passing, n, good_bad, prev_p, next_p);
     for (Py_ssize_t i = 0; i < n; i++) { /* each short block from its neighbours before any changed */
         if (cls[i] != C_SHORT)
             continue;
-        if (prev[i] == C_GOOD && next[i] == C_GOOD)
+        if ((prev[i] == C_GOOD && next[i] == C_GOOD) ||
+            (prev_p[i] == C_GOOD && next_p[i] == C_GOOD && !b->lw[i] && (double)b->words[i] >= cl.passed_min_words))
             cls[i] = C_GOOD;
         else if (prev[i] == C_BAD && next[i] == C_BAD)
             cls[i] = C_BAD;
@@ -6782,7 +6790,7 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
     b.lw = PyMem_Malloc(m * sizeof(Py_ssize_t));
     b.stops = PyMem_Malloc(m * sizeof(Py_ssize_t));
     Py_ssize_t *ids = PyMem_Malloc(m * sizeof(Py_ssize_t)), *own = PyMem_Malloc(m * sizeof(Py_ssize_t));
-    unsigned char *flags = PyMem_Malloc(m * 9); /* heading, paragraph, bad, initial, cls, 4 of tmp */
+    unsigned char *flags = PyMem_Malloc(m * 12); /* heading, paragraph, bad, initial, cls, 7 of tmp */
     PyObject *result = NULL, *kept = NULL;
     int declined = 0;
     if (b.texts == NULL || b.chars == NULL || b.ld == NULL || b.words == NULL || b.lw == NULL || b.stops == NULL ||

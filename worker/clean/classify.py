@@ -2,9 +2,10 @@
 
 Blocks are classified good / bad / short / near-good from shallow features (length, link density,
 stopword density, sentence punctuation, boilerplate lines, marked containers); short and near-good ones
-are decided by their neighbours. A flat comment section after a "N Comments" heading is cut, and when
-smoothing has no anchor of good text the region's non-boilerplate blocks are kept; a near-good sentence of
-its own, and a short sentence closing kept text, stand whatever their neighbours.
+are decided by their neighbours (a short line's good neighbours are also looked for past share buttons). A
+flat comment section after a "N Comments" heading is cut, and when smoothing has no anchor of good text the
+region's non-boilerplate blocks are kept; a near-good sentence of its own, and a short sentence closing kept
+text, stand whatever their neighbours.
 """
 
 from __future__ import annotations
@@ -290,6 +291,19 @@ def _good_text_follows(chars: list[int], cls: list[str], i: int) -> bool:
     return False
 
 
+_PASSED = "passed"  # no class: _nearest looks past it
+
+
+def _passing_buttons(blocks: Candidates, cls: list[str]) -> list[str]:
+    """`cls` with the bad link lines shorter than PASSED_LINK_MAX_CHARS characters (a share button's "Pin It",
+    "Tweet", a listing's "Details") classless, for the short blocks' neighbours."""
+    most, shortest, ld = h.MAX_LINK_DENSITY, h.PASSED_LINK_MAX_CHARS, blocks.link_density
+    return [
+        _PASSED if c == BAD and chars < shortest and ld[i] > most else c
+        for i, (c, chars) in enumerate(zip(cls, blocks.chars, strict=True))
+    ]
+
+
 def smooth(blocks: Candidates, classes: list[str]) -> list[str]:
     """jusText context smoothing: headings, then short blocks, then near-good blocks by neighbours."""
     cls = list(classes)
@@ -301,11 +315,19 @@ def smooth(blocks: Candidates, classes: list[str]) -> list[str]:
             cls[i] = NEAR
     prev, nxt = _nearest(cls, _GOOD_BAD)
     prev_n, nxt_n = _nearest(cls, _GOOD_BAD_NEAR)
+    prev_p, nxt_p = _nearest(_passing_buttons(blocks, cls), _GOOD_BAD)
+    words, link_words = blocks.words, blocks.link_words
     revised = list(cls)
     for i in range(n):
         if cls[i] != SHORT:
             continue
-        if prev[i] == GOOD and nxt[i] == GOOD:
+        if (prev[i] == GOOD and nxt[i] == GOOD) or (
+            # rule: between good text past its share buttons (PASSED_LINK_MAX_CHARS)
+            prev_p[i] == GOOD
+            and nxt_p[i] == GOOD
+            and not link_words[i]
+            and words[i] >= h.PASSED_SHORT_MIN_WORDS
+        ):
             revised[i] = GOOD
         elif prev[i] == BAD and nxt[i] == BAD:
             revised[i] = BAD
@@ -448,6 +470,7 @@ _decide = native.decider(
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
         h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE, h.CLOSING_SENTENCE_MIN_CHARS,
+        h.PASSED_LINK_MAX_CHARS, h.PASSED_SHORT_MIN_WORDS,
     ),
     (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading

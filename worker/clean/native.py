@@ -577,6 +577,29 @@ _DECIDE_BLOCKS = (
     ("Advertisement", "paragraph", 1, 0, 7),
     ("\u0130stanbul \u00a9 ght", "paragraph", 0, 0, 7),
     ("ALL RIGHTS RESERVED \u2014 Stra\u00dfe", "paragraph", 0, 0, 7),
+    # short lines between good text past share buttons (PASSED_LINK_MAX_CHARS): one that stands, one word
+    # alone, one with a link
+    (
+        "The bridge will open again in the spring, and the work on both of its towers will go on all the "
+        "winter.",
+        "paragraph",
+        0,
+        9,
+        10,
+    ),
+    ("Two cloves of garlic", "paragraph", 0, 1, 10),
+    ("Subscribers", "paragraph", 0, 0, 10),
+    ("See the map", "paragraph", 1, 1, 10),
+    ("Pin It", "paragraph", 2, 0, 10),
+    ("Tweet", "paragraph", 1, 0, 10),
+    (
+        "The old ferry will run again while the bridge is closed, and the town will pay for all the extra "
+        "trips.",
+        "paragraph",
+        0,
+        9,
+        10,
+    ),
     ("short", "paragraph", 1, 0, 8),
     # a linked comment heading with more of the article after it (classify.comment_tail: passed over
     # in the range of the last five blocks) or less (cut at in the four from "short")
