@@ -708,3 +708,9 @@ SIGN_OFF_NOTICE = re.compile(
     r"|enjoyed) (?:my|our|this|these|the) (?:articles?|posts?|work|blog|content|tips|site)\b)",
     re.IGNORECASE,
 )
+
+# --- galleries beside the article (worker/clean/region.py without_gallery) --------------------------------
+
+# Class/id parts naming a photo gallery or slideshow.
+GALLERY_PREFIXES: tuple[str, ...] = ("gallery", "slideshow", "carousel", "slides", "slider")
+GALLERY_LEVELS = 3

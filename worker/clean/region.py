@@ -61,7 +61,9 @@ def choose(
             target = post_of_headline(seg, prefix, target, headline, flags)
     if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
-    ranges = with_twins(seg, prefix, target)
+    target, ranges = without_gallery(seg, prefix, link_density, target)
+    if ranges is None:
+        ranges = with_twins(seg, prefix, target)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
         ranges = with_prose_columns(seg, prefix, link_density, target, ranges)
@@ -267,6 +269,73 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
             return post
         e = seg.parents[e]
     return target
+
+
+def without_gallery(
+    seg: Segmentation, prefix: list[float], link_density: list[float], target: int
+) -> tuple[int, list[tuple[int, int]] | None]:
+    """The target and its block ranges with the photo galleries beside the article's prose left out, or the
+    target and None where no gallery is (the caller then takes its twins): a gallery or slideshow (an
+    element named like one, GALLERY_PREFIXES, that holds no prose box of its own) whose captions outweigh
+    a short article drew the descent in. A target inside one climbs, up to GALLERY_LEVELS levels above
+    the gallery, to the first ancestor holding prose outside it; a gallery inside the target (or the
+    ancestor) is cut out of the region when prose outside it remains."""
+    gallery, e = -1, target
+    while e > 0:  # the outermost gallery holding the target (element 0 is <body>: page-level classes)
+        if _is_gallery(seg, e):
+            gallery = e
+        e = seg.parents[e]
+    if gallery >= 0:
+        if _prose_box(seg, prefix, link_density, gallery):
+            return target, None
+        a = gallery
+        for _ in range(h.GALLERY_LEVELS):
+            a = seg.parents[a]
+            if a <= 0:
+                break
+            if _prose_outside(seg, prefix, link_density, a, gallery):
+                target = a
+                break
+        else:
+            return target, None
+        if a <= 0:
+            return target, None
+    ranges, cut = [(seg.firsts[target], seg.ends[target])], False
+    skips, e = seg.skips, target + 1
+    while e < skips[target]:  # the outermost galleries inside the target
+        if seg.ends[e] > seg.firsts[e] and _is_gallery(seg, e):
+            beside = _prose_outside(seg, prefix, link_density, target, e)
+            if beside and not _prose_box(seg, prefix, link_density, e):
+                ranges, cut = _cut(seg, ranges, e), True
+            e = skips[e]
+        else:
+            e += 1
+    return target, ranges if cut else None
+
+
+def _is_gallery(seg: Segmentation, e: int) -> bool:
+    """Is element `e` named as a photo gallery or slideshow (rule: GALLERY_PREFIXES)?"""
+    ident = seg.ident(e)
+    return bool(ident) and idents.has_part(ident, h.GALLERY_PREFIXES)
+
+
+def _prose_outside(seg: Segmentation, prefix: list[float], link_density: list[float], a: int, g: int) -> bool:
+    """Does element `a` hold prose outside its descendant `g`: PROSE_BOX_MIN_WEIGHT of content weight and a
+    paragraph of LENGTH_HIGH+ characters with little link text there, as a prose box does?"""
+    lo, hi, glo, ghi = seg.firsts[a], seg.ends[a], seg.firsts[g], seg.ends[g]
+    if prefix[hi] - prefix[lo] - (prefix[ghi] - prefix[glo]) < h.PROSE_BOX_MIN_WEIGHT:
+        return False
+    chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
+    return any(
+        chars[j] >= h.LENGTH_HIGH and kinds[j] == "paragraph" and link_density[j] <= most_linked
+        for j in (*range(lo, glo), *range(ghi, hi))
+    )
+
+
+def _cut(seg: Segmentation, ranges: list[tuple[int, int]], g: int) -> list[tuple[int, int]]:
+    """`ranges` without element `g`'s blocks."""
+    glo, ghi = seg.firsts[g], seg.ends[g]
+    return [(a, b) for lo, hi in ranges for a, b in ((lo, min(hi, glo)), (max(lo, ghi), hi)) if a < b]
 
 
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
