@@ -4021,18 +4021,6 @@ static int next_word(const char *s, size_t n, size_t *i, int underscore, size_t 
     return k > *start;
 }
 
-/* Does a part of the word s[start, end) (from its start, or after a "-") start with a word of `w`? */
-static int part_starts(const char *s, size_t start, size_t end, const Words *w) {
-    for (;;) {
-        if (starts_any(s + start, end - start, w))
-            return 1;
-        const char *dash = memchr(s + start, '-', end - start);
-        if (dash == NULL)
-            return 0;
-        start = (size_t)(dash - s) + 1;
-    }
-}
-
 /* idents.classify_ident's flags of lower-cased `s` with "_" read as a space: every word's parts (from its
    start and after each "-") in the order the Python code tests them. W_MARKER decides the whole. */
 static int word_flags(const char *s, size_t n) {
@@ -4061,24 +4049,38 @@ static int word_flags(const char *s, size_t n) {
     return flags;
 }
 
-/* idents.has_part of lower-cased `s` with "_" read as "-": a word part (from the word's start or after a
-   "-") that starts with a word of `w`. */
-static int any_part_starts(const char *s, size_t n, const Words *w) {
+/* idents.has_part of lower-cased `s` with "_" read as "-" for the post prefixes, the caption prefixes and the
+   gallery prefixes at once (one walk over the word parts, from each word's start and after each "-"):
+   IF_POST, IF_CAPTION and IF_GALLERY for the tables a part starts with a word of. */
+static int part_bits(const char *s, size_t n) {
+    int out = 0;
     size_t i = 0, start, end;
     while (next_word(s, n, &i, 0, &start, &end))
-        if (part_starts(s, start, end, w))
-            return 1;
-    return 0;
+        for (;;) {
+            const char *p = s + start;
+            size_t m = end - start;
+            if (starts_any(p, m, &idt.post_prefixes))
+                out |= IF_POST;
+            if (starts_any(p, m, &idt.caption))
+                out |= IF_CAPTION;
+            if (starts_any(p, m, &idt.gallery))
+                out |= IF_GALLERY;
+            const char *dash = memchr(p, '-', m);
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    return out;
 }
 
-/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part that
-   starts with a post prefix. */
-static int post_flag(const char *s, size_t n) {
+/* idents.is_post's first half, of lower-cased `s` with "_" read as "-": a word that names one post (the
+   second half, a part starting with a post prefix, is part_bits' IF_POST). */
+static int post_word(const char *s, size_t n) {
     size_t i = 0, start, end;
     while (next_word(s, n, &i, 0, &start, &end))
         if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start))
             return 1;
-    return any_part_starts(s, n, &idt.post_prefixes);
+    return 0;
 }
 
 /* The flags of one element; -1 with an exception. */
@@ -4118,8 +4120,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     for (size_t k = 0; k < n; k++)
         if (buf[k] == '_')
             buf[k] = '-';
-    return out | (post_flag(buf, n) ? IF_POST : 0) | (any_part_starts(buf, n, &idt.caption) ? IF_CAPTION : 0) |
-           (any_part_starts(buf, n, &idt.gallery) ? IF_GALLERY : 0);
+    return out | part_bits(buf, n) | (post_word(buf, n) ? IF_POST : 0);
 }
 
 PyDoc_STRVAR(ident_flags_doc,
