@@ -388,3 +388,21 @@ def test_a_gallery_climb_needs_prose_beside_it_within_reach() -> None:
     target, texts = _region(seg)
     assert target == elem(seg, "div", "a")
     assert texts == [PROSE, PROSE2, PROSE3, PROSE]
+
+
+def test_short_unnamed_boxes_between_an_unnamed_targets_prose_boxes_are_stepped_over() -> None:
+    first, second = " ".join([PROSE3, PROSE]), " ".join([PROSE2, PROSE3])
+    heavy = [PROSE, PROSE2, PROSE3, PROSE, PROSE2]
+
+    def page(between: str) -> Segmentation:
+        # a post typed in a browser editor: unnamed <div>s, the heaviest one after a short line and a link
+        body = "".join(f"<p>{text}</p>" for text in heavy)
+        boxes = f"<div>{first}</div><div>{second}</div>{between}<div>{body}</div>"
+        return seg_of(f"{NAV}<div id='post'>{boxes}</div>")
+
+    seg = page("<div>And one more thing:</div><div><a href='/x'>Essential links</a></div>")
+    assert _choose(seg)[1] == [first, second, "And one more thing:", "Essential links", *heavy]  # rule
+    # a named box between them, or one of another tag, still ends the walk (the lead paragraph rule takes
+    # the nearest prose block before the target)
+    for between in ("<div class='note'>And one more thing:</div>", "<p>And one more thing:</p>"):
+        assert _choose(page(between))[1] == [second, *heavy]

@@ -401,21 +401,37 @@ def with_prose_neighbours(
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text
-    does not, or is the author's box; siblings without text are stepped over."""
+    does not, or is the author's box; siblings without text are stepped over, and so are up to
+    PROSE_BRIDGE_BOXES short unnamed ones of the target's tag, when an unnamed target's prose continues
+    after them."""
     parent = seg.parents[target]
     if parent < 0 or seg.tags[parent] in ("body", "html"):
         return ranges
     siblings = seg.children(parent)
     at = siblings.index(target)
+    firsts, ends, tag, unnamed = seg.firsts, seg.ends, seg.tags[target], not seg.ident(target)
     extra: list[tuple[int, int]] = []
     for side in (siblings[at - 1 :: -1] if at else [], siblings[at + 1 :]):
+        bridge: list[tuple[int, int]] = []
         for c in side:
-            if seg.firsts[c] == seg.ends[c]:
+            if firsts[c] == ends[c]:
                 continue
-            inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
-            if inside or not _prose_box(seg, prefix, link_density, c, kinds_of_prose) or _author_box(seg, c):
+            if any(lo <= firsts[c] < hi for lo, hi in ranges) or _author_box(seg, c):  # a twin already taken
                 break
-            extra.append((seg.firsts[c], seg.ends[c]))
+            if _prose_box(seg, prefix, link_density, c, kinds_of_prose):
+                extra += bridge
+                extra.append((firsts[c], ends[c]))
+                bridge = []
+            elif (  # rule: PROSE_BRIDGE_BOXES
+                unnamed
+                and len(bridge) < h.PROSE_BRIDGE_BOXES
+                and seg.tags[c] == tag
+                and not seg.ident(c)
+                and prefix[ends[c]] - prefix[firsts[c]] < h.PROSE_BOX_MIN_WEIGHT
+            ):
+                bridge.append((firsts[c], ends[c]))
+            else:
+                break
     if not extra:
         return ranges
     return sorted(ranges + extra)
