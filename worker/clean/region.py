@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from worker.clean import heuristics as h
 from worker.clean import idents
@@ -299,7 +299,7 @@ def without_gallery(
             a = seg.parents[a]
             if a <= 0:
                 return target, None
-            if _prose_outside(seg, prefix, link_density, a, g):
+            if _prose_box(seg, prefix, link_density, a, without=g):
                 break
         else:
             return target, None
@@ -310,7 +310,7 @@ def without_gallery(
     while 0 <= g < skips[target]:  # the outermost galleries inside the target holding text
         if (
             ends[g] > firsts[g]
-            and _prose_outside(seg, prefix, link_density, target, g)
+            and _prose_box(seg, prefix, link_density, target, without=g)
             and not _prose_box(seg, prefix, link_density, g)
         ):
             ranges, cut = _cut(seg, ranges, g), True
@@ -321,19 +321,6 @@ def without_gallery(
 # Maps an element's class/id flags to 1 where they name a gallery (idents.GALLERY), 0 elsewhere: bytes.find on
 # the mapped flags finds the galleries in C.
 _GALLERY_BYTE = bytes(1 if f & idents.GALLERY else 0 for f in range(256))
-
-
-def _prose_outside(seg: Segmentation, prefix: list[float], link_density: list[float], a: int, g: int) -> bool:
-    """Does element `a` hold prose outside its descendant `g`: PROSE_BOX_MIN_WEIGHT of content weight and a
-    paragraph of LENGTH_HIGH+ characters with little link text there, as a prose box does?"""
-    lo, hi, glo, ghi = seg.firsts[a], seg.ends[a], seg.firsts[g], seg.ends[g]
-    if prefix[hi] - prefix[lo] - (prefix[ghi] - prefix[glo]) < h.PROSE_BOX_MIN_WEIGHT:
-        return False
-    chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
-    return any(
-        chars[j] >= h.LENGTH_HIGH and kinds[j] == "paragraph" and link_density[j] <= most_linked
-        for j in (*range(lo, glo), *range(ghi, hi))
-    )
 
 
 def _cut(seg: Segmentation, ranges: list[tuple[int, int]], g: int) -> list[tuple[int, int]]:
@@ -378,16 +365,22 @@ def _prose_box(
     link_density: list[float],
     e: int,
     kinds_of_prose: frozenset[str] = _PARAGRAPHS,
+    without: int = -1,
 ) -> bool:
     """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a block of LENGTH_HIGH+
-    characters with little link text, of one of `kinds_of_prose` (a paragraph)?"""
+    characters with little link text, of one of `kinds_of_prose` (a paragraph)? Outside its descendant
+    `without`, when one is given."""
     lo, hi = seg.firsts[e], seg.ends[e]
-    if prefix[hi] - prefix[lo] < h.PROSE_BOX_MIN_WEIGHT:
+    weight, blocks = prefix[hi] - prefix[lo], chain(range(lo, hi))
+    if without >= 0:
+        glo, ghi = seg.firsts[without], seg.ends[without]
+        weight, blocks = weight - (prefix[ghi] - prefix[glo]), chain(range(lo, glo), range(ghi, hi))
+    if weight < h.PROSE_BOX_MIN_WEIGHT:
         return False
     chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
     return any(
         chars[j] >= h.LENGTH_HIGH and kinds[j] in kinds_of_prose and link_density[j] <= most_linked
-        for j in range(lo, hi)
+        for j in blocks
     )
 
 
