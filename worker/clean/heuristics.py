@@ -710,7 +710,7 @@ SIGN_OFF_NOTICE = re.compile(
     re.IGNORECASE,
 )
 
-# --- galleries beside the article (worker/clean/region.py without_gallery) --------------------------------
+# --- galleries beside the article (worker/clean/region.py beside_galleries) -------------------------------
 
 # A photo gallery or slideshow inside a short article's container (an element whose class/id has a part
 # starting with one of these, idents.GALLERY, holding no prose box of its own: its captions are list items or

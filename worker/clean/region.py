@@ -61,11 +61,12 @@ def choose(
             target = post_of_headline(seg, prefix, target, headline, flags)
     if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
-    ranges = None
+    galleries: list[int] = []
     if flags is not None:
-        target, ranges = without_gallery(seg, prefix, link_density, target, flags)
-    if ranges is None:
-        ranges = with_twins(seg, prefix, target)
+        target, galleries = beside_galleries(seg, prefix, link_density, target, flags)
+    ranges = with_twins(seg, prefix, target)
+    for g in galleries:
+        ranges = _cut(seg, ranges, g)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
         ranges = with_prose_columns(seg, prefix, link_density, target, ranges)
@@ -273,49 +274,46 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
     return target
 
 
-def without_gallery(
+def beside_galleries(
     seg: Segmentation, prefix: list[float], link_density: list[float], target: int, flags: bytes
-) -> tuple[int, list[tuple[int, int]] | None]:
-    """The target and its block ranges without the photo galleries beside the article's prose, or the target
-    and None where no gallery changes them (the caller then takes its twins). A gallery or slideshow
-    (an element named like one, idents.GALLERY, holding no prose box of its own: captions are list items or
-    short lines) whose captions outweigh a short article draws the descent in. A target inside one climbs,
-    up to GALLERY_LEVELS levels above the gallery, to the first ancestor holding prose outside it; the
-    galleries inside the target are left out of its blocks when prose outside them remains."""
+) -> tuple[int, list[int]]:
+    """The target, out of a photo gallery it sits in, and the galleries inside it to leave out of the region:
+    a gallery or slideshow (an element named like one, idents.GALLERY, holding no prose box of its own:
+    captions are list items or short lines) whose captions outweigh a short article draws the descent in.
+    A target inside one climbs, up to GALLERY_LEVELS levels above the gallery, to the first ancestor holding
+    prose outside it; the galleries inside the target with prose beside them go (the target's twins keep
+    theirs: a twin is another chunk of text)."""
     marks = flags.translate(_GALLERY_BYTE)
     g = marks.find(1, 1)  # element 0 is <body>: page-level classes describe the page
-    if g < 0:
-        return target, None
     skips = seg.skips
     while 0 <= g < target and skips[g] <= target:  # the outermost galleries before the target
         g = marks.find(1, skips[g])
     if g < 0:
-        return target, None
+        return target, []
     if g <= target:  # the target is in gallery g (the outermost one holding it)
         if _prose_box(seg, prefix, link_density, g):
-            return target, None
+            return target, []
         a = g
         for _ in range(h.GALLERY_LEVELS):
             a = seg.parents[a]
             if a <= 0:
-                return target, None
+                return target, []
             if _prose_box(seg, prefix, link_density, a, without=g):
                 break
         else:
-            return target, None
+            return target, []
         target = a
         g = marks.find(1, target + 1)
-    ranges, cut = [(seg.firsts[target], seg.ends[target])], False
-    firsts, ends = seg.firsts, seg.ends
+    firsts, ends, galleries = seg.firsts, seg.ends, []
     while 0 <= g < skips[target]:  # the outermost galleries inside the target holding text
         if (
             ends[g] > firsts[g]
             and _prose_box(seg, prefix, link_density, target, without=g)
             and not _prose_box(seg, prefix, link_density, g)
         ):
-            ranges, cut = _cut(seg, ranges, g), True
+            galleries.append(g)
         g = marks.find(1, skips[g])
-    return target, ranges if cut else None
+    return target, galleries
 
 
 # Maps an element's class/id flags to 1 where they name a gallery (idents.GALLERY), 0 elsewhere: bytes.find on
