@@ -4,9 +4,11 @@ From <body>, descend into the child holding the most content weight while it hol
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
 article's continuation box after it. The page's one post element (and, single-page, the post under a
-heading headline) replaces a column or sidebar target beside it. Twins of the target (same tag and class:
-an article split into chunks) join it, and so does a lead paragraph in the article header just before it;
-single-page, so do its neighbouring prose boxes and a table layout's neighbouring cells holding prose.
+heading headline) replaces a column or sidebar target beside it, and a photo gallery whose captions
+outweigh the article's prose beside it is neither the target nor in the region. Twins of the target (same
+tag and class: an article split into chunks) join it, and so does a lead paragraph in the article header
+just before it; single-page, so do its neighbouring prose boxes (over short unnamed boxes between them) and
+a table layout's neighbouring cells holding prose.
 """
 
 from __future__ import annotations
