@@ -8,7 +8,17 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
 from worker.clean import heuristics as h
-from worker.clean.region import Steer, anchor, choose, descend, prefer_learned, settled, the_one_post, widen
+from worker.clean.region import (
+    Steer,
+    anchor,
+    beside_galleries,
+    choose,
+    descend,
+    prefer_learned,
+    settled,
+    the_one_post,
+    widen,
+)
 from worker.clean.score import score
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import key_hash
@@ -324,3 +334,74 @@ def test_the_authors_box_beside_the_target_does_not_join() -> None:
     path, texts = _choose(seg)
     assert path.endswith("div#a")
     assert texts == [PROSE, PROSE2, PROSE3, PROSE]  # rule: AUTHOR_BOX_PREFIXES (and it stops the walk)
+
+
+def _slideshow_page(show: str) -> Segmentation:
+    """A short article whose body holds a slideshow of captions (list items) outweighing its prose."""
+    captions = "".join(
+        f"<li><img src='/{i}.jpg'><p>Runner number {i} crosses the finish line of the final heat, in front "
+        f"of a full stadium, on Thursday evening.</p></li>"
+        for i in range(12)
+    )
+    return seg_of(
+        f"{NAV}<div id='main'><h1>Bolt wins again</h1><div class='articleBody'><p>{PROSE}</p><p>{PROSE2}</p>"
+        f"<div class='media'><div class='{show}-wrapper'><ul class='{show}'>{captions}</ul></div></div>"
+        f"<p>{PROSE3}</p></div></div>{SIDEBAR}"
+    )
+
+
+def _region(seg: Segmentation, flags: bool = True) -> tuple[int, list[str]]:
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None, None, scores.idents if flags else None)
+    return region.target, [seg.texts[i] for lo, hi in region.ranges for i in range(lo, hi)]
+
+
+def test_a_slideshow_beside_the_article_is_neither_the_target_nor_in_the_region() -> None:
+    seg = _slideshow_page("hp-slideshow")
+    target, texts = _region(seg, flags=False)
+    assert seg.tags[target] == "ul"  # the captions outweigh the prose: density took the slideshow
+    target, texts = _region(seg)  # rule: GALLERY_PREFIXES, GALLERY_LEVELS
+    assert target == elem(seg, "div", "articleBody")
+    assert texts == [PROSE, PROSE2, PROSE3]
+    # the same slideshow found inside a target that holds the article: left out of its blocks
+    scores = score(seg)
+    prefix = [0.0, *accumulate(scores.weights)]
+    body = elem(seg, "div", "articleBody")
+    show = elem(seg, "div", "hp-slideshow-wrapper")
+    assert beside_galleries(seg, prefix, scores.link_density, body, scores.idents) == (body, [show])
+    # a list not named as a gallery is left alone
+    plain = _slideshow_page("results")
+    assert seg.tags[_region(plain)[0]] == "ul"
+
+
+def test_a_gallery_climb_needs_prose_beside_it_within_reach() -> None:
+    # a gallery page: no prose outside the gallery, which stays the target
+    captions = "".join(f"<li><p>{text}</p></li>" for text in (PROSE, PROSE2, PROSE3, PROSE))
+    seg = seg_of(f"{NAV}<div id='main'><h1>In pictures</h1><ul class='gallery'>{captions}</ul></div>")
+    assert _region(seg)[0] == elem(seg, "ul", "gallery")
+    # an article inside a wrapper named like a gallery (its paragraphs are prose boxes): no climb
+    seg = seg_of(
+        f"{NAV}<div id='page'><div class='gallery-page'><div id='a'><p>{PROSE}</p><p>{PROSE2}</p>"
+        f"<p>{PROSE3}</p><p>{PROSE}</p></div></div><div id='side'><p>{PROSE}</p><p>{PROSE2}</p></div></div>"
+    )
+    target, texts = _region(seg)
+    assert target == elem(seg, "div", "a")
+    assert texts == [PROSE, PROSE2, PROSE3, PROSE]
+
+
+def test_short_unnamed_boxes_between_an_unnamed_targets_prose_boxes_are_stepped_over() -> None:
+    first, second = " ".join([PROSE3, PROSE]), " ".join([PROSE2, PROSE3])
+    heavy = [PROSE, PROSE2, PROSE3, PROSE, PROSE2]
+
+    def page(between: str) -> Segmentation:
+        # a post typed in a browser editor: unnamed <div>s, the heaviest one after a short line and a link
+        body = "".join(f"<p>{text}</p>" for text in heavy)
+        boxes = f"<div>{first}</div><div>{second}</div>{between}<div>{body}</div>"
+        return seg_of(f"{NAV}<div id='post'>{boxes}</div>")
+
+    seg = page("<div>And one more thing:</div><div><a href='/x'>Essential links</a></div>")
+    assert _choose(seg)[1] == [first, second, "And one more thing:", "Essential links", *heavy]  # rule
+    # a named box between them, or one of another tag, still ends the walk (the lead paragraph rule takes
+    # the nearest prose block before the target)
+    for between in ("<div class='note'>And one more thing:</div>", "<p>And one more thing:</p>"):
+        assert _choose(page(between))[1] == [second, *heavy]

@@ -21,6 +21,7 @@ from worker.clean.score import inherit, score
         ("post-157 type-post hentry sharing-on", (False, False, True)),  # the post itself
         ("canvas address", (False, False, False)),  # prefixes match at word starts only
         ("ad", (True, False, False)),
+        ("recent_posts", (True, False, True)),  # the site's recent posts: strong, "posts" beside it or not
     ],
 )
 def test_classify_ident(ident: str, expected: tuple[bool, bool, bool]) -> None:

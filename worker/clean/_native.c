@@ -3918,7 +3918,7 @@ done:
 /* What an element's own class and id say (idents.py's ident_flags_python), for ASCII class/id strings */
 
 /* The result bits per element, as idents.py numbers them (configure_idents checks them). */
-enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8, IF_CAPTION = 16 };
+enum { IF_BAD = 1, IF_COMMENT = 2, IF_GOOD = 4, IF_POST = 8, IF_CAPTION = 16, IF_GALLERY = 32 };
 /* A class/id word's categories, as idents._word_flags numbers them. */
 enum { W_MARKER = 1, W_COMMENT = 2, W_STRONG = 4, W_WEAK = 8, W_GOOD = 16 };
 
@@ -3932,7 +3932,7 @@ typedef struct {
 
 static struct {
     int ready;
-    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes, caption;
+    Words markers, comment, strong, weak, exact, good, post_markers, post_prefixes, caption, gallery;
     PyObject *python; /* idents.flags_of(cls, id) -> int: the reference, for strings that are not ASCII */
 } idt;
 
@@ -4021,18 +4021,6 @@ static int next_word(const char *s, size_t n, size_t *i, int underscore, size_t 
     return k > *start;
 }
 
-/* Does a part of the word s[start, end) (from its start, or after a "-") start with a word of `w`? */
-static int part_starts(const char *s, size_t start, size_t end, const Words *w) {
-    for (;;) {
-        if (starts_any(s + start, end - start, w))
-            return 1;
-        const char *dash = memchr(s + start, '-', end - start);
-        if (dash == NULL)
-            return 0;
-        start = (size_t)(dash - s) + 1;
-    }
-}
-
 /* idents.classify_ident's flags of lower-cased `s` with "_" read as a space: every word's parts (from its
    start and after each "-") in the order the Python code tests them. W_MARKER decides the whole. */
 static int word_flags(const char *s, size_t n) {
@@ -4061,24 +4049,38 @@ static int word_flags(const char *s, size_t n) {
     return flags;
 }
 
-/* idents.has_part of lower-cased `s` with "_" read as "-": a word part (from the word's start or after a
-   "-") that starts with a word of `w`. */
-static int any_part_starts(const char *s, size_t n, const Words *w) {
+/* idents.has_part of lower-cased `s` with "_" read as "-" for the post prefixes, the caption prefixes and the
+   gallery prefixes at once (one walk over the word parts, from each word's start and after each "-"):
+   IF_POST, IF_CAPTION and IF_GALLERY for the tables a part starts with a word of. */
+static int part_bits(const char *s, size_t n) {
+    int out = 0;
     size_t i = 0, start, end;
     while (next_word(s, n, &i, 0, &start, &end))
-        if (part_starts(s, start, end, w))
-            return 1;
-    return 0;
+        for (;;) {
+            const char *p = s + start;
+            size_t m = end - start;
+            if (starts_any(p, m, &idt.post_prefixes))
+                out |= IF_POST;
+            if (starts_any(p, m, &idt.caption))
+                out |= IF_CAPTION;
+            if (starts_any(p, m, &idt.gallery))
+                out |= IF_GALLERY;
+            const char *dash = memchr(p, '-', m);
+            if (dash == NULL)
+                break;
+            start = (size_t)(dash - s) + 1;
+        }
+    return out;
 }
 
-/* idents.is_post of lower-cased `s` with "_" read as "-": a word that names one post, or a part that
-   starts with a post prefix. */
-static int post_flag(const char *s, size_t n) {
+/* idents.is_post's first half, of lower-cased `s` with "_" read as "-": a word that names one post (the
+   second half, a part starting with a post prefix, is part_bits' IF_POST). */
+static int post_word(const char *s, size_t n) {
     size_t i = 0, start, end;
     while (next_word(s, n, &i, 0, &start, &end))
         if (equals_any(s + start, end - start, &idt.post_markers) || post_number(s + start, end - start))
             return 1;
-    return any_part_starts(s, n, &idt.post_prefixes);
+    return 0;
 }
 
 /* The flags of one element; -1 with an exception. */
@@ -4118,7 +4120,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
     for (size_t k = 0; k < n; k++)
         if (buf[k] == '_')
             buf[k] = '-';
-    return out | (post_flag(buf, n) ? IF_POST : 0) | (any_part_starts(buf, n, &idt.caption) ? IF_CAPTION : 0);
+    return out | part_bits(buf, n) | (post_word(buf, n) ? IF_POST : 0);
 }
 
 PyDoc_STRVAR(ident_flags_doc,
@@ -4197,30 +4199,30 @@ fail:
 
 PyDoc_STRVAR(configure_idents_doc,
              "configure_idents(bits, tables, python)\n\n"
-             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST, CAPTION), heuristics' 9 word tables\n"
-             "(content markers; comment, strong, weak and good prefixes; exact bad words; post markers; post\n"
-             "prefixes; caption prefixes: tuples of ASCII str) and the Python reference flags_of(cls, id) for\n"
-             "strings beyond ASCII.");
+             "Hand over idents.py's result bits (BAD, COMMENT, GOOD, POST, CAPTION, GALLERY), heuristics' 10 word\n"
+             "tables (content markers; comment, strong, weak and good prefixes; exact bad words; post markers; post\n"
+             "prefixes; caption and gallery prefixes: tuples of ASCII str) and the Python reference flags_of(cls,\n"
+             "id) for strings beyond ASCII.");
 
 static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
     PyObject *bits, *tables, *python;
     if (!PyArg_ParseTuple(args, "OO!O", &bits, &PyTuple_Type, &tables, &python))
         return NULL;
-    if (PyTuple_GET_SIZE(tables) != 9)
-        return PyErr_Format(PyExc_ValueError, "9 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
+    if (PyTuple_GET_SIZE(tables) != 10)
+        return PyErr_Format(PyExc_ValueError, "10 word tables expected, got %zd", PyTuple_GET_SIZE(tables));
     if (idt.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native idents are configured once");
         return NULL;
     }
-    long want[5] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST, IF_CAPTION};
-    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 5)
-        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 5");
-    for (int k = 0; k < 5; k++)
+    long want[6] = {IF_BAD, IF_COMMENT, IF_GOOD, IF_POST, IF_CAPTION, IF_GALLERY};
+    if (!PyTuple_Check(bits) || PyTuple_GET_SIZE(bits) != 6)
+        return PyErr_Format(PyExc_ValueError, "bits must be a tuple of 6");
+    for (int k = 0; k < 6; k++)
         if (PyLong_AsLong(PyTuple_GET_ITEM(bits, k)) != want[k])
             return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "bit %d is not %ld", k, want[k]);
-    Words *dest[9] = {&idt.markers, &idt.comment,      &idt.strong,        &idt.weak,   &idt.exact,
-                      &idt.good,    &idt.post_markers, &idt.post_prefixes, &idt.caption};
-    for (int k = 0; k < 9; k++)
+    Words *dest[10] = {&idt.markers, &idt.comment,      &idt.strong,        &idt.weak,    &idt.exact,
+                       &idt.good,    &idt.post_markers, &idt.post_prefixes, &idt.caption, &idt.gallery};
+    for (int k = 0; k < 10; k++)
         if (words_from(PyTuple_GET_ITEM(tables, k), dest[k]) < 0)
             return NULL;
     idt.python = Py_NewRef(python);

@@ -1,8 +1,8 @@
 """What an element's own class and id say: boilerplate, a comment section, a content container, one post,
-a caption.
+a caption, a photo gallery.
 
-Scoring (worker.clean.score), the post finder (worker.clean.posts) and the caption kind
-(worker.clean.kinds) read these flags for every element;
+Scoring (worker.clean.score), the post finder (worker.clean.posts), the caption kind (worker.clean.kinds)
+and the region's post and gallery rules (worker.clean.region) read these flags for every element;
 `ident_flags` computes them for a whole segmentation in one call. The functions below are the reference;
 the C accelerator (worker/clean/_native.c, checked against them at import by worker/clean/native.py)
 computes the same flags for ASCII class/id strings and asks `flags_of` for the others, whose lower-casing
@@ -17,7 +17,7 @@ from worker.clean import heuristics as h
 from worker.clean import native
 
 # The bits of an element's flags.
-BAD, COMMENT, GOOD, POST, CAPTION = 1, 2, 4, 8, 16
+BAD, COMMENT, GOOD, POST, CAPTION, GALLERY = 1, 2, 4, 8, 16, 32
 # A class/id word's categories (_word_flags).
 _MARKER, _COMMENT, _STRONG, _WEAK, _GOOD = 1, 2, 4, 8, 16
 
@@ -97,7 +97,12 @@ def flags_of(cls: str, id_attr: str) -> int:
     ident = f"{cls} {id_attr}".lower()
     bad, comment, good = classify_ident(ident)
     flags = (BAD if bad else 0) | (COMMENT if comment else 0) | (GOOD if good else 0)
-    return flags | (POST if is_post(ident) else 0) | (CAPTION if has_part(ident, h.CAPTION_PREFIXES) else 0)
+    return (
+        flags
+        | (POST if is_post(ident) else 0)
+        | (CAPTION if has_part(ident, h.CAPTION_PREFIXES) else 0)
+        | (GALLERY if has_part(ident, h.GALLERY_PREFIXES) else 0)
+    )
 
 
 def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:
@@ -106,7 +111,7 @@ def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:
 
 
 ident_flags = native.ident_flagger(
-    (BAD, COMMENT, GOOD, POST, CAPTION),
+    (BAD, COMMENT, GOOD, POST, CAPTION, GALLERY),
     (
         h.CONTENT_MARKERS,
         h.COMMENT_TOKEN_PREFIXES,
@@ -117,6 +122,7 @@ ident_flags = native.ident_flagger(
         h.POST_MARKERS,
         h.POST_MARKER_PREFIXES,
         h.CAPTION_PREFIXES,
+        h.GALLERY_PREFIXES,
     ),
     flags_of,
     ident_flags_python,

@@ -1208,7 +1208,7 @@ def _ident_canaries(tables: tuple[frozenset[str] | tuple[str, ...], ...]) -> lis
 
 
 def ident_flagger(
-    bits: tuple[int, int, int, int, int],
+    bits: tuple[int, int, int, int, int, int],
     tables: tuple[frozenset[str] | tuple[str, ...], ...],
     flags_of: Callable[[str, str], int],
     reference: IdentFlags,

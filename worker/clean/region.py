@@ -4,16 +4,18 @@ From <body>, descend into the child holding the most content weight while it hol
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
 article's continuation box after it. The page's one post element (and, single-page, the post under a
-heading headline) replaces a column or sidebar target beside it. Twins of the target (same tag and class:
-an article split into chunks) join it, and so does a lead paragraph in the article header just before it;
-single-page, so do its neighbouring prose boxes and a table layout's neighbouring cells holding prose.
+heading headline) replaces a column or sidebar target beside it, and a photo gallery whose captions
+outweigh the article's prose beside it is neither the target nor in the region. Twins of the target (same
+tag and class: an article split into chunks) join it, and so does a lead paragraph in the article header
+just before it; single-page, so do its neighbouring prose boxes (over short unnamed boxes between them) and
+a table layout's neighbouring cells holding prose.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import accumulate
+from itertools import accumulate, chain
 
 from worker.clean import heuristics as h
 from worker.clean import idents
@@ -61,7 +63,12 @@ def choose(
             target = post_of_headline(seg, prefix, target, headline, flags)
     if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
+    galleries: list[int] = []
+    if flags is not None:
+        target, galleries = beside_galleries(seg, prefix, link_density, target, flags)
     ranges = with_twins(seg, prefix, target)
+    for g in galleries:
+        ranges = _cut(seg, ranges, g)
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
         ranges = with_prose_columns(seg, prefix, link_density, target, ranges)
@@ -269,6 +276,59 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
     return target
 
 
+def beside_galleries(
+    seg: Segmentation, prefix: list[float], link_density: list[float], target: int, flags: bytes
+) -> tuple[int, list[int]]:
+    """The target, out of a photo gallery it sits in, and the galleries inside it to leave out of the region:
+    a gallery or slideshow (an element named like one, idents.GALLERY, holding no prose box of its own:
+    captions are list items or short lines) whose captions outweigh a short article draws the descent in.
+    A target inside one climbs, up to GALLERY_LEVELS levels above the gallery, to the first ancestor holding
+    prose outside it; the galleries inside the target with prose beside them go (the target's twins keep
+    theirs: a twin is another chunk of text)."""
+    marks = flags.translate(_GALLERY_BYTE)
+    g = marks.find(1, 1)  # element 0 is <body>: page-level classes describe the page
+    skips = seg.skips
+    while 0 <= g < target and skips[g] <= target:  # the outermost galleries before the target
+        g = marks.find(1, skips[g])
+    if g < 0:
+        return target, []
+    if g <= target:  # the target is in gallery g (the outermost one holding it)
+        if _prose_box(seg, prefix, link_density, g):
+            return target, []
+        a = g
+        for _ in range(h.GALLERY_LEVELS):
+            a = seg.parents[a]
+            if a <= 0:
+                return target, []
+            if _prose_box(seg, prefix, link_density, a, without=g):
+                break
+        else:
+            return target, []
+        target = a
+        g = marks.find(1, target + 1)
+    firsts, ends, galleries = seg.firsts, seg.ends, []
+    while 0 <= g < skips[target]:  # the outermost galleries inside the target holding text
+        if (
+            ends[g] > firsts[g]
+            and _prose_box(seg, prefix, link_density, target, without=g)
+            and not _prose_box(seg, prefix, link_density, g)
+        ):
+            galleries.append(g)
+        g = marks.find(1, skips[g])
+    return target, galleries
+
+
+# Maps an element's class/id flags to 1 where they name a gallery (idents.GALLERY), 0 elsewhere: bytes.find on
+# the mapped flags finds the galleries in C.
+_GALLERY_BYTE = bytes(1 if f & idents.GALLERY else 0 for f in range(256))
+
+
+def _cut(seg: Segmentation, ranges: list[tuple[int, int]], g: int) -> list[tuple[int, int]]:
+    """`ranges` without element `g`'s blocks."""
+    glo, ghi = seg.firsts[g], seg.ends[g]
+    return [(a, b) for lo, hi in ranges for a, b in ((lo, min(hi, glo)), (max(lo, ghi), hi)) if a < b]
+
+
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
     """Block ranges of the target plus its twins: articles split into repeated containers
     ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one."""
@@ -305,16 +365,22 @@ def _prose_box(
     link_density: list[float],
     e: int,
     kinds_of_prose: frozenset[str] = _PARAGRAPHS,
+    without: int = -1,
 ) -> bool:
     """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a block of LENGTH_HIGH+
-    characters with little link text, of one of `kinds_of_prose` (a paragraph)?"""
+    characters with little link text, of one of `kinds_of_prose` (a paragraph)? Outside its descendant
+    `without`, when one is given."""
     lo, hi = seg.firsts[e], seg.ends[e]
-    if prefix[hi] - prefix[lo] < h.PROSE_BOX_MIN_WEIGHT:
+    weight, blocks = prefix[hi] - prefix[lo], chain(range(lo, hi))
+    if without >= 0:
+        glo, ghi = seg.firsts[without], seg.ends[without]
+        weight, blocks = weight - (prefix[ghi] - prefix[glo]), chain(range(lo, glo), range(ghi, hi))
+    if weight < h.PROSE_BOX_MIN_WEIGHT:
         return False
     chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
     return any(
         chars[j] >= h.LENGTH_HIGH and kinds[j] in kinds_of_prose and link_density[j] <= most_linked
-        for j in range(lo, hi)
+        for j in blocks
     )
 
 
@@ -328,21 +394,37 @@ def with_prose_neighbours(
 ) -> list[tuple[int, int]]:
     """Add the target's neighbouring siblings that hold prose (a lead box, numbered sections, the
     article's continuation after an inline box), outward from the target until a sibling holding text
-    does not, or is the author's box; siblings without text are stepped over."""
+    does not, or is the author's box; siblings without text are stepped over, and so are up to
+    PROSE_BRIDGE_BOXES short unnamed ones of the target's tag, when an unnamed target's prose continues
+    after them."""
     parent = seg.parents[target]
     if parent < 0 or seg.tags[parent] in ("body", "html"):
         return ranges
     siblings = seg.children(parent)
     at = siblings.index(target)
+    firsts, ends, tag, unnamed = seg.firsts, seg.ends, seg.tags[target], not seg.ident(target)
     extra: list[tuple[int, int]] = []
     for side in (siblings[at - 1 :: -1] if at else [], siblings[at + 1 :]):
+        bridge: list[tuple[int, int]] = []
         for c in side:
-            if seg.firsts[c] == seg.ends[c]:
+            if firsts[c] == ends[c]:
                 continue
-            inside = any(lo <= seg.firsts[c] < hi for lo, hi in ranges)  # a twin already taken
-            if inside or not _prose_box(seg, prefix, link_density, c, kinds_of_prose) or _author_box(seg, c):
+            if any(lo <= firsts[c] < hi for lo, hi in ranges) or _author_box(seg, c):  # a twin already taken
                 break
-            extra.append((seg.firsts[c], seg.ends[c]))
+            if _prose_box(seg, prefix, link_density, c, kinds_of_prose):
+                extra += bridge
+                extra.append((firsts[c], ends[c]))
+                bridge = []
+            elif (  # rule: PROSE_BRIDGE_BOXES
+                unnamed
+                and len(bridge) < h.PROSE_BRIDGE_BOXES
+                and seg.tags[c] == tag
+                and not seg.ident(c)
+                and prefix[ends[c]] - prefix[firsts[c]] < h.PROSE_BOX_MIN_WEIGHT
+            ):
+                bridge.append((firsts[c], ends[c]))
+            else:
+                break
     if not extra:
         return ranges
     return sorted(ranges + extra)
