@@ -4096,7 +4096,7 @@ static int ident_flags_of(PyObject *cls, PyObject *id, char *buf, size_t cap) {
             return -1;
         long v = PyLong_AsLong(r);
         Py_DECREF(r);
-        if (v < 0 || v > 31) {
+        if (v < 0 || v > 63) { /* every bit of IF_* */
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "flags %ld", v);
             return -1;

@@ -74,19 +74,28 @@ STRONG_BAD_PREFIXES: tuple[str, ...] = (
     "outbrain", "taboola", "popular", "trending", "byline", "tags", "tagcloud", "rss",
     "more-stories", "readmore", "read-more", "topbar", "top-bar", "disclaimer", "copyright", "dateline",
     "recent",  # rule: see "recent" lists at the end of this file
+    # the same containers named in the stoplists' other languages (lang.py)
+    "teilen", "werbung", "anzeige", "verwandt", "aehnlich", "empfehl", "partage", "publicite", "publicidad",
+    "pubblicita", "reklam", "compartir", "condivid", "udostepnij", "annons", "gerelateerd", "correlat",
+    "relacionad",
 )  # fmt: skip
 # Weak ones mark it only when no content word (GOOD_TOKEN_PREFIXES) is in the class too.
 WEAK_BAD_PREFIXES: tuple[str, ...] = (
     "header", "hdr", "masthead", "banner", "caption", "credit", "timestamp", "teaser", "print",
     "follow", "skip", "jump", "infobox", "tool", "extra", "links", "ad-", "ads-", "adv-", "author",
+    "autor", "drucken",
 )  # fmt: skip
 # Exact parts too short or ambiguous for prefix matching.
 BAD_EXACT: frozenset[str] = frozenset({"ad", "ads", "adv", "aside", "date", "time", "tag", "sns"})
 # Comment sections: never the article (read apart by worker.clean.comments), never unmarked for being large.
-COMMENT_TOKEN_PREFIXES: tuple[str, ...] = ("comment", "disqus", "respond", "reply", "discussion")
+COMMENT_TOKEN_PREFIXES: tuple[str, ...] = (
+    "comment", "disqus", "respond", "reply", "discussion",
+    "kommentar", "comentario", "komentarz", "reactie",  # "commentaire", "commenti" start with "comment"
+)  # fmt: skip
 # Content containers: boost the target choice and protect against weak bad patterns.
 GOOD_TOKEN_PREFIXES: tuple[str, ...] = (
     "article", "content", "entry", "post", "story", "text", "body", "main", "blog", "prose", "news",
+    "artikel", "inhalt", "beitrag",
 )  # fmt: skip
 # Microformat / CMS names of the post itself (WordPress "post-157 type-post hentry sharing-on tag-x"):
 # such an element is never boilerplate whatever else its class list says. "post-<digits>" counts too.
@@ -226,7 +235,28 @@ BOILERPLATE_LINE = re.compile(
     r"^(advertisement|advertising|anzeige|publicité|publicidad|pubblicità|reklama|werbung|sponsored"
     r"|share( this( article| story| post)?)?|tweet|print|email|e-mail|read more|continue reading"
     r"|related( articles| stories| posts)?|comments?|\d+ comments?|leave a (comment|reply)|tags?:?"
-    r"|skip to (main )?content|back to top|loading\.*|close|menu|search)\W*$"
+    r"|skip to (main )?content|back to top|loading\.*|close|menu|search"
+    # the same lines in the stoplists' other languages (lang.py)
+    r"|(artikel |beitrag |seite )?(teilen|drucken)|per e-mail (senden|versenden)|weiterlesen|mehr lesen"
+    r"|mehr (zum thema|dazu)|(ähnliche|verwandte|weitere) (artikel|beiträge|themen)|\d* ?kommentare?"
+    r"|kommentar (schreiben|verfassen)|schlagwörter|schlagworte|zum inhalt springen|nach oben"
+    r"|zum seitenanfang|schließen|menü|suche|wird geladen\.*"
+    r"|partager|imprimer|envoyer|(à )?lire (la suite|aussi|plus)|en savoir plus|articles? (similaires|liés)"
+    r"|\d* ?commentaires?|laisser un commentaire|mots[- ]clés|retour en haut|haut de page|fermer|rechercher"
+    r"|compartir|imprimir|leer más|seguir leyendo|(noticias|artículos) relacionad[oa]s|\d* ?comentarios?"
+    r"|deja (un|tu) comentario|etiquetas|volver arriba|cerrar|buscar|cargando\.*"
+    r"|udostępnij|drukuj|czytaj (więcej|także|też|dalej)|zobacz (też|także|również)"
+    r"|(podobne|powiązane) artykuły|\d* ?komentarz[ey]?|dodaj komentarz|tagi|zamknij|szukaj"
+    r"|delen|deel (dit )?(artikel|bericht)?|afdrukken|printen|lees (meer|verder|ook)|gerelateerde artikelen"
+    r"|\d* ?reacties?|plaats een reactie|advertentie|terug naar boven|sluiten|zoeken"
+    r"|condividi|stampa|leggi (tutto|anche|di più)|continua a leggere|articoli correlati|\d* ?commenti"
+    r"|lascia un commento|torna su|chiudi|cerca|caricamento\.*"
+    r"|compartilhar|partilhar|leia (mais|também)|ler mais|continue lendo|(artigos|notícias) relacionad[oa]s"
+    r"|\d* ?comentários|deixe (um|seu) comentário|publicidade|voltar ao topo|fechar|pesquisar"
+    r"|dela|skriv ut|läs (mer|också)|relaterade artiklar|\d* ?kommentarer|lämna en kommentar|annons|stäng"
+    r"|sök|till toppen"
+    r"|поделиться|печать|распечатать|читать (далее|также|ещё|еще)|читайте также|похожие (статьи|материалы)"
+    r"|\d* ?комментари[йяи]|оставить комментарий|реклама|закрыть|поиск|наверх)\W*$"
 )
 # Only lines up to this long are tested against BOILERPLATE_LINE.
 BOILERPLATE_MAX_CHARS = 40
