@@ -199,7 +199,11 @@ COMMENT_HEADING = re.compile(
     r"^(\d+\s+)?(comments?|responses?|replies|reactions|discussion|leave a (comment|reply)|trackbacks?"
     r"|thoughts? on|post a comment|add a comment|join the (conversation|discussion)|have your say"
     r"|reader comments|what do you think|kommentare?|commentaires?|comentarios?|comentários?|commenti"
-    r"|komentarze|reacties|комментари\w*)\b",
+    r"|komentarze|reacties|комментари\w*"
+    # the stoplists' other languages (lang.py)
+    r"|leserkommentare|ihre meinung|deine meinung|diskutieren sie mit|laisser un commentaire|réagir|réactions"
+    r"|deja (?:un|tu) comentario|dodaj komentarz|reageer|plaats een reactie|lascia un commento"
+    r"|deixe (?:um|seu|o seu) comentário|kommentarer|lämna en kommentar|оставить комментарий)\b",
     re.IGNORECASE,
 )
 # Only short lines can be such a heading.
@@ -611,7 +615,11 @@ SIGN_OFF_CALL = re.compile(
 # 0.92291 -> 0.92299, scrapinghub_aeb and trafilatura_eval unchanged; block model: dragnet train 0.93529
 # -> 0.93546, test 0.92430 -> 0.92437.
 AUTHOR_HEADING = re.compile(
-    r"(?i:about (?:the )?(?:author|writer|blogger|contributor)s?|written by\b.*|about us|about me)\W*$"
+    r"(?i:about (?:the )?(?:author|writer|blogger|contributor)s?|written by\b.*|about us|about me"
+    # the stoplists' other languages (lang.py)
+    r"|über (?:den autor|die autorin|mich|uns)|zum autor|zur autorin|à propos de l['’]auteur|sobre (?:el|o)"
+    r" autor|sobre mí|o autorze|o mnie|over de auteur|over mij|sull['’]autore|om författaren|om mig"
+    r"|об авторе|обо мне)\W*$"
     r"|ABOUT(?: [A-Z]\w*(?:['’.-]\w+)*){1,3}\W*$"
 )
 AUTHOR_HEADING_TAIL_BLOCKS = 5
@@ -798,7 +806,19 @@ TAIL_HEADING = re.compile(
     r"|you (?:may|might) also (?:like|enjoy)\b.{0,20}|(?:recommended|popular|recent"
     r"|most (?:recent|read|popular|viewed|shared)|trending|latest|previously posted|other)\b.{0,30}"
     r"\b(?:posts?|stories|articles|news|items|reads|videos)\b.{0,40}|further reading"
-    r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40})\W*",
+    r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40}"
+    # the stoplists' other languages (lang.py)
+    r"|mehr (?:zum thema|aus|von|zu|aus der rubrik)\b.{0,40}|weitere (?:artikel|beiträge|nachrichten|meldungen"
+    r"|themen|news)\b.{0,40}|(?:ähnliche|verwandte|empfohlene) (?:artikel|beiträge|themen)"
+    r"|das könnte (?:sie|dich) (?:auch )?interessieren|auch interessant|lesen sie auch|meistgelesen\w*"
+    r"|(?:à )?lire aussi|sur le même sujet|articles (?:similaires|liés|recommandés)|dans la même rubrique"
+    r"|vous (?:aimerez|aimeriez) aussi|à voir aussi|les plus lus|(?:noticias|artículos) relacionad[oa]s"
+    r"|(?:también )?te puede interesar|lo más leído|más noticias|lee también|czytaj (?:także|też)"
+    r"|zobacz (?:też|także|również)|(?:podobne|powiązane|polecane) artykuły|najczęściej czytane|lees ook"
+    r"|gerelateerde artikelen|meer nieuws|meest gelezen|leggi anche|articoli correlati"
+    r"|(?:ti )?potrebbe (?:anche )?interessarti|(?:i )?più letti|leia também|(?:artigos|notícias)"
+    r" relacionad[oa]s|veja também|mais lidas|läs (?:också|även)|relaterade artiklar|mest lästa"
+    r"|читайте также|похожие (?:статьи|материалы)|по теме)\W*",
     re.IGNORECASE,
 )
 # ... a heading, or a table cell (an old table layout's label: "Most recent posts on the Camelot Communities
