@@ -448,7 +448,10 @@ WIDEN_CONTINUATION_BOXES = 1
 # Category: ...".
 TAXONOMY_LABEL = re.compile(
     r"^posted in\b|(?:^|\W)(?:related topics|tagged(?: as| with)?|tags|posted in|filed (?:under|in)"
-    r"|categor(?:y|ies)|topics)\s*:",
+    r"|categor(?:y|ies)|topics"
+    # the words for "tags" in the stoplists' other languages (lang.py)
+    r"|schlagw(?:ö|oe)rter|schlagworte|stichw(?:ö|oe)rter|stichworte|mots[- ]clés|étiquettes|etiquetas|tagi"
+    r"|trefwoorden|marcadores|taggar|теги|метки)\s*:",
     re.IGNORECASE,
 )
 TAXONOMY_MAX_CHARS = 200
