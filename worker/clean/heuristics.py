@@ -230,7 +230,10 @@ COMMENT_LINK_AFTER_SHARE = 2.0
 # trafilatura_eval 0.9222 -> 0.9223.
 SIGN_OFF = re.compile(
     r"^(?:follow\b.{0,80}?\b(?:on|at) (?:twitter|facebook)|write to\b.{0,80}?@|this entry was posted\b"
-    r"|a version of this article appeared\b|an earlier version of this\b)",
+    r"|a version of this article appeared\b|an earlier version of this\b"
+    # "Follow X on Twitter" in the stoplists' other languages (lang.py)
+    r"|(?:folgen sie|folge|suivez|sigue a|síguenos en|obserwuj|volg|segui|siga|följ|следите за)\b.{0,80}?"
+    r"\b(?:auf|sur|en|na|op|su|no|på|в) (?:twitter|facebook|instagram)\b)",
     re.IGNORECASE,
 )
 
@@ -605,7 +608,12 @@ SIGN_OFF_CALL = re.compile(
     r"^(?:(?:don['’]?t miss [^.!?]{0,40}[.!?]\s*)?subscribe (?:to|for|now)\b|sign[- ]?up (?:for|to)\b"
     r"|to subscribe\b|to receive\b.{0,80}?\b(?:e-?mail|newsletter|updates|feed)\b"
     r"|if you (?:enjoyed|liked) this\b|enter your e-?mail\b|get the latest\b.{0,80}\b(?:sent|delivered)\b"
-    r"|copyright\W{0,3}(?:\(c\)\W{0,3})?\d{4}\b|this (?:article|post|guest post) (?:is|was) written by\b)",
+    r"|copyright\W{0,3}(?:\(c\)\W{0,3})?\d{4}\b|this (?:article|post|guest post) (?:is|was) written by\b"
+    # the stoplists' other languages (lang.py)
+    r"|(?:jetzt )?(?:(?:unseren|den) )?newsletter abonnieren\b|abonnieren sie\b|melden sie sich\b.{0,60}?"
+    r"\bnewsletter\b|abonnez-vous\b|inscrivez-vous\b.{0,60}?\bnewsletter\b|suscríbete\b|suscribite\b"
+    r"|zapisz się\b.{0,60}?\bnewslett\w*|zasubskrybuj\b|abonneer (?:je|u)\b|iscriviti\b.{0,60}?\bnewsletter\b"
+    r"|inscreva-se\b|assine (?:a|nossa) newsletter\b|prenumerera\b|подпишитесь\b)",
     re.IGNORECASE,
 )
 # The author's box at the end of the kept text: a heading "About the author", "Written by X", "About me",
@@ -759,7 +767,12 @@ SIGN_OFF_NOTICE = re.compile(
     r"|did you (?:enjoy|like) this (?:article|post)\b|(?:[^.!?]{0,40}[-–—:?!.]\s+)?if you (?:like|enjoy|liked"
     r"|enjoyed) (?:my|our|this|these|the) (?:articles?|posts?|work|blog|content|tips|site)\b"
     r"|(?:(?:this|the) (?:article|page|post|story|document) (?:was |has been |is )?)?last (?:reviewed|updated"
-    r"|modified|revised)\b)",
+    r"|modified|revised)\b"
+    # "Last updated" in the stoplists' other languages (lang.py)
+    r"|zuletzt (?:aktualisiert|geändert|bearbeitet)\b|letzte (?:aktualisierung|änderung)\b|dernière mise à jour\b"
+    r"|última (?:actualización|modificación|atualização)\b|ostatnia (?:aktualizacja|modyfikacja)\b"
+    r"|laatst (?:bijgewerkt|gewijzigd)\b|ultimo aggiornamento\b|ultima modifica\b|senast (?:uppdaterad|ändrad)\b"
+    r"|последнее обновление\b)",
     re.IGNORECASE,
 )
 
@@ -842,7 +855,10 @@ TAIL_HEADING_MAX_CHARS = 80
 # scrapinghub_aeb and trafilatura_eval unchanged; block model: train 0.93764 -> 0.93813, test 0.92755 ->
 # 0.92787. Not trailing (a byline at the top) it is the convention of dragnet's gold, which keeps most.
 SIGN_OFF_POSTED = re.compile(
-    r"^(?:originally )?(?:posted|written|published)\b(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$", re.IGNORECASE
+    r"^(?:(?:originally )?(?:posted|written|published)|veröffentlicht|geschrieben|publié|écrit|publicado|escrito"
+    r"|opublikowano|napisane|gepubliceerd|geschreven|pubblicato|scritto|publicerad|skriven|опубликовано)\b"
+    r"(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$",
+    re.IGNORECASE,
 )
 
 # --- short lines between good text past share buttons (worker/clean/classify.py smooth, _native.c) --------
