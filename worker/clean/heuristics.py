@@ -732,7 +732,19 @@ FURNITURE_LINE = re.compile(
     r"|(?:this (?:message|post) has been edited\.?\s*)?last edited by\b.{0,80}|(?:start|end) quote\b.{0,60}"
     r"|loading (?:slideshow|gallery|video|photos?)"
     r"|(?:standard )?podcast\b.{0,40}\bplay in (?:popup|new window)\b.*"
-    r"|brought to you by\b.{0,60}|mouseover (?:the )?(?:photo|image)\b.*)\W*",
+    r"|brought to you by\b.{0,60}|mouseover (?:the )?(?:photo|image)\b.*"
+    # the stoplists' other languages (lang.py): "click to enlarge", a gallery's counter, a
+    # pointer to the site's social accounts
+    r"|(?:zum|bild) vergrößern|(?:klicken sie )?(?:hier )?zum vergrößern"
+    r"(?: klicken)?|cliquez (?:ici )?pour agrandir|agrandir l['’]image|haga clic (?:aquí )?para ampliar"
+    r"|(?:pulsa|clic) para ampliar|kliknij,? aby powiększyć|klik om te vergroten|clicca per ingrandire"
+    r"|clique para ampliar|klicka för att förstora|нажмите,? чтобы увеличить"
+    r"|(?:zurück|vorheriges?|précédent|anterior|poprzednie|vorige|precedente|föregående|назад)\W*\d+\s*"
+    r"(?:/|von|sur|de|z|van|di|av|из)\s*\d+\W*(?:weiter|nächstes?|suivant|siguiente|następne|volgende"
+    r"|successivo|próximo|nästa|далее|вперёд)?"
+    r"|(?:folgen sie uns|besuchen sie uns|suivez-nous|retrouvez-nous|síguenos|visítanos|obserwuj nas"
+    r"|volg ons|seguici|siga-nos|följ oss|мы в) (?:[\w ]{1,40} )?(?:auf|sur|en|na|op|su|no|på|в)"
+    r" (?:facebook|twitter|instagram|youtube)\b.*)\W*",
     re.IGNORECASE,
 )
 FURNITURE_ENDINGS: tuple[str, ...] = (
