@@ -755,6 +755,13 @@ FURNITURE_ENDINGS: tuple[str, ...] = (
     # dragnet train 0.93707 -> 0.93712, the other sets unchanged
     "Read More...", "Read more...", "Read More…", "Read more…", "Read More »", "Read more »",
     "Continue reading →", "Continue Reading →",
+    # the same cut-off teaser in the stoplists' other languages (lang.py)
+    "Weiterlesen", "Weiterlesen...", "Weiterlesen…", "Weiterlesen »", "Weiterlesen ›", "mehr lesen...",
+    "Mehr lesen...", "Mehr lesen »", "Lire la suite", "Lire la suite...", "Lire la suite…", "Lire la suite »",
+    "Leer más", "Leer más...", "Leer más…", "Leer más »", "Seguir leyendo", "Czytaj więcej", "Czytaj dalej",
+    "Czytaj więcej...", "Czytaj dalej...", "Lees meer", "Lees verder", "Lees meer...", "Leggi tutto",
+    "Leggi tutto...", "Leggi tutto »", "Continua a leggere", "Leia mais", "Leia mais...", "Continue lendo",
+    "Läs mer", "Läs mer...", "Läs mer »", "Читать далее", "Читать далее...", "Читать далее →",
 )  # fmt: skip
 FURNITURE_MAX_CHARS = 100
 # Trailing notices and invitations, matched as SIGN_OFF_CALL is (the last kept blocks, the first kept block
