@@ -477,6 +477,11 @@ COMMENT_CONTROL = re.compile(
     r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
     r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
     r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)"
+    # the stoplists' other languages (lang.py)
+    r"|melden|zitieren|bearbeiten|löschen|gefällt mir|signaler|citer|modifier|supprimer|j['’]aime|citar"
+    r"|denunciar|me gusta|odpowiedz|cytuj|zgłoś|usuń|beantwoorden|reageer|citeer|verwijderen|segnala|cita"
+    r"|modifica|elimina|mi piace|responder|curtir|svara|citera|radera|ответить|цитировать|пожаловаться"
+    r"|\d+ (antworten|réponses|respuestas|odpowiedzi|reacties|risposte|respostas|svar|ответ\w*)"
     r"|(older|newer|previous|next) comments|rate this:?[\s\d]*"
     r"|load more comments|show more comments|view all comments|[+-]?\d+)\W*)?$",
     re.IGNORECASE,
@@ -486,7 +491,10 @@ COMMENT_CONTROL_MAX_CHARS = 40
 # with the arrowed pagination above: 0.8710 -> 0.8729.
 COMMENT_COUNT = re.compile(
     r"^\W*(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
-    r"(comments?|responses?|replies|thoughts|reactions)\b",
+    r"(comments?|responses?|replies|thoughts|reactions"
+    # the stoplists' other languages (lang.py), after a number
+    r"|kommentare?|antworten|commentaires?|réponses|comentarios?|respuestas|komentarz[ey]?|odpowiedzi"
+    r"|reacties|commenti|risposte|comentários|respostas|kommentarer|svar|комментари\w*|ответ\w*)\b",
     re.IGNORECASE,
 )
 COMMENT_COUNT_MAX_CHARS = 120
@@ -822,7 +830,13 @@ WELCOME_BOX = re.compile(r"(?:welcome\b[^.!?]{0,80}[.!?]\s*)?if you['’]?re new
 # LINKS", "Ads by Google") right before a run of kept list items, is no article text, nor are the items (the
 # ads). Looked for only before a run of list items: a label alone is BOILERPLATE_LINE's or a short line's.
 AD_UNIT_LABEL = re.compile(
-    r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links)\W*", re.IGNORECASE
+    r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links"
+    # the stoplists' other languages (lang.py)
+    r"|gesponserte (?:links|anzeigen|inhalte)|anzeigen von google|liens (?:sponsorisés|commerciaux)"
+    r"|annonces google|enlaces patrocinados|anuncios (?:de|by) google|linki sponsorowane|reklamy google"
+    r"|gesponsorde links|link sponsorizzati|annunci google|links patrocinados|anúncios google"
+    r"|sponsrade länkar|спонсорские ссылки|реклама google)\W*",
+    re.IGNORECASE,
 )
 AD_UNIT_LABEL_MAX_CHARS = 60
 
