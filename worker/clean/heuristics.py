@@ -402,7 +402,12 @@ AUTHOR_BOX_PREFIXES: tuple[str, ...] = ("author", "bio")
 # Elements whose blocks are captions by HTML semantics.
 CAPTION_TAGS: frozenset[str] = frozenset({"figure", "figcaption"})
 # Class/id parts naming a caption or a photo credit ("wp-caption-text", "image-credit", "photo-caption").
-CAPTION_PREFIXES: tuple[str, ...] = ("caption", "credit", "figcaption", "photo-credit", "bildunterschrift")
+CAPTION_PREFIXES: tuple[str, ...] = (
+    "caption", "credit", "figcaption", "photo-credit", "bildunterschrift",
+    # the stoplists' other languages (lang.py)
+    "bildtext", "bildnachweis", "fotonachweis", "bildquelle", "legende", "leyenda", "didascalia", "podpis",
+    "legenda", "bijschrift", "onderschrift",
+)  # fmt: skip
 # What every prefix holds: class/id values without any of these are not split into words.
 CAPTION_HINTS: tuple[str, ...] = ("capt", "credit", "unterschrift")
 
@@ -940,7 +945,11 @@ PASSED_SHORT_MIN_WORDS = 2
 # unchanged (0.88975). Measured, not kept: a gallery holding a prose box cut or climbed from as well (no
 # guard for an article inside a wrapper named like a gallery; GALLERY_LEVELS 3): dragnet test 0.92678, the
 # others the same.
-GALLERY_PREFIXES: tuple[str, ...] = ("gallery", "slideshow", "carousel", "slides", "slider")
+GALLERY_PREFIXES: tuple[str, ...] = (
+    "gallery", "slideshow", "carousel", "slides", "slider",
+    # the stoplists' other languages (lang.py)
+    "galerie", "galeria", "galleria", "bildergalerie", "fotogalerie", "fotostrecke", "diashow", "karuzela",
+)  # fmt: skip
 GALLERY_LEVELS = 2
 
 # --- an article split into unnamed boxes (worker/clean/region.py with_prose_neighbours) -------------------
