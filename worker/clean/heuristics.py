@@ -376,7 +376,12 @@ REGION_MARKS_MAX_SHARE = 0.7
 # 0.9176 -> 0.9199; dragnet test split 0.9119 -> 0.9107 and cleaneval_dev 0.8850 -> 0.8839 (their gold
 # keeps some of those lines).
 CROSS_LINK = re.compile(
-    r"^(related|read more|see more|also on|more:|watch|click here|file photo|photo:|video|advertisement)\b"
+    r"^(related|read more|see more|also on|more:|watch|click here|file photo|photo:|video|advertisement"
+    # the stoplists' other languages (lang.py)
+    r"|ähnliche|verwandte|mehr zum thema|lesen sie auch|weiterlesen|mehr:|foto:|bild:|anzeige|werbung"
+    r"|lire aussi|à lire|voir aussi|en savoir plus|publicité|leer más|ver más|lee también|publicidad"
+    r"|czytaj|zobacz (też|także)|reklama|lees (meer|ook)|advertentie|leggi anche|pubblicità|leia (mais|também)"
+    r"|publicidade|läs (mer|också)|annons|читайте|реклама)\b"
     r"|^on \S+\.(com|org|net)\b|©",
     re.IGNORECASE,
 )
