@@ -629,6 +629,12 @@ def test_class_id_flags_of_a_huge_attribute_come_from_the_reference() -> None:
     )
 
 
+@needs_native
+def test_class_id_flags_beyond_ascii_take_every_bit_of_the_reference() -> None:
+    # a class beyond ASCII is flagged by the Python reference, whose gallery bit (32) the C code once refused
+    assert idents.ident_flags(["slides-\u00fc menu"], [""]) == bytes([idents.BAD | idents.GALLERY])
+
+
 # Word counts: texts of stopwords, symbols, digits, apostrophes and characters whose case mapping is odd.
 WORD_PIECES = st.one_of(
     st.sampled_from(sorted(lang.STOPWORDS["en"] | lang.STOPWORDS["de"])),

@@ -753,7 +753,7 @@ FURNITURE_LINE = re.compile(
     r"|brought to you by\b.{0,60}|mouseover (?:the )?(?:photo|image)\b.*"
     # the stoplists' other languages (lang.py): "click to enlarge", a gallery's counter, a
     # pointer to the site's social accounts
-    r"|(?:fotos?|bilder?|bildquelle|fotoquelle|titelbild|crédits? photos?|zdjęcie|fot\.|foto's|фото)\s?:\s?"
+    r"|(?:fotos?|bild(?:er)?|bildquelle|fotoquelle|titelbild|crédits? photos?|zdjęcie|fot\.|foto's|фото)\s?:\s?"
     r"[^.!?:]{1,60}"
     r"|(?:zum|bild) vergrößern|(?:klicken sie )?(?:hier )?zum vergrößern"
     r"(?: klicken)?|cliquez (?:ici )?pour agrandir|agrandir l['’]image|haga clic (?:aquí )?para ampliar"

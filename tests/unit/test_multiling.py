@@ -1,0 +1,241 @@
+"""The line rules and class/id words in the languages the stoplists hold (worker.clean.lang), one test per
+rule and language family: Germanic (de, nl, sv), Romance (fr, es, it, pt), Slavic (pl, ru).
+
+Each line is one a site in that language prints where an English site prints the rule's English line; each
+test fails without the rule's alternatives in that family's languages.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.cleankit import PROSE, PROSE2
+from worker.clean import classify as classify_mod
+from worker.clean import heuristics as h
+from worker.clean import idents
+from worker.clean.idents import classify_ident, flags_of
+
+FAMILIES = ("germanic", "romance", "slavic")
+
+
+def _family(lines: dict[str, list[str]]) -> pytest.MarkDecorator:
+    return pytest.mark.parametrize("lines", [lines[f] for f in FAMILIES], ids=FAMILIES)
+
+
+@_family(
+    {
+        "germanic": ["Teilen", "Artikel drucken", "Weiterlesen", "Mehr zum Thema", "Ähnliche Artikel",
+                     "3 Kommentare", "Kommentar schreiben", "Nach oben", "Delen", "Lees meer", "Läs mer",
+                     "Annons", "Advertentie"],
+        "romance": ["Partager", "Imprimer", "Lire aussi", "À lire aussi", "Compartir", "Leer más",
+                    "Condividi", "Leggi anche", "Compartilhar", "Leia mais", "Publicidade", "5 commenti"],
+        "slavic": ["Udostępnij", "Czytaj także", "Zobacz też", "Komentarze", "Поделиться", "Читайте также",
+                   "Реклама"],
+    }
+)  # fmt: skip
+def test_boilerplate_lines(lines: list[str]) -> None:
+    # rule: BOILERPLATE_LINE
+    for line in lines:
+        assert classify_mod._boilerplate_line(line), line
+
+
+def test_boilerplate_lines_are_whole_lines_only() -> None:
+    for line in ("Teilen Sie uns Ihre Meinung mit.", "Lire aussi le rapport complet", "Delen van de stad"):
+        assert not classify_mod._boilerplate_line(line), line
+
+
+@pytest.mark.parametrize(
+    ("ident", "expected"),
+    [
+        ("teilen-leiste", (True, False, False)),  # strong boilerplate words
+        ("werbung-box artikel", (True, False, True)),
+        ("partage", (True, False, False)),
+        ("bloc-publicite", (True, False, False)),
+        ("udostepnij", (True, False, False)),
+        ("autor-info", (True, False, False)),  # weak ...
+        ("autor-info artikel", (False, False, True)),  # ... unless a content word is there too
+        ("kommentare", (False, True, False)),  # comment sections
+        ("comentarios", (False, True, False)),
+        ("komentarze", (False, True, False)),
+        ("artikel-inhalt", (False, False, True)),  # content containers
+        ("beitrag", (False, False, True)),
+    ],
+)
+def test_class_id_words(ident: str, expected: tuple[bool, bool, bool]) -> None:
+    # rule: STRONG_BAD_PREFIXES, WEAK_BAD_PREFIXES, COMMENT_TOKEN_PREFIXES, GOOD_TOKEN_PREFIXES
+    assert classify_ident(ident) == expected
+
+
+@pytest.mark.parametrize(
+    ("cls", "flag"),
+    [
+        ("bildergalerie", idents.GALLERY),
+        ("galeria-zdjec", idents.GALLERY),
+        ("galleria", idents.GALLERY),
+        ("bildtext", idents.CAPTION),
+        ("legende", idents.CAPTION),
+        ("podpis", idents.CAPTION),
+    ],
+)
+def test_caption_and_gallery_words(cls: str, flag: int) -> None:
+    # rule: CAPTION_PREFIXES, GALLERY_PREFIXES
+    assert flags_of(cls, "") & flag
+    assert idents.ident_flags([cls], [""])[0] & flag
+
+
+@_family(
+    {
+        "germanic": ["Mehr zum Thema", "Das könnte Sie auch interessieren", "Lesen Sie auch", "Lees ook",
+                     "Läs också"],
+        "romance": ["Lire aussi", "Sur le même sujet", "Noticias relacionadas", "Leggi anche", "Leia também"],
+        "slavic": ["Czytaj także", "Podobne artykuły", "Читайте также"],
+    }
+)  # fmt: skip
+def test_a_box_of_related_posts_ending_the_text(lines: list[str]) -> None:
+    # rule: TAIL_HEADING
+    teaser = "Ein anderer Artikel der Seite"
+    for line in lines:
+        texts = [PROSE, PROSE2, line, teaser]
+        kinds = ["paragraph", "paragraph", "heading", "list_item"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], line
+
+
+@_family(
+    {
+        "germanic": ["Über den Autor", "Über die Autorin", "Over de auteur", "Om författaren"],
+        "romance": ["À propos de l’auteur", "Sobre el autor", "Sull'autore", "Sobre o autor"],
+        "slavic": ["O autorze", "Об авторе"],
+    }
+)  # fmt: skip
+def test_the_authors_box_ending_the_text(lines: list[str]) -> None:
+    # rule: AUTHOR_HEADING
+    bio = "Jane Doe schreibt seit 2004 über Technik und Wissenschaft."
+    for line in lines:
+        texts = [PROSE, PROSE2, line, bio]
+        kinds = ["paragraph", "paragraph", "heading", "paragraph"]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], line
+
+
+@_family(
+    {
+        "germanic": ["Leserkommentare", "Ihre Meinung", "Plaats een reactie", "Lämna en kommentar"],
+        "romance": ["Laisser un commentaire", "Deja un comentario", "Lascia un commento",
+                    "Deixe um comentário"],
+        "slavic": ["Dodaj komentarz", "Оставить комментарий"],
+    }
+)  # fmt: skip
+def test_comment_headings(lines: list[str]) -> None:
+    # rule: COMMENT_HEADING
+    for line in lines:
+        assert classify_mod._comment_heading(line), line
+
+
+@_family(
+    {
+        "germanic": ["Schlagwörter: Politik, Berlin", "Stichworte: Wahl", "Trefwoorden: politiek",
+                     "Taggar: val"],
+        "romance": ["Mots-clés : politique", "Etiquetas: política", "Marcadores: política"],
+        "slavic": ["Tagi: polityka", "Теги: политика"],
+    }
+)  # fmt: skip
+def test_tags_lines(lines: list[str]) -> None:
+    # rule: TAXONOMY_LABEL
+    for line in lines:
+        assert h.TAXONOMY_LABEL.search(line), line
+
+
+@_family(
+    {
+        "germanic": ["Folgen Sie Jane Doe auf Twitter.", "Jetzt Newsletter abonnieren!",
+                     "Zuletzt aktualisiert: 3. Mai 2012", "Veröffentlicht am 3. Mai 2012 von Jane Doe",
+                     "Volg ons op Facebook", "Senast uppdaterad 2012-05-03"],
+        "romance": ["Suivez Jane Doe sur Twitter", "Abonnez-vous à notre lettre", "Dernière mise à jour : 3 mai",
+                    "Publicado el 3 de mayo de 2012", "Iscriviti alla nostra newsletter",
+                    "Ultimo aggiornamento: 3 maggio"],
+        "slavic": ["Obserwuj nas na Facebook", "Zapisz się na newsletter", "Opublikowano 3 maja 2012",
+                   "Подпишитесь на рассылку", "Последнее обновление: 3 мая"],
+    }
+)  # fmt: skip
+def test_trailing_sign_off_lines(lines: list[str]) -> None:
+    # rule: SIGN_OFF, SIGN_OFF_CALL, SIGN_OFF_NOTICE, SIGN_OFF_POSTED
+    for line in lines:
+        assert classify_mod.without_sign_off([PROSE, line], ["paragraph"] * 2, [0, 1]) == [0], line
+
+
+@_family(
+    {
+        "germanic": ["Foto: dpa", "Bild: Keystone", "Bildquelle: Getty Images", "Zum Vergrößern klicken",
+                     "Zurück 3 von 12 Weiter", "Folgen Sie uns auf Facebook", "Ein Teaser ... Weiterlesen",
+                     "Klik om te vergroten", "Läs mer"],
+        "romance": ["Crédit photo : AFP", "Cliquez pour agrandir", "Précédent 2 sur 9 Suivant",
+                    "Síguenos en Twitter", "Un extracto ... Leer más", "Leggi tutto"],
+        "slavic": ["Zdjęcie: PAP", "Фото: ТАСС", "Kliknij, aby powiększyć", "Czytaj więcej", "Читать далее"],
+    }
+)  # fmt: skip
+def test_page_furniture(lines: list[str]) -> None:
+    # rule: FURNITURE_LINE (with photo credit labels), FURNITURE_ENDINGS
+    for line in lines:
+        assert classify_mod.without_page_lines([PROSE, line], [len(PROSE), len(line)], [0, 1]) == [0], line
+
+
+def test_photo_labels_hold_no_sentence() -> None:
+    caption = "Bild: Der Kanzler spricht. Danach gehen alle nach Hause."
+    assert classify_mod.without_page_lines([PROSE, caption], [len(PROSE), len(caption)], [0, 1]) == [0, 1]
+
+
+@_family(
+    {
+        "germanic": ["Gesponserte Links", "Anzeigen von Google", "Gesponsorde links", "Sponsrade länkar"],
+        "romance": ["Liens sponsorisés", "Enlaces patrocinados", "Link sponsorizzati", "Links patrocinados"],
+        "slavic": ["Linki sponsorowane", "Спонсорские ссылки"],
+    }
+)  # fmt: skip
+def test_ad_unit_labels(lines: list[str]) -> None:
+    # rule: AD_UNIT_LABEL
+    ads = ["Günstige Kredite vergleichen.", "Jetzt Depot eröffnen."]
+    kinds = ["paragraph", "paragraph", "list_item", "list_item", "paragraph"]
+    for label in lines:
+        texts = [PROSE, label, *ads, PROSE2]
+        chars = [len(t) for t in texts]
+        assert classify_mod.without_page_chrome(texts, kinds, chars, [0, 1, 2, 3, 4]) == [0, 4], label
+
+
+@_family(
+    {
+        "germanic": ["Melden", "Zitieren", "Gefällt mir", "3 Antworten", "Beantwoorden", "Svara"],
+        "romance": ["Signaler", "Citer", "Me gusta", "Segnala", "2 respostas"],
+        "slavic": ["Odpowiedz", "Zgłoś", "Ответить", "5 odpowiedzi"],
+    }
+)  # fmt: skip
+def test_comment_controls(lines: list[str]) -> None:
+    # rule: COMMENT_CONTROL
+    for line in lines:
+        assert h.COMMENT_CONTROL.match(line), line
+
+
+@_family(
+    {
+        "germanic": ["12 Kommentare zu „Brücke wieder offen“", "3 reacties", "4 kommentarer"],
+        "romance": ["12 commentaires", "7 comentarios", "3 commenti", "2 comentários"],
+        "slavic": ["12 komentarzy", "5 комментариев"],
+    }
+)  # fmt: skip
+def test_comment_counts(lines: list[str]) -> None:
+    # rule: COMMENT_COUNT
+    for line in lines:
+        assert h.COMMENT_COUNT.match(line), line
+
+
+@_family(
+    {
+        "germanic": ["Lesen Sie auch Die Wahl in Berlin", "Mehr zum Thema Wahlen", "Lees ook het verslag",
+                     "Läs mer om valet"],
+        "romance": ["Lire aussi le reportage", "Leer más sobre la elección", "Leggi anche il resto",
+                    "Leia também a entrevista"],
+        "slavic": ["Czytaj także o wyborach", "Читайте также о выборах"],
+    }
+)  # fmt: skip
+def test_cross_links(lines: list[str]) -> None:
+    # rule: CROSS_LINK (the block model's additions)
+    for line in lines:
+        assert h.CROSS_LINK.search(line), line
