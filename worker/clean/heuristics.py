@@ -493,13 +493,17 @@ WIDEN_CONTINUATION_BOXES = 1
 # 400: as 200; on slot blocks only: 0.9407 (0.9313). Gains on nfl.com, symbianv3.com, whitehouse.gov,
 # universetoday.com, healthcare-economist.com; lost on zillow.com, whose gold keeps "Date: ... |
 # Category: ...".
+TAXONOMY_WORDS: tuple[str, ...] = (
+    "related topics", "tagged(?: as| with)?", "tags", "posted in", "filed (?:under|in)", "categor(?:y|ies)",
+    "topics",
+    # the words for "tags" in the stoplists' other languages (lang.py; numbers: the end of this file)
+    "schlagw(?:ö|oe)rter", "schlagworte", "stichw(?:ö|oe)rter", "stichworte", "mots[- ]clés", "étiquettes",
+    "etiquetas", "tagi", "trefwoorden", "marcadores", "taggar", "теги", "метки",
+)  # fmt: skip
+# ... searched as one branch per first character (_by_first_character): with the other languages' words ~1 us
+# a searched line cheaper than as one flat alternation.
 TAXONOMY_LABEL = re.compile(
-    r"^posted in\b|(?:^|\W)(?:related topics|tagged(?: as| with)?|tags|posted in|filed (?:under|in)"
-    r"|categor(?:y|ies)|topics"
-    # the words for "tags" in the stoplists' other languages (lang.py)
-    r"|schlagw(?:ö|oe)rter|schlagworte|stichw(?:ö|oe)rter|stichworte|mots[- ]clés|étiquettes|etiquetas|tagi"
-    r"|trefwoorden|marcadores|taggar|теги|метки)\s*:",
-    re.IGNORECASE,
+    rf"^posted in\b|(?:^|\W)(?:{_by_first_character(TAXONOMY_WORDS)})\s*:", re.IGNORECASE
 )
 TAXONOMY_MAX_CHARS = 200
 
@@ -775,6 +779,35 @@ DATELINE_MAX_CHARS = 100
 # over their post_lines calls replayed), ~4 us of CPU time (min of 20 runs, shared machine): ~55,000 for
 # FURNITURE_LINE on the ~10 short kept blocks of a page, ~21,000 for SIGN_OFF_NOTICE (a lower-cased prefix
 # test before the pattern saved nothing measurable).
+# The same lines in the stoplists' other languages (lang.py; numbers: the end of this file): a photo
+# credit's label ("Foto: dpa", "Bild: Keystone"), "click to enlarge", a gallery's counter, a pointer to the
+# site's social accounts; in FURNITURE_LINE as one branch per first character (_by_first_character: ~2.5 us a
+# page cheaper than one flat alternation).
+_CREDIT = r"\s?:\s?[^.!?:]{1,60}"
+_COUNTER = (
+    r"\W*\d+\s*(?:/|von|sur|de|z|van|di|av|из)\s*\d+\W*(?:weiter|nächstes?|suivant|siguiente|następne|volgende"
+    r"|successivo|próximo|nästa|далее|вперёд)?"
+)
+_SOCIAL = r" (?:[\w ]{1,40} )?(?:auf|sur|en|na|op|su|no|på|в) (?:facebook|twitter|instagram|youtube)\b.*"
+FURNITURE_LINES_OTHER: tuple[str, ...] = (
+    *(f"{label}{_CREDIT}" for label in (
+        "fotos?", "bild(?:er)?", "bildquelle", "fotoquelle", "titelbild", "crédits? photos?", "zdjęcie",
+        r"fot\.", "foto's", "фото",
+    )),
+    "zum vergrößern(?: klicken)?", "bild vergrößern", "klicken sie (?:hier )?zum vergrößern(?: klicken)?",
+    "hier zum vergrößern(?: klicken)?", "cliquez (?:ici )?pour agrandir", "agrandir l['’]image",
+    "haga clic (?:aquí )?para ampliar", "pulsa para ampliar", "clic para ampliar", "kliknij,? aby powiększyć",
+    "klik om te vergroten", "clicca per ingrandire", "clique para ampliar", "klicka för att förstora",
+    "нажмите,? чтобы увеличить",
+    *(f"{back}{_COUNTER}" for back in (
+        "zurück", "vorheriges?", "précédent", "anterior", "poprzednie", "vorige", "precedente", "föregående",
+        "назад",
+    )),
+    *(f"{follow}{_SOCIAL}" for follow in (
+        "folgen sie uns", "besuchen sie uns", "suivez-nous", "retrouvez-nous", "síguenos", "visítanos",
+        "obserwuj nas", "volg ons", "seguici", "siga-nos", "följ oss", "мы в",
+    )),
+)  # fmt: skip
 FURNITURE_LINE = re.compile(
     r"\W*(?:be sociable,? share|sharing is caring"
     r"|(?:click|tap) (?:here )?(?:to|for) (?:enlarge|(?:a )?larger (?:image|version|view|photo|picture)"
@@ -785,21 +818,7 @@ FURNITURE_LINE = re.compile(
     r"|loading (?:slideshow|gallery|video|photos?)"
     r"|(?:standard )?podcast\b.{0,40}\bplay in (?:popup|new window)\b.*"
     r"|brought to you by\b.{0,60}|mouseover (?:the )?(?:photo|image)\b.*"
-    # the stoplists' other languages (lang.py): "click to enlarge", a gallery's counter, a
-    # pointer to the site's social accounts
-    r"|(?:fotos?|bild(?:er)?|bildquelle|fotoquelle|titelbild|crédits? photos?|zdjęcie|fot\.|foto's|фото)"
-    r"\s?:\s?"
-    r"[^.!?:]{1,60}"
-    r"|(?:zum|bild) vergrößern|(?:klicken sie )?(?:hier )?zum vergrößern"
-    r"(?: klicken)?|cliquez (?:ici )?pour agrandir|agrandir l['’]image|haga clic (?:aquí )?para ampliar"
-    r"|(?:pulsa|clic) para ampliar|kliknij,? aby powiększyć|klik om te vergroten|clicca per ingrandire"
-    r"|clique para ampliar|klicka för att förstora|нажмите,? чтобы увеличить"
-    r"|(?:zurück|vorheriges?|précédent|anterior|poprzednie|vorige|precedente|föregående|назад)\W*\d+\s*"
-    r"(?:/|von|sur|de|z|van|di|av|из)\s*\d+\W*(?:weiter|nächstes?|suivant|siguiente|następne|volgende"
-    r"|successivo|próximo|nästa|далее|вперёд)?"
-    r"|(?:folgen sie uns|besuchen sie uns|suivez-nous|retrouvez-nous|síguenos|visítanos|obserwuj nas"
-    r"|volg ons|seguici|siga-nos|följ oss|мы в) (?:[\w ]{1,40} )?(?:auf|sur|en|na|op|su|no|på|в)"
-    r" (?:facebook|twitter|instagram|youtube)\b.*)\W*",
+    rf"|{_by_first_character(FURNITURE_LINES_OTHER)})\W*",
     re.IGNORECASE,
 )
 FURNITURE_ENDINGS: tuple[str, ...] = (
