@@ -132,20 +132,6 @@ def test_comment_headings(lines: list[str]) -> None:
 
 @_family(
     {
-        "germanic": ["Schlagwörter: Politik, Berlin", "Stichworte: Wahl", "Trefwoorden: politiek",
-                     "Taggar: val"],
-        "romance": ["Mots-clés : politique", "Etiquetas: política", "Marcadores: política"],
-        "slavic": ["Tagi: polityka", "Теги: политика"],
-    }
-)  # fmt: skip
-def test_tags_lines(lines: list[str]) -> None:
-    # rule: TAXONOMY_LABEL
-    for line in lines:
-        assert h.TAXONOMY_LABEL.search(line), line
-
-
-@_family(
-    {
         "germanic": ["Folgen Sie Jane Doe auf Twitter.", "Jetzt Newsletter abonnieren!",
                      "Zuletzt aktualisiert: 3. Mai 2012", "Veröffentlicht am 3. Mai 2012 von Jane Doe",
                      "Volg ons op Facebook", "Senast uppdaterad 2012-05-03"],
