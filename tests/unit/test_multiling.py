@@ -93,11 +93,16 @@ def test_caption_and_gallery_words(cls: str, flag: int) -> None:
 )  # fmt: skip
 def test_a_box_of_related_posts_ending_the_text(lines: list[str]) -> None:
     # rule: TAIL_HEADING
-    teaser = "Ein anderer Artikel der Seite"
-    for line in lines:
-        texts = [PROSE, PROSE2, line, teaser]
-        kinds = ["paragraph", "paragraph", "heading", "list_item"]
-        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], line
+    _assert_heading_ends_the_text(lines, "Ein anderer Artikel der Seite", "list_item")
+
+
+def _assert_heading_ends_the_text(headings: list[str], after: str, kind: str) -> None:
+    """without_sign_off drops each of `headings` after two paragraphs, with the block (`after`, of `kind`)
+    after it."""
+    kinds = ["paragraph", "paragraph", "heading", kind]
+    for heading in headings:
+        texts = [PROSE, PROSE2, heading, after]
+        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], heading
 
 
 @_family(
@@ -109,11 +114,9 @@ def test_a_box_of_related_posts_ending_the_text(lines: list[str]) -> None:
 )  # fmt: skip
 def test_the_authors_box_ending_the_text(lines: list[str]) -> None:
     # rule: AUTHOR_HEADING
-    bio = "Jane Doe schreibt seit 2004 über Technik und Wissenschaft."
-    for line in lines:
-        texts = [PROSE, PROSE2, line, bio]
-        kinds = ["paragraph", "paragraph", "heading", "paragraph"]
-        assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1], line
+    _assert_heading_ends_the_text(
+        lines, "Jane Doe schreibt seit 2004 über Technik und Wissenschaft.", "paragraph"
+    )
 
 
 @_family(
