@@ -425,8 +425,8 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     return [i for i in kept if i not in drop] if drop else kept
 
 
-# h.SIGN_OFF's, h.SIGN_OFF_CALL's and h.SIGN_OFF_NOTICE's lines in one pattern: one match call per trailing
-# block.
+# h.SIGN_OFF's, h.SIGN_OFF_CALL's, h.SIGN_OFF_NOTICE's and h.SIGN_OFF_POSTED's lines in one pattern: one
+# match call per trailing block.
 _SIGN_OFF_LINE = re.compile(
     f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}|{h.SIGN_OFF_NOTICE.pattern}|{h.SIGN_OFF_POSTED.pattern}",
     re.IGNORECASE,
