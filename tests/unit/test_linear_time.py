@@ -250,7 +250,7 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "sign-off notice": (lambda n: "want more " + "? " * n, h.SIGN_OFF_NOTICE.match, 20_000),
     "furniture line": (lambda n: "visit " + "a " * n + "on", h.FURNITURE_LINE.fullmatch, 20_000),
     "widget line, pager": (lambda n: "1 " * n + "x", h.WIDGET_LINE.fullmatch, 20_000),
-    "widget line, advertise": (lambda n: "a - " * n + "advertise on x", h.WIDGET_LINE.fullmatch, 20_000),
+    "widget line, vendor": (lambda n: "powered by " + "a - " * n + "x", h.WIDGET_LINE.fullmatch, 20_000),
     "share count": (lambda n: "1," * n + "x", h.SHARE_COUNT.fullmatch, 20_000),
     "author heading": (lambda n: "ABOUT X" + "'" * n + " y", h.AUTHOR_HEADING.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),

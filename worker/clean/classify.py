@@ -386,18 +386,30 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
     Watch Video", a cut-off teaser "... Read More...") and a widget's label or control (h.WIDGET_LINE: "Also
     on HuffPost:", "STORY HIGHLIGHTS", "1 2 3 Next")."""
-    most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS, h.WIDGET_LINE_MAX_CHARS)
+    most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
 
 def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
-    if chars <= h.FURNITURE_MAX_CHARS and (
-        text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_LINE.fullmatch(text) is not None
-    ):
-        return True
-    return chars <= h.WIDGET_LINE_MAX_CHARS and h.WIDGET_LINE.fullmatch(text) is not None
+    return chars <= h.FURNITURE_MAX_CHARS and (
+        text.endswith(h.FURNITURE_ENDINGS) or _FURNITURE_OR_WIDGET(text) is not None
+    )
+
+
+def _alternatives(pattern: re.Pattern[str]) -> str:
+    """The alternatives of a `\\W*(?:...)\\W*` pattern (h.FURNITURE_LINE, h.WIDGET_LINE)."""
+    text = pattern.pattern
+    if not (text.startswith(r"\W*(?:") and text.endswith(r")\W*")):
+        raise ValueError(f"not a \\W*(?:...)\\W* pattern: {text[:40]!r}")
+    return text[len(r"\W*(?:") : -len(r")\W*")]
+
+
+# h.FURNITURE_LINE's and h.WIDGET_LINE's lines in one pattern: one fullmatch call per short kept block.
+_FURNITURE_OR_WIDGET = re.compile(
+    rf"\W*(?:{_alternatives(h.FURNITURE_LINE)}|{_alternatives(h.WIDGET_LINE)})\W*", re.IGNORECASE
+).fullmatch
 
 
 def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
