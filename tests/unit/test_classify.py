@@ -499,6 +499,50 @@ def test_page_furniture_is_not_the_article() -> None:
     _assert_drops_lines(classify_mod.without_page_lines, furniture, others)
 
 
+def test_widget_lines_are_not_the_article() -> None:
+    # rule: WIDGET_LINE, anywhere in the kept text
+    widgets = [
+        "Also on HuffPost:",
+        "Related on HuffPost:",
+        "Read our Blog: FDA Voice",
+        "STORY HIGHLIGHTS",
+        "Live Poll",
+        "Most Popular",
+        "Click to jump to:",
+        "Show full PR text",
+        "Newsroom powered by Online Press Release Distribution - SubmitMyPressRelease.com",
+        "Display Page #:",
+        "1 2 3 Next >",
+        "Next Page »",
+        "« Previous article",
+    ]
+    # ... not prose that mentions such things, nor a comment's reply to a handle, nor a long line
+    others = [
+        "More on that later: the board meets on Monday.",
+        "The car is powered by a V8 engine, the maker says.",
+        "Most popular among the voters was the second plan.",
+        "Read our blog post from last year to see why.",
+        "@Alex",
+        "1 2 3",
+        "The next page lists the costs.",
+        "Newsroom",
+        f"{PROSE} Also on HuffPost:",
+    ]
+    _assert_drops_lines(classify_mod.without_page_lines, widgets, others)
+
+
+def test_a_share_count_ending_the_text_is_not_the_article() -> None:
+    # rule: SHARE_COUNT, a trailing paragraph only
+    sign_off, paragraphs = classify_mod.without_sign_off, ["paragraph"] * 3
+    for count in ("1587", "75", "1,204", "2.3k"):
+        assert sign_off([PROSE, count], paragraphs, [0, 1]) == [0], count
+        assert sign_off([PROSE, count, PROSE2], paragraphs, [0, 1, 2]) == [0, 1, 2], count
+    # ... not a table's last cell, nor the first kept block, nor a number with words
+    assert sign_off([PROSE, "75"], ["paragraph", "table_cell"], [0, 1]) == [0, 1]
+    assert sign_off(["75"], paragraphs, [0]) == [0]
+    assert sign_off([PROSE, "75 votes"], paragraphs, [0, 1]) == [0, 1]
+
+
 def test_the_authors_box_at_the_end_is_not_the_article() -> None:
     # rule: AUTHOR_HEADING, among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks
     bio = "Annie Downs is a freelance writer in Nashville, Tennessee, who writes about faith and friendship."

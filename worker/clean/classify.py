@@ -384,7 +384,8 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     they stand: photo credits (h.PHOTO_CREDIT: "Jim Wilson/The New York Times", "KIMIHIRO
     HOSHINO/AFP/GettyImages") and the page's furniture (h.FURNITURE_LINE: "Sharing is caring!", "(Click to
     enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
-    Watch Video", a cut-off teaser "... Read More...")."""
+    Watch Video", a cut-off teaser "... Read More...") and a widget's label or control (h.WIDGET_LINE: "Also
+    on HuffPost:", "STORY HIGHLIGHTS", "1 2 3 Next")."""
     most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
@@ -393,8 +394,22 @@ def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
     return chars <= h.FURNITURE_MAX_CHARS and (
-        text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_LINE.fullmatch(text) is not None
+        text.endswith(h.FURNITURE_ENDINGS) or _FURNITURE_OR_WIDGET(text) is not None
     )
+
+
+def _alternatives(pattern: re.Pattern[str]) -> str:
+    """The alternatives of a `\\W*(?:...)\\W*` pattern (h.FURNITURE_LINE, h.WIDGET_LINE)."""
+    text = pattern.pattern
+    if not (text.startswith(r"\W*(?:") and text.endswith(r")\W*")):
+        raise ValueError(f"not a \\W*(?:...)\\W* pattern: {text[:40]!r}")
+    return text[len(r"\W*(?:") : -len(r")\W*")]
+
+
+# h.FURNITURE_LINE's and h.WIDGET_LINE's lines in one pattern: one fullmatch call per short kept block.
+_FURNITURE_OR_WIDGET = re.compile(
+    rf"\W*(?:{_alternatives(h.FURNITURE_LINE)}|{_alternatives(h.WIDGET_LINE)})\W*", re.IGNORECASE
+).fullmatch
 
 
 def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
@@ -425,8 +440,8 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     return [i for i in kept if i not in drop] if drop else kept
 
 
-# h.SIGN_OFF's, h.SIGN_OFF_CALL's and h.SIGN_OFF_NOTICE's lines in one pattern: one match call per trailing
-# block.
+# h.SIGN_OFF's, h.SIGN_OFF_CALL's, h.SIGN_OFF_NOTICE's and h.SIGN_OFF_POSTED's lines in one pattern: one
+# match call per trailing block.
 _SIGN_OFF_LINE = re.compile(
     f"{h.SIGN_OFF.pattern}|{h.SIGN_OFF_CALL.pattern}|{h.SIGN_OFF_NOTICE.pattern}|{h.SIGN_OFF_POSTED.pattern}",
     re.IGNORECASE,
@@ -440,7 +455,8 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     its trailing sign-off lines (h.SIGN_OFF: "Follow X on Twitter", "Write to X at x@...", WordPress's "This
     entry was posted ...", a newspaper's print line; h.SIGN_OFF_CALL: a newsletter's "Sign up for ...", a
     wire copyright; h.SIGN_OFF_NOTICE: a disclaimer, "This page is best viewed in ...", "Join over 104,000
-    readers!"); the first kept block always stays."""
+    readers!") and a share button's count ending it (h.SHARE_COUNT, a paragraph: "1587"); the first kept block
+    always stays."""
     k = len(kept)
     tail_kinds, most = h.TAIL_HEADING_KINDS, h.TAIL_HEADING_MAX_CHARS
     for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
@@ -450,8 +466,11 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
         ):
             k = j
             break
-    sign_off = _SIGN_OFF_LINE.match
-    while k > 1 and sign_off(texts[kept[k - 1]]) is not None:
+    sign_off, count = _SIGN_OFF_LINE.match, h.SHARE_COUNT.fullmatch
+    while k > 1 and (
+        sign_off(texts[kept[k - 1]]) is not None
+        or (kinds[kept[k - 1]] == "paragraph" and count(texts[kept[k - 1]]) is not None)
+    ):
         k -= 1
     return kept if k == len(kept) else kept[:k]
 

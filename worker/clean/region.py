@@ -47,7 +47,7 @@ def choose(
     flags: bytes | None = None,
 ) -> Region:
     """The region; `headline` is the headline's block (worker.clean.headline), when the page has one;
-    `flags` the elements' class/id flags (worker.clean.idents), which the two post rules need."""
+    `flags` the elements' class/id flags (worker.clean.idents), which the post and gallery rules need."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     sure = True
@@ -61,10 +61,9 @@ def choose(
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
-    if flags is not None:
-        target = the_one_post(seg, prefix, target, flags)
     galleries: list[int] = []
     if flags is not None:
+        target = the_one_post(seg, prefix, target, flags)
         target, galleries = beside_galleries(seg, prefix, link_density, target, flags)
     ranges = with_twins(seg, prefix, target)
     for g in galleries:
