@@ -450,8 +450,6 @@ CAPTION_PREFIXES: tuple[str, ...] = (
     "bildtext", "bildnachweis", "fotonachweis", "bildquelle", "legende", "leyenda", "didascalia", "podpis",
     "legenda", "bijschrift", "onderschrift",
 )  # fmt: skip
-# What every prefix holds: class/id values without any of these are not split into words.
-CAPTION_HINTS: tuple[str, ...] = ("capt", "credit", "unterschrift")
 
 # --- template memory (worker/clean/template.py, region.py) ------------------------------------------
 # Numbers here are dragnet shingle F1 (sites >= 5 pages, online unless said), measured with the density of
