@@ -7,7 +7,16 @@ from enum import StrEnum
 from typing import Literal
 
 BlockKind = Literal[
-    "heading", "paragraph", "list_item", "quote", "code", "table_cell", "headline", "dateline", "caption"
+    "heading",
+    "paragraph",
+    "list_item",
+    "quote",
+    "code",
+    "table_cell",
+    "headline",
+    "dateline",
+    "byline",
+    "caption",
 ]
 Method = Literal["density", "template", "template_fallback", "none"]
 

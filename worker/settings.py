@@ -77,8 +77,8 @@ class Settings:
     keep_comments: bool = _f(False, "fill `comments` with the reader comments (never part of the text)")
     keep_headline: bool = _f(
         False,
-        "put the article's headline (always the document's `title`) and its dateline in the text, as"
-        " `headline` and `dateline` blocks",
+        "put the article's headline (always the document's `title`), its dateline and its byline in the text,"
+        " as `headline`, `dateline` and `byline` blocks",
     )
     keep_captions: bool = _f(True, "put image captions and photo credits in the text, as `caption` blocks")
     min_block_quality: float = _f(

@@ -1,5 +1,5 @@
-"""Headline and caption block kinds (worker/clean/kinds.py), the settings that put them in the text, and the
-rule on the blocks the block model adds."""
+"""Headline, dateline, byline and caption block kinds (worker/clean/kinds.py), the settings that put them in
+the text, and the rule on the blocks the block model adds."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import heuristics as h
 from worker.clean import idents
 from worker.clean.classify import classify_region
-from worker.clean.kinds import captions, datelines, find_headline, text_blocks, words
+from worker.clean.kinds import bylines, captions, datelines, find_headline, text_blocks, words
 from worker.clean.model import decide
 from worker.clean.model.trees import Trees
 from worker.clean.options import CleanOptions
@@ -19,6 +19,7 @@ from worker.clean.pipeline import clean_page
 from worker.clean.region import choose
 from worker.clean.score import score
 from worker.clean.segment import Segmentation
+from worker.messages import document_message, validator
 from worker.models import Page
 
 TITLE = "Bridge opens after two years of delays"
@@ -166,6 +167,36 @@ def test_the_dateline_joins_the_text_as_its_own_kind_only_with_keep_headline() -
     assert text_blocks(seg, [1, 3], 0, True, False) == both
 
 
+def test_bylines_are_short_lines_naming_the_author_around_the_start_of_the_text() -> None:
+    seg = seg_of(
+        f"<h1>{TITLE}</h1><p>By Jane Doe, Staff Writer</p><p>{PROSE}</p><p>Von Max Mustermann</p>"
+        f"<p>{PROSE2}</p><p>By Ann Lee</p><p>{PROSE3}</p>"
+    )
+    assert bylines(seg, [2, 4, 6], 0, (), []) == [1, 3]  # not past BYLINE_AFTER_FIRST blocks after the first
+    assert bylines(seg, [2, 4, 6], None, (), [1]) == [3]  # a dateline is taken already
+    assert bylines(seg, [2, 3], 0, (), []) == [1]  # a byline is no block after the last kept one
+    assert bylines(seg, [1, 2], 0, (), []) == []  # the byline is kept already
+    assert bylines(seg, [], 0, (), []) == []
+
+
+def test_prose_that_starts_with_by_is_no_byline_and_the_metadatas_author_is_one() -> None:
+    seg = seg_of(
+        f"<h1>{TITLE}</h1><p>By the time it opened, the bridge was late.</p><p>Jane Doe</p><p>{PROSE}</p>"
+        f"<p>{PROSE2}</p>"
+    )
+    assert bylines(seg, [3, 4], 0, (), []) == []
+    assert bylines(seg, [3, 4], 0, ("JANE DOE",), []) == [2]
+    long = f"By Jane Doe {'and Ann Lee ' * 10}"
+    assert bylines(seg_of(f"<p>{long}</p><p>{PROSE}</p><p>{PROSE2}</p>"), [1, 2], None, (), []) == []
+
+
+def test_the_byline_joins_the_text_as_its_own_kind_only_with_keep_headline() -> None:
+    seg = seg_of(f"<h1>{TITLE}</h1><p>Par Jean Dupont</p><p>{PROSE}</p><p>{PROSE2}</p>")
+    assert text_blocks(seg, [2, 3], 0, False, False) == ([2, 3], ["paragraph", "paragraph"])
+    both = ([0, 1, 2, 3], ["headline", "byline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [2, 3], 0, True, False) == both
+
+
 def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -> None:
     html = (
         f"<html><head><title>{TITLE}</title></head><body>{NAV}<article><h1>{TITLE}</h1><p>{PROSE}</p>"
@@ -179,6 +210,21 @@ def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -
     kept = clean_page(page, None, CleanOptions(keep_headline=True))
     assert kept.blocks[0].kind == "headline"
     assert kept.text.startswith(TITLE)
+
+
+def test_documents_hold_the_byline_as_its_own_kind_only_with_keep_headline() -> None:
+    html = (
+        f"<html><head><title>{TITLE}</title></head><body>{NAV}<h1>{TITLE}</h1><div class='byline'>By Jane Doe"
+        f"</div><div class='story'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></body></html>"
+    )
+    page = Page(id="p", url="https://example.org/a", html=html)
+    plain = clean_page(page, None, CleanOptions())
+    assert "By Jane Doe" not in plain.text  # outside the story's box: density leaves it out
+    kept = clean_page(page, None, CleanOptions(keep_headline=True))
+    assert [b.kind for b in kept.blocks[:3]] == ["headline", "byline", "paragraph"]
+    msg = document_message(kept, page, processed_at="2026-11-27T06:00:00Z")
+    validator("document").validate(msg)  # the schema knows the kind
+    assert msg["blocks"][1]["kind"] == "byline"
 
 
 def test_the_model_never_adds_boilerplate_lines_or_cross_links() -> None:

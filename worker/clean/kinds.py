@@ -1,8 +1,10 @@
-"""Kinds of block that gold conventions disagree on: the article's headline and dateline, image captions.
+"""Kinds of block that gold conventions disagree on: the article's headline, dateline and byline, image
+captions.
 
 The Zyte benchmark's gold (article body) and trafilatura's leave them out; dragnet's and CleanEval's keep
-them. Each is its own block kind (`headline`, `dateline`, `caption`), and Settings.keep_headline (the
-headline and the dateline: the article's header) / keep_captions say whether the text holds them.
+them. Each is its own block kind (`headline`, `dateline`, `byline`, `caption`), and Settings.keep_headline
+(the headline, the dateline and the byline: the article's header) / keep_captions say whether the text
+holds them.
 
 The headline is the block whose words are the metadata's headline (worker.clean.meta reads it from
 JSON-LD, og:title, microdata, <h1> or <title>); the content region is also anchored on it
@@ -119,19 +121,23 @@ def text_blocks(
     keep_headline: bool,
     keep_captions: bool,
     flags: bytes | None = None,
+    authors: tuple[str, ...] = (),
 ) -> tuple[list[int], list[BlockKind]]:
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
     The headline is its own kind; with `keep_headline` it is in the text wherever the region was (the
     gold conventions that keep it keep it always), without it never (it is the document's title). With
-    `keep_headline` the article's datelines (`datelines`) join the text too, as `dateline` blocks.
+    `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`, `authors`: the metadata's)
+    join the text too, as `dateline` and `byline` blocks.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     dated: list[int] = []
+    named: list[int] = []
     if keep_headline:
         dated = datelines(seg, kept)
+        named = bylines(seg, kept, headline, authors, dated)
         added = [headline] if headline is not None and headline not in kept else []
-        if dated or added:
-            kept = sorted([*kept, *dated, *added])
+        if dated or named or added:
+            kept = sorted([*kept, *dated, *named, *added])
     inside = caption_elements(seg, flags)
     owners = seg.owners
     blocks: list[int] = []
@@ -145,6 +151,9 @@ def text_blocks(
         elif dated and i in dated:
             blocks.append(i)
             kinds.append("dateline")
+        elif named and i in named:
+            blocks.append(i)
+            kinds.append("byline")
         elif inside is not None and inside[owners[i]]:
             if keep_captions:
                 blocks.append(i)
@@ -171,3 +180,38 @@ def datelines(seg: Segmentation, kept: list[int]) -> list[int]:
         # any day: the line's place, not its day, makes it the dateline
         and find_dates(texts[j], date.max, 1)
     ]
+
+
+def bylines(
+    seg: Segmentation, kept: list[int], headline: int | None, authors: tuple[str, ...], taken: list[int]
+) -> list[int]:
+    """The blocks not in `kept` nor `taken` (in document order) among the h.BYLINE_BEFORE_FIRST blocks before
+    `kept`'s first one (after the `headline` when it is above it) and the h.BYLINE_AFTER_FIRST after it
+    (before its last) that are short lines naming the author: h.BYLINE and a capital letter ("By Jane Doe",
+    "Von Max Mustermann"; not "By the time ..."), or the words of one of `authors` (the metadata's). Only
+    those few blocks are looked at."""
+    if not kept:
+        return []
+    first, texts, chars = kept[0], seg.texts, seg.chars
+    lo = max(0, first - h.BYLINE_BEFORE_FIRST)
+    if headline is not None and headline < first:
+        lo = max(lo, headline + 1)
+    hi = min(kept[-1], first + 1 + h.BYLINE_AFTER_FIRST)
+    names: set[str] | None = None
+    found: list[int] = []
+    for j in range(lo, hi):
+        if j == headline or chars[j] > h.BYLINE_MAX_CHARS or j in kept or j in taken:
+            continue
+        text = texts[j].strip()
+        if text.count(" ") >= h.BYLINE_MAX_WORDS:
+            continue
+        by = h.BYLINE.match(text)
+        if by is not None and text[by.end() : by.end() + 1].isupper():
+            found.append(j)
+            continue
+        if authors:
+            if names is None:
+                names = {words(a) for a in authors}
+            if words(text) in names:
+                found.append(j)
+    return found

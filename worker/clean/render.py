@@ -21,6 +21,7 @@ _CLEANEVAL_TAG: dict[BlockKind, str] = {
     "table_cell": "<p>",
     "headline": "<h>",
     "dateline": "<p>",
+    "byline": "<p>",
     "caption": "<p>",
 }
 _SPACE = re.compile(r"\s+")
