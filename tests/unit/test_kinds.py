@@ -160,13 +160,6 @@ def test_datelines_are_short_dated_lines_just_after_the_first_kept_block() -> No
     assert datelines(seg, []) == []
 
 
-def test_the_dateline_joins_the_text_as_its_own_kind_only_with_keep_headline() -> None:
-    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><p>July 24, 2012 8:10 AM PDT</p><p>{PROSE2}</p>")
-    assert text_blocks(seg, [1, 3], 0, False, False) == ([1, 3], ["paragraph", "paragraph"])
-    both = ([0, 1, 2, 3], ["headline", "paragraph", "dateline", "paragraph"])
-    assert text_blocks(seg, [1, 3], 0, True, False) == both
-
-
 def test_bylines_are_short_lines_naming_the_author_around_the_start_of_the_text() -> None:
     seg = seg_of(
         f"<h1>{TITLE}</h1><p>By Jane Doe, Staff Writer</p><p>{PROSE}</p><p>Von Max Mustermann</p>"
@@ -190,41 +183,38 @@ def test_prose_that_starts_with_by_is_no_byline_and_the_metadatas_author_is_one(
     assert bylines(seg_of(f"<p>{long}</p><p>{PROSE}</p><p>{PROSE2}</p>"), [1, 2], None, (), []) == []
 
 
-def test_the_byline_joins_the_text_as_its_own_kind_only_with_keep_headline() -> None:
-    seg = seg_of(f"<h1>{TITLE}</h1><p>Par Jean Dupont</p><p>{PROSE}</p><p>{PROSE2}</p>")
-    assert text_blocks(seg, [2, 3], 0, False, False) == ([2, 3], ["paragraph", "paragraph"])
-    both = ([0, 1, 2, 3], ["headline", "byline", "paragraph", "paragraph"])
-    assert text_blocks(seg, [2, 3], 0, True, False) == both
-
-
-def test_documents_hold_the_headline_as_its_own_kind_only_with_keep_headline() -> None:
-    html = (
-        f"<html><head><title>{TITLE}</title></head><body>{NAV}<article><h1>{TITLE}</h1><p>{PROSE}</p>"
-        f"<p>{PROSE2}</p><p>{PROSE3}</p></article></body></html>"
+def test_the_dateline_and_byline_join_the_text_as_their_own_kinds_only_with_keep_headline() -> None:
+    seg = seg_of(
+        f"<h1>{TITLE}</h1><p>Par Jean Dupont</p><p>{PROSE}</p><p>July 24, 2012 8:10 AM PDT</p><p>{PROSE2}</p>"
     )
-    page = Page(id="p", url="https://example.org/a", html=html)
-    plain = clean_page(page, None, CleanOptions())
-    assert plain.title == TITLE
-    assert TITLE not in plain.text
-    assert "headline" not in [b.kind for b in plain.blocks]
-    kept = clean_page(page, None, CleanOptions(keep_headline=True))
-    assert kept.blocks[0].kind == "headline"
-    assert kept.text.startswith(TITLE)
+    assert text_blocks(seg, [2, 4], 0, False, False) == ([2, 4], ["paragraph", "paragraph"])
+    every = ([0, 1, 2, 3, 4], ["headline", "byline", "paragraph", "dateline", "paragraph"])
+    assert text_blocks(seg, [2, 4], 0, True, False) == every
 
 
-def test_documents_hold_the_byline_as_its_own_kind_only_with_keep_headline() -> None:
-    html = (
-        f"<html><head><title>{TITLE}</title></head><body>{NAV}<h1>{TITLE}</h1><div class='byline'>By Jane Doe"
-        f"</div><div class='story'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></body></html>"
-    )
-    page = Page(id="p", url="https://example.org/a", html=html)
-    plain = clean_page(page, None, CleanOptions())
-    assert "By Jane Doe" not in plain.text  # outside the story's box: density leaves it out
-    kept = clean_page(page, None, CleanOptions(keep_headline=True))
-    assert [b.kind for b in kept.blocks[:3]] == ["headline", "byline", "paragraph"]
-    msg = document_message(kept, page, processed_at="2026-11-27T06:00:00Z")
-    validator("document").validate(msg)  # the schema knows the kind
-    assert msg["blocks"][1]["kind"] == "byline"
+def test_documents_hold_the_headline_and_byline_as_their_own_kinds_only_with_keep_headline() -> None:
+    body = f"<p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+    pages = {
+        # the headline inside the article's box; the byline outside the story's (density leaves it out)
+        ("headline", "paragraph"): f"{NAV}<article><h1>{TITLE}</h1>{body}</article>",
+        ("headline", "byline", "paragraph"): (
+            f"{NAV}<h1>{TITLE}</h1><div class='byline'>By Jane Doe</div><div class='story'>{body}</div>"
+        ),
+    }
+    for kinds, inner in pages.items():
+        html = f"<html><head><title>{TITLE}</title></head><body>{inner}</body></html>"
+        page = Page(id="p", url="https://example.org/a", html=html)
+        plain = clean_page(page, None, CleanOptions())
+        assert plain.title == TITLE
+        assert TITLE not in plain.text
+        assert "By Jane Doe" not in plain.text
+        assert {b.kind for b in plain.blocks} == {"paragraph"}
+        kept = clean_page(page, None, CleanOptions(keep_headline=True))
+        assert tuple(b.kind for b in kept.blocks[: len(kinds)]) == kinds
+        assert kept.text.startswith(TITLE)
+        msg = document_message(kept, page, processed_at="2026-11-27T06:00:00Z")
+        validator("document").validate(msg)  # the schema knows the kinds
+        assert tuple(b["kind"] for b in msg["blocks"][: len(kinds)]) == kinds
 
 
 def test_the_model_never_adds_boilerplate_lines_or_cross_links() -> None:
