@@ -121,20 +121,19 @@ def text_blocks(
     keep_headline: bool,
     keep_captions: bool,
     flags: bytes | None = None,
-    authors: tuple[str, ...] = (),
 ) -> tuple[list[int], list[BlockKind]]:
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
     The headline is its own kind; with `keep_headline` it is in the text wherever the region was (the
     gold conventions that keep it keep it always), without it never (it is the document's title). With
-    `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`, `authors`: the metadata's)
-    join the text too, as `dateline` and `byline` blocks.
+    `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`) join the text too, as
+    `dateline` and `byline` blocks.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     dated: list[int] = []
     named: list[int] = []
     if keep_headline:
         dated = datelines(seg, kept)
-        named = bylines(seg, kept, headline, authors, dated)
+        named = bylines(seg, kept, headline, dated)
         added = [headline] if headline is not None and headline not in kept else []
         if dated or named or added:
             kept = sorted([*kept, *dated, *named, *added])
@@ -182,14 +181,11 @@ def datelines(seg: Segmentation, kept: list[int]) -> list[int]:
     ]
 
 
-def bylines(
-    seg: Segmentation, kept: list[int], headline: int | None, authors: tuple[str, ...], taken: list[int]
-) -> list[int]:
+def bylines(seg: Segmentation, kept: list[int], headline: int | None, taken: list[int]) -> list[int]:
     """The blocks not in `kept` nor `taken` (in document order) among the h.BYLINE_BEFORE_FIRST blocks before
     `kept`'s first one (after the `headline` when it is above it) and the h.BYLINE_AFTER_FIRST after it
     (before its last) that are short lines naming the author: h.BYLINE and a capital letter ("By Jane Doe",
-    "Von Max Mustermann"; not "By the time ..."), or the words of one of `authors` (the metadata's). Only
-    those few blocks are looked at."""
+    "Von Max Mustermann"; not "By the time ..."). Only those few blocks are looked at."""
     if not kept:
         return []
     first, texts, chars = kept[0], seg.texts, seg.chars
@@ -197,7 +193,6 @@ def bylines(
     if headline is not None and headline < first:
         lo = max(lo, headline + 1)
     hi = min(kept[-1], first + 1 + h.BYLINE_AFTER_FIRST)
-    names: set[str] | None = None
     found: list[int] = []
     for j in range(lo, hi):
         if j == headline or chars[j] > h.BYLINE_MAX_CHARS or j in kept or j in taken:
@@ -208,10 +203,4 @@ def bylines(
         by = h.BYLINE.match(text)
         if by is not None and text[by.end() : by.end() + 1].isupper():
             found.append(j)
-            continue
-        if authors:
-            if names is None:
-                names = {words(a) for a in authors}
-            if words(text) in names:
-                found.append(j)
     return found

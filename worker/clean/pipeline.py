@@ -213,7 +213,6 @@ def clean_page(
             options.keep_headline,
             options.keep_captions,
             result.scores.idents,
-            meta.authors,
         )
         judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
         parts.blocks = [
