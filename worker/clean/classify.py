@@ -398,17 +398,10 @@ def _page_line(text: str, chars: int) -> bool:
     )
 
 
-def _alternatives(pattern: re.Pattern[str]) -> str:
-    """The alternatives of a `\\W*(?:...)\\W*` pattern (h.FURNITURE_LINE, h.WIDGET_LINE)."""
-    text = pattern.pattern
-    if not (text.startswith(r"\W*(?:") and text.endswith(r")\W*")):
-        raise ValueError(f"not a \\W*(?:...)\\W* pattern: {text[:40]!r}")
-    return text[len(r"\W*(?:") : -len(r")\W*")]
-
-
-# h.FURNITURE_LINE's and h.WIDGET_LINE's lines in one pattern: one fullmatch call per short kept block.
+# h.FURNITURE_LINE's and h.WIDGET_LINE's lines in one pattern (each a whole line, both IGNORECASE): one
+# fullmatch call per short kept block.
 _FURNITURE_OR_WIDGET = re.compile(
-    rf"\W*(?:{_alternatives(h.FURNITURE_LINE)}|{_alternatives(h.WIDGET_LINE)})\W*", re.IGNORECASE
+    f"{h.FURNITURE_LINE.pattern}|{h.WIDGET_LINE.pattern}", re.IGNORECASE
 ).fullmatch
 
 
