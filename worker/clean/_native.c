@@ -5496,10 +5496,9 @@ PyDoc_STRVAR(block_features_doc,
              "log_chars, log_words and owner_blocks as the counts whose log1p they are (numpy's log1p, which\n"
              "is not libm's to the bit, is applied by the caller). `rows`: the row of each of\n"
              "features.SHALLOW, features.CONTAINER, ends_sentence and kept_gap. kinds (per block), tags,\n"
-             "marked, comment and good\n"
-             "(per element) are bytes of codes and flags; the other columns are the segmentation's and the\n"
-             "scores' lists. Sums run in the order of the numpy reference; the page-wide log1p are\n"
-             "math.log1p's (libm's), as there.");
+             "marked, comment and good (per element) are bytes of codes and flags; the other columns are the\n"
+             "segmentation's and the scores' lists. Sums run in the order of the numpy reference; the\n"
+             "page-wide log1p are math.log1p's (libm's), as there.");
 
 enum { F_LOG_CHARS, F_LOG_WORDS, F_LINK_DENSITY, F_WEIGHT_PER_CHAR, F_KIND, F_TAG, F_DEPTH, F_POSITION,
        F_PERIODS, F_COMMAS, F_MARKED, F_COMMENT, F_GOOD, F_IN_TARGET, F_IN_REGION, F_HEUR_KEPT,
