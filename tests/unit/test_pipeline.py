@@ -99,6 +99,25 @@ def test_a_page_under_budget_is_not_flagged(monkeypatch: pytest.MonkeyPatch) -> 
     assert doc.error is None
 
 
+def test_reading_a_word_list_on_first_use_is_not_the_pages_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [0.0]
+    monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+    read: list[str | None] = []
+
+    def slow_first_read(lang: str | None) -> None:
+        read.append(lang)
+        now[0] += 0.5  # the process reads the language's word list: 500 ms of CPU time
+
+    monkeypatch.setattr(pipeline.quality, "load_word_list", slow_first_read)
+    options = CleanOptions(time_budget_ms=300.0)
+    doc = pipeline.clean_page(Page(id="p", html=ARTICLE), None, options)
+    assert read == ["en"]
+    assert doc.error is None
+    # the same 500 ms spent by the page's own work is a timeout
+    _spy(monkeypatch, [], lambda name: now.__setitem__(0, now[0] + (0.5 if name == "classify_region" else 0)))
+    assert pipeline.clean_page(Page(id="p", html=ARTICLE), None, options).error == "timeout"
+
+
 @pytest.mark.parametrize(
     ("page", "options", "error"),
     [

@@ -183,6 +183,12 @@ def _canary_counts() -> list[Counts]:
 _per_text = native.quality_builder(Quality, per_text_python, _canary_counts)
 
 
+def load_word_list(lang: str | None) -> None:
+    """Read the language's word list now (once per process; `count` finds it read)."""
+    if lang is not None:
+        wordmodel.zipf_table(lang)
+
+
 def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> Assessed:
     """Each text's signals in the language `lang` (None: unknown), the filter's verdicts (all kept when
     `min_score` is 0), and the signals of the kept texts together.
