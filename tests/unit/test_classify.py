@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import classify as classify_mod
 from worker.clean import heuristics as h
-from worker.clean import native
+from worker.clean import native, wordmodel
 from worker.clean.classify import (
     BAD,
     GOOD,
@@ -28,9 +28,11 @@ from worker.clean.classify import (
     language,
     smooth,
 )
-from worker.clean.lang import STOPWORDS
+from worker.clean.lang import LANGS, STOPWORDS
 from worker.clean.region import choose
 from worker.clean.score import score
+
+EN = h.STOPWORD_BOUNDS["en"]
 
 
 def _blocks(*specs: tuple[str, str, int]) -> Candidates:
@@ -72,11 +74,11 @@ def test_classify_link_clusters_boilerplate_and_prose() -> None:
     )
     blocks.stop_words[0] = 12
     # A long line without stopwords is left to its neighbours (LOW_STOPWORDS_CLASS).
-    assert classify(blocks, "en", [False] * 6) == [GOOD, BAD, BAD, BAD, SHORT, NEAR]
+    assert classify(blocks, EN, [False] * 6) == [GOOD, BAD, BAD, BAD, SHORT, NEAR]
     # Without a stoplist, length and punctuation decide.
     assert classify(blocks, None, [False] * 6)[0] == GOOD
     # A boilerplate container overrides everything.
-    assert classify(blocks, "en", [True] * 6)[0] == BAD
+    assert classify(blocks, EN, [True] * 6)[0] == BAD
 
 
 def test_language_counts_stopwords_of_long_blocks() -> None:
@@ -85,6 +87,66 @@ def test_language_counts_stopwords_of_long_blocks() -> None:
     assert blocks.stop_words[0] == sum(w in STOPWORDS["en"] for w in PROSE.lower().split())
     assert blocks.stop_words[0] > 0
     assert blocks.stop_words[2] == 0  # too short to be tested
+
+
+@pytest.mark.skipif(wordmodel.data_dir() is None, reason="wordfreq's data is not installed")
+def test_the_stoplist_coverage_is_recomputed_from_wordfreq() -> None:
+    # h.STOPLIST_COVERAGE: the sum over a stoplist's words of 10**(zipf - 9) in wordfreq's small lists
+    assert set(h.STOPLIST_COVERAGE) == set(LANGS)
+    for lang in LANGS:
+        table = wordmodel.zipf_table(lang)
+        assert table is not None, lang
+        coverage = sum(10 ** (table[w] - 9) for w in STOPWORDS[lang] if w in table)
+        assert abs(coverage - h.STOPLIST_COVERAGE[lang]) <= 0.005, (lang, coverage)
+
+
+def test_stopword_bounds_are_scaled_down_by_the_stoplists_coverage() -> None:
+    english = (h.STOPWORDS_LOW, h.STOPWORDS_HIGH)
+    assert h.STOPWORD_BOUNDS["en"] == english  # the English classes are unchanged
+    for lang, c in h.STOPLIST_COVERAGE.items():
+        scale = c / h.STOPLIST_COVERAGE["en"]
+        want = english if scale >= 1 else (h.STOPWORDS_LOW * scale, h.STOPWORDS_HIGH * scale)
+        assert h.STOPWORD_BOUNDS[lang] == pytest.approx(want), lang
+    assert h.STOPWORD_BOUNDS["de"] == english  # a list covering more than English's asks for no more
+    assert h.STOPWORD_BOUNDS["pl"][1] < h.STOPWORD_BOUNDS["it"][1] < h.STOPWORDS_HIGH
+
+
+# Polish prose, and a Polish paragraph whose stopword density (4 of 19 words) is under the English good
+# bound and over the Polish one (h.STOPWORD_BOUNDS), between link lists.
+PL_PROSE = (
+    "To był jeden z najtrudniejszych dni w historii miasta, ale mieszkańcy nie tracili nadziei, że most "
+    "zostanie otwarty jeszcze przed zimą."
+)
+PL_PROSE2 = (
+    "Nowy most ma być gotowy za dwa lata, a jego budowa będzie kosztować więcej niż planowano, bo ceny stali "
+    "są wysokie."
+)
+PL_SPARSE = (
+    "Rada miasta zebrała się wieczorem i postanowiła zamknąć stary most kolejowy nad rzeką Wisłą na czas "
+    "długiego remontu zimowego"
+)
+PL_LINKS = "<ul>" + "".join(f"<li><a href='/w{i}'>Wiadomości dnia {i}</a></li>" for i in range(4)) + "</ul>"
+
+
+def test_polish_prose_under_the_english_good_bound_is_good_under_the_polish_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    blocks = _plain(PL_PROSE, PL_SPARSE, PL_PROSE2)
+    assert language(blocks) == "pl"
+    pl = h.STOPWORD_BOUNDS["pl"]
+    assert pl[1] <= blocks.stop_words[1] / blocks.words[1] < h.STOPWORDS_HIGH
+    assert classify(blocks, pl, [False] * 3) == [GOOD, GOOD, GOOD]
+    assert classify(blocks, EN, [False] * 3) == [GOOD, NEAR, GOOD]
+    # on a page, between link lists: kept with the Polish bounds, dropped with the English ones; in C and
+    # in Python
+    body = f"<p>{PL_PROSE}</p>{PL_LINKS}<p>{PL_SPARSE}</p>{PL_LINKS}<p>{PL_PROSE2}</p>"
+    html = f"{NAV}<article>{body}</article>"
+    for decide in (classify_mod._decide, decide_python):
+        monkeypatch.setattr(classify_mod, "_decide", decide)
+        monkeypatch.setitem(h.STOPWORD_BOUNDS, "pl", pl)
+        assert _kept(html) == [PL_PROSE, PL_SPARSE, PL_PROSE2]
+        monkeypatch.setitem(h.STOPWORD_BOUNDS, "pl", EN)
+        assert _kept(html) == [PL_PROSE, PL_PROSE2]
 
 
 @pytest.mark.parametrize(
@@ -155,7 +217,7 @@ def test_a_linked_comments_line_ends_the_article_only_when_little_follows() -> N
         cols, four = [PROSE, "Comments", PROSE2, PROSE3], [0, 1, 2, 3]
         got = decide(
             cols, ["paragraph"] * 4, [len(t) for t in cols], [len(t.split()) for t in cols], [0, 1, 0, 0],
-            [0.0, 1.0, 0.0, 0.0], [12, 0, 12, 12], four, four, None, None, "en",
+            [0.0, 1.0, 0.0, 0.0], [12, 0, 12, 12], four, four, None, None, EN,
         )  # fmt: skip
         assert got == ([0, 2, 3], 4)
 
@@ -332,16 +394,22 @@ BLOCKS = st.tuples(
     st.integers(0, 5),  # owner
 )
 FLAGS = st.one_of(st.none(), st.lists(st.booleans(), min_size=6, max_size=6))
+# no language, every language's stopword bounds (the scaled ones among them), and bounds between
+BOUNDS = st.one_of(
+    st.none(),
+    st.sampled_from(sorted(set(h.STOPWORD_BOUNDS.values()))),
+    st.tuples(st.floats(0.0, 0.5), st.floats(0.0, 0.5)),
+)
 
 
 @pytest.mark.skipif(native.status().get("decide") != "native", reason="the C classification is not active")
 @settings(max_examples=400)
-@given(st.lists(BLOCKS, max_size=30), FLAGS, FLAGS, st.sampled_from([None, "en"]), st.integers(0, 3))
+@given(st.lists(BLOCKS, max_size=30), FLAGS, FLAGS, BOUNDS, st.integers(0, 3))
 def test_the_c_classification_equals_pythons(
     blocks: list[tuple[str, str, int, int, int]],
     marked: list[bool] | None,
     comment: list[bool] | None,
-    lang: str | None,
+    bounds: tuple[float, float] | None,
     first: int,
 ) -> None:
     texts = [t for t, *_ in blocks]
@@ -352,13 +420,13 @@ def test_the_c_classification_equals_pythons(
     columns = (texts, [b[1] for b in blocks], [len(t) for t in texts], words, lw, ld, stops)
     idx = list(range(first, first + len(blocks)))
     owners = [0] * first + [b[4] for b in blocks]
-    args = (*columns, idx, owners, marked, comment, lang)
+    args = (*columns, idx, owners, marked, comment, bounds)
     assert classify_mod._decide(*args) == decide_python(*args)
 
 
 def test_a_block_without_words_is_left_to_python() -> None:
     # the stopword density divides by the words: Python's ZeroDivisionError stands
-    args = ([PROSE], ["paragraph"], [len(PROSE)], [0], [0], [0.0], [0], [0], [0], None, None, "en")
+    args = ([PROSE], ["paragraph"], [len(PROSE)], [0], [0], [0.0], [0], [0], [0], None, None, EN)
     with pytest.raises(ZeroDivisionError):
         classify_mod._decide(*args)
 

@@ -6465,7 +6465,7 @@ done:
 enum { C_GOOD, C_BAD, C_SHORT, C_NEAR, C_PASSED }; /* C_PASSED: no class (classify._PASSED) */
 
 static struct {
-    double length_low, length_high, stop_low, stop_high, max_ld, short_max_ld, long_max_ld, nostop_good,
+    double length_low, length_high, max_ld, short_max_ld, long_max_ld, nostop_good,
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
         copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min, passed_max,
         passed_min_words;
@@ -6490,7 +6490,7 @@ static int class_of(PyObject *name, int *out) {
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
              "                   comment_heading, heading, paragraph)\n\n"
-             "classify.py's thresholds (21 numbers in the order of the C struct), classes, characters, the\n"
+             "classify.py's thresholds (19 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
@@ -6499,15 +6499,15 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!OOUUO!OOOUU", &PyTuple_Type, &numbers, &edge, &low_stop, &punct, &ends,
                           &PyTuple_Type, &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph))
         return NULL;
-    double *slots[] = {&cl.length_low,   &cl.length_high,     &cl.stop_low,          &cl.stop_high,
+    double *slots[] = {&cl.length_low,   &cl.length_high,
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
                        &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
                        &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min,
                        &cl.comment_heading_max_ld, &cl.comment_link_after, &cl.closing_min,
                        &cl.passed_max,   &cl.passed_min_words};
-    if (PyTuple_GET_SIZE(numbers) != 21)
-        return PyErr_Format(PyExc_ValueError, "21 numbers, not %zd", PyTuple_GET_SIZE(numbers));
-    for (Py_ssize_t i = 0; i < 21; i++) {
+    if (PyTuple_GET_SIZE(numbers) != 19)
+        return PyErr_Format(PyExc_ValueError, "19 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 19; i++) {
         double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
         if (v == -1.0 && PyErr_Occurred())
             return NULL;
@@ -6645,8 +6645,9 @@ typedef struct {
     unsigned char *heading, *paragraph, *bad;
 } ClBlocks;
 
-/* classify.classify: the context-free class of block k, or -1 with an exception, -2: leave to Python. */
-static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang) {
+/* classify.classify: the context-free class of block k, or -1 with an exception, -2: leave to Python.
+   `stop_low`, `stop_high`: the language's stopword bounds, read only with `has_lang`. */
+static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double stop_low, double stop_high) {
     if (b->bad[k])
         return C_BAD;
     PyObject *text = b->texts[k];
@@ -6673,9 +6674,9 @@ static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang) {
         if (b->words[k] == 0)
             return -2; /* Python's division raises */
         double sd = (double)b->stops[k] / (double)b->words[k];
-        if (sd >= cl.stop_high)
+        if (sd >= stop_high)
             return chars > cl.length_high ? C_GOOD : C_NEAR;
-        if (sd >= cl.stop_low || (chars > cl.length_high && has_char_of(text, cl.punct)))
+        if (sd >= stop_low || (chars > cl.length_high && has_char_of(text, cl.punct)))
             return C_NEAR;
         return cl.low_stop;
     }
@@ -6764,14 +6765,15 @@ static int flag_at(PyObject *flags, Py_ssize_t owner) {
 
 PyDoc_STRVAR(decide_doc,
              "decide(texts, kinds, chars, words, link_words, link_density, stop_words, idx, owners, marked,\n"
-             "       comment, lang) -> (kept, cut) | None\n\n"
-             "classify.decide_python; None (Python decides) for columns it does not expect.");
+             "       comment, bounds) -> (kept, cut) | None\n\n"
+             "classify.decide_python; None (Python decides) for columns it does not expect. bounds: None or\n"
+             "the language's (near-good, good) stopword densities, two floats.");
 
 static PyObject *native_decide(PyObject *self, PyObject *args) {
-    PyObject *texts, *kinds, *chars, *words, *lw, *ld, *stops, *idx, *owners, *marked, *comment, *lang;
+    PyObject *texts, *kinds, *chars, *words, *lw, *ld, *stops, *idx, *owners, *marked, *comment, *bounds;
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!OOO", &PyList_Type, &texts, &PyList_Type, &kinds, &PyList_Type,
                           &chars, &PyList_Type, &words, &PyList_Type, &lw, &PyList_Type, &ld, &PyList_Type, &stops,
-                          &PyList_Type, &idx, &PyList_Type, &owners, &marked, &comment, &lang))
+                          &PyList_Type, &idx, &PyList_Type, &owners, &marked, &comment, &bounds))
         return NULL;
     if (cl.boiler == NULL)
         return PyErr_Format(PyExc_RuntimeError, "configure_classify first");
@@ -6782,6 +6784,16 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
             Py_RETURN_NONE;
     if ((marked != Py_None && !PyList_Check(marked)) || (comment != Py_None && !PyList_Check(comment)))
         Py_RETURN_NONE;
+    /* the language's stopword bounds: two floats, or None without a language (anything else: Python) */
+    int has_lang = bounds != Py_None;
+    double stop_low = 0, stop_high = 0;
+    if (has_lang) {
+        if (!PyTuple_CheckExact(bounds) || PyTuple_GET_SIZE(bounds) != 2 ||
+            !PyFloat_CheckExact(PyTuple_GET_ITEM(bounds, 0)) || !PyFloat_CheckExact(PyTuple_GET_ITEM(bounds, 1)))
+            Py_RETURN_NONE;
+        stop_low = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, 0));
+        stop_high = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, 1));
+    }
     ClBlocks b = {n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     size_t m = (size_t)n + 1;
     b.texts = PyMem_Malloc(m * sizeof(PyObject *));
@@ -6851,9 +6863,8 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
         }
         b.bad[k] = (unsigned char)(f || g);
     }
-    int has_lang = lang != Py_None;
     for (Py_ssize_t k = 0; k < n; k++) {
-        int c = initial_class(&b, k, has_lang);
+        int c = initial_class(&b, k, has_lang, stop_low, stop_high);
         if (c < 0) {
             declined = c == -2;
             goto done;

@@ -83,9 +83,10 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
     marked = scores.marked if not scores.marked[region.target] else None
     comment = scores.comment if not scores.comment[region.target] else None
     b = blocks
+    bounds = h.STOPWORD_BOUNDS[lang] if lang is not None else None
     kept, cut = _decide(
         b.texts, b.kinds, b.chars, b.words, b.link_words, b.link_density, b.stop_words,
-        idx, seg.owners, marked, comment, lang,
+        idx, seg.owners, marked, comment, bounds,
     )  # fmt: skip
     return Classified(kept, lang, idx[cut:])
 
@@ -102,11 +103,12 @@ def decide_python(
     owners: list[int],
     marked: list[bool] | None,
     comment: list[bool] | None,
-    lang: str | None,
+    bounds: tuple[float, float] | None,
 ) -> tuple[list[int], int]:
     """The region's blocks (`idx`, with the candidates' columns) that are the article's text, and where
     its flat comment tail starts (an index into `idx`; len(idx) without one). `marked`, `comment`: the
-    page's element flags, None where they do not apply."""
+    page's element flags, None where they do not apply; `bounds`: the page language's stopword thresholds
+    (h.STOPWORD_BOUNDS), None without a language."""
     blocks = Candidates(texts, kinds, chars, words, link_words, link_density, stop_words)
     if marked is not None and _marks_take_most(chars, [marked[owners[i]] for i in idx]):
         marked = None  # rule: class/id marks never delete most of the chosen container's prose
@@ -114,7 +116,7 @@ def decide_python(
         (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
         for i in idx
     ]
-    initial = classify(blocks, lang, bad_ctx)
+    initial = classify(blocks, bounds, bad_ctx)
     classes = smooth(blocks, initial)
     cut = comment_tail(blocks, classes)
     idx, chars, initial, classes = idx[:cut], chars[:cut], initial[:cut], classes[:cut]
@@ -226,8 +228,9 @@ def _sentence_link_density(text: str, kind: str, chars: int, ld: float) -> float
     return ld
 
 
-def classify(blocks: Candidates, lang: str | None, bad_ctx: list[bool]) -> list[str]:
-    """jusText's context-free classes, with the link density measured over words in <a>."""
+def classify(blocks: Candidates, bounds: tuple[float, float] | None, bad_ctx: list[bool]) -> list[str]:
+    """jusText's context-free classes, with the link density measured over words in <a>; `bounds`: the
+    language's near-good and good stopword densities (h.STOPWORD_BOUNDS), None without a language."""
     out: list[str] = []
     max_ld = h.MAX_LINK_DENSITY  # at or below it, the link density makes no block boilerplate
     for text, kind, chars, words, lw, ld, stops, in_bad in zip(
@@ -240,11 +243,11 @@ def classify(blocks: Candidates, lang: str | None, bad_ctx: list[bool]) -> list[
             cls = BAD
         elif chars < h.LENGTH_LOW:
             cls = BAD if lw and ld > h.SHORT_MAX_LINK_DENSITY else SHORT
-        elif lang is not None:
+        elif bounds is not None:
             sd = stops / words
-            if sd >= h.STOPWORDS_HIGH:
+            if sd >= bounds[1]:
                 cls = GOOD if chars > h.LENGTH_HIGH else NEAR
-            elif sd >= h.STOPWORDS_LOW or (chars > h.LENGTH_HIGH and h.SENTENCE_PUNCT.search(text)):
+            elif sd >= bounds[0] or (chars > h.LENGTH_HIGH and h.SENTENCE_PUNCT.search(text)):
                 cls = NEAR
             else:
                 cls = h.LOW_STOPWORDS_CLASS
@@ -477,7 +480,7 @@ def _comment_heading(text: str) -> bool:
 # has checked it on canaries.
 _decide = native.decider(
     (
-        h.LENGTH_LOW, h.LENGTH_HIGH, h.STOPWORDS_LOW, h.STOPWORDS_HIGH, h.MAX_LINK_DENSITY,
+        h.LENGTH_LOW, h.LENGTH_HIGH, h.MAX_LINK_DENSITY,
         h.SHORT_MAX_LINK_DENSITY, h.LONG_BLOCK_MAX_LINK_DENSITY, h.NOSTOP_GOOD_LENGTH, h.FALLBACK_SHARE,
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,

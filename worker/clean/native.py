@@ -529,7 +529,7 @@ def cutter(reference: Cut) -> Cut:
 Decide = Callable[
     [
         list[str], list[str], list[int], list[int], list[int], list[float], list[int], list[int], list[int],
-        list[bool] | None, list[bool] | None, str | None,
+        list[bool] | None, list[bool] | None, tuple[float, float] | None,
     ],
     tuple[list[int], int],
 ]  # fmt: skip
@@ -566,6 +566,15 @@ _DECIDE_BLOCKS = (
     ("Copyright (c) 2019 Stra\u00dfe GmbH", "paragraph", 0, 0, 4),
     ("Upper, lower and right: a night of light, thought the knight (and bought it).", "paragraph", 0, 1, 5),
     ("A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, aluminium casing and steel", "list_item", 0, 0, 5),
+    # prose whose stopword density (4 of 22 words) is good under Polish bounds, near-good under English ones
+    (
+        "Rada miasta zebrała się we wtorek i postanowiła, że stary most zostanie zamknięty na czas remontu "
+        "aż do wiosny, a objazd potrwa.",
+        "paragraph",
+        0,
+        4,
+        5,
+    ),
     ("12 Comments", "heading", 0, 0, 6),
     (
         "Eve says: I agree with every word of this, and I have said so before, many times.",
@@ -661,9 +670,13 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
     for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4), (n - 5, n), (n - 6, n - 2)):
         idx = list(range(lo, hi))
         cols = (texts[lo:hi], kinds[lo:hi], chars[lo:hi], words[lo:hi], lw[lo:hi], ld[lo:hi], stops[lo:hi])
-        for marked, comment, lang in ((None, None, "en"), (marks[1], None, None), (marks[2], marks[1], "de")):
-            out.append((*cols, idx, list(range(n)), marked, comment, lang))
-            out.append((*cols, idx, owners, comment, marked, lang))
+        # English stopword bounds, a language's scaled ones (hm.STOPWORD_BOUNDS), none
+        en, pl = hm.STOPWORD_BOUNDS["en"], hm.STOPWORD_BOUNDS["pl"]
+        for marked, comment, bounds in (
+            (None, None, en), (None, None, pl), (marks[1], None, None), (marks[2], marks[1], pl),
+        ):  # fmt: skip
+            out.append((*cols, idx, list(range(n)), marked, comment, bounds))
+            out.append((*cols, idx, owners, comment, marked, bounds))
     return tuple(out)
 
 
