@@ -91,3 +91,24 @@ def test_wordmodel_ships_the_stoplist_languages_and_knows_what_it_lacks() -> Non
     assert english["the"] > 7.0
     assert wordmodel.zipf_table("qq") is None
     assert wordmodel.zipf_table("../en") is None  # a language code is never a path
+
+
+def test_loading_a_word_list_also_builds_the_counters_table_of_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The C counter builds its table of a (stoplist, word list) pair on the pair's first use: 3-5 ms of CPU
+    # that the page's budget does not pay when load_word_list (outside the budget) has made it.
+    seen: list[tuple[object, object]] = []
+    counts = quality._counts
+
+    def spy(texts: list[str], stoplist: object, zipf: object) -> tuple[object, ...]:
+        seen.append((stoplist, zipf))
+        return counts(texts, stoplist, zipf)
+
+    monkeypatch.setattr(quality, "_counts", spy)
+    quality.load_word_list("en")
+    english = wordmodel.zipf_table("en")
+    assert english is not None
+    assert len(seen) == 1
+    assert seen[0][0] is quality.lang_mod.STOPWORDS["en"]
+    assert seen[0][1] is english  # the very objects count() passes for "en"
+    quality.load_word_list(None)
+    assert len(seen) == 1
