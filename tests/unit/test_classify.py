@@ -32,7 +32,7 @@ from worker.clean.lang import LANGS, STOPWORDS
 from worker.clean.region import choose
 from worker.clean.score import score
 
-EN = h.STOPWORD_BOUNDS["en"]
+EN = h.STOPWORD_GOOD_SHARE["en"]
 
 
 def _blocks(*specs: tuple[str, str, int]) -> Candidates:
@@ -73,7 +73,7 @@ def test_classify_link_clusters_boilerplate_and_prose() -> None:
         ("Tuesday 12 March 2024 | Wednesday 13 March 2024 | Thursday 14 March 2024", "paragraph", 0),
     )
     blocks.stop_words[0] = 12
-    # A long line without stopwords is left to its neighbours (LOW_STOPWORDS_CLASS).
+    # A long line without stopwords is near-good: its neighbours decide (STOPWORDS_GOOD).
     assert classify(blocks, EN, [False] * 6) == [GOOD, BAD, BAD, BAD, SHORT, NEAR]
     # Without a stoplist, length and punctuation decide.
     assert classify(blocks, None, [False] * 6)[0] == GOOD
@@ -100,19 +100,50 @@ def test_the_stoplist_coverage_is_recomputed_from_wordfreq() -> None:
         assert abs(coverage - h.STOPLIST_COVERAGE[lang]) <= 0.005, (lang, coverage)
 
 
-def test_stopword_bounds_are_scaled_down_by_the_stoplists_coverage() -> None:
-    english = (h.STOPWORDS_LOW, h.STOPWORDS_HIGH)
-    assert h.STOPWORD_BOUNDS["en"] == english  # the English classes are unchanged
+def test_the_good_stopword_share_is_scaled_down_by_the_stoplists_coverage() -> None:
+    english = h.STOPWORDS_GOOD
+    assert h.STOPWORD_GOOD_SHARE["en"] == english  # the English classes are unchanged
+    assert set(h.STOPWORD_GOOD_SHARE) == set(LANGS)
     for lang, c in h.STOPLIST_COVERAGE.items():
         scale = c / h.STOPLIST_COVERAGE["en"]
-        want = english if scale >= 1 else (h.STOPWORDS_LOW * scale, h.STOPWORDS_HIGH * scale)
-        assert h.STOPWORD_BOUNDS[lang] == pytest.approx(want), lang
-    assert h.STOPWORD_BOUNDS["de"] == english  # a list covering more than English's asks for no more
-    assert h.STOPWORD_BOUNDS["pl"][1] < h.STOPWORD_BOUNDS["it"][1] < h.STOPWORDS_HIGH
+        want = english if scale >= 1 else english * scale
+        assert h.STOPWORD_GOOD_SHARE[lang] == pytest.approx(want), lang
+    assert h.STOPWORD_GOOD_SHARE["de"] == english  # a list covering more than English's asks for no more
+    assert h.STOPWORD_GOOD_SHARE["pl"] == pytest.approx(0.162, abs=0.0005)
+    assert h.STOPWORD_GOOD_SHARE["pl"] < h.STOPWORD_GOOD_SHARE["it"] < h.STOPWORDS_GOOD
+
+
+# Long lines (over LENGTH_HIGH) of 20 words: a spec line without sentence punctuation, and one with it; a
+# line between LENGTH_LOW and LENGTH_HIGH.
+SPEC = (
+    "Voltage twelve volts current three amperes frequency fifty hertz rating IP65 weight two kilograms "
+    "casing aluminium steel black matt finish"
+)
+SPEC_PUNCT = (
+    "Voltage: twelve volts, current: three amperes, frequency: fifty hertz, rating: IP65, weight: two "
+    "kilograms; casing aluminium, steel in matt black."
+)
+MEDIUM = "The bridge will stay shut for the whole of the winter, the council says."
+
+
+def test_under_the_good_share_a_long_block_is_near_good_whatever_its_punctuation() -> None:
+    # rule (STOPWORDS_GOOD): a long block under the language's good stopword share is near-good, with
+    # sentence punctuation or without, with some stopwords or none; at or over the share it is good past
+    # LENGTH_HIGH, near-good under it
+    blocks = _plain(SPEC, SPEC_PUNCT, SPEC, SPEC_PUNCT, SPEC, MEDIUM)
+    assert all(w == 20 for w in blocks.words[:5])
+    assert all(c >= h.NOSTOP_GOOD_LENGTH > h.LENGTH_HIGH for c in blocks.chars[:5])
+    assert h.LENGTH_LOW <= blocks.chars[5] <= h.LENGTH_HIGH
+    share = 0.2  # 4 of 20 words
+    blocks.stop_words[:] = [0, 0, 3, 3, 4, blocks.words[5]]
+    assert classify(blocks, share, [False] * 6) == [NEAR, NEAR, NEAR, NEAR, GOOD, NEAR]
+    assert classify(blocks, 0.0, [False] * 6) == [GOOD, GOOD, GOOD, GOOD, GOOD, NEAR]
+    # without a language, length and punctuation decide (NOSTOP_GOOD_LENGTH)
+    assert classify(blocks, None, [False] * 6)[:2] == [NEAR, GOOD]
 
 
 # Polish prose, and a Polish paragraph whose stopword density (4 of 19 words) is under the English good
-# bound and over the Polish one (h.STOPWORD_BOUNDS), between link lists.
+# share and over the Polish one (h.STOPWORD_GOOD_SHARE), between link lists.
 PL_PROSE = (
     "To był jeden z najtrudniejszych dni w historii miasta, ale mieszkańcy nie tracili nadziei, że most "
     "zostanie otwarty jeszcze przed zimą."
@@ -133,19 +164,19 @@ def test_polish_prose_under_the_english_good_bound_is_good_under_the_polish_one(
 ) -> None:
     blocks = _plain(PL_PROSE, PL_SPARSE, PL_PROSE2)
     assert language(blocks) == "pl"
-    pl = h.STOPWORD_BOUNDS["pl"]
-    assert pl[1] <= blocks.stop_words[1] / blocks.words[1] < h.STOPWORDS_HIGH
+    pl = h.STOPWORD_GOOD_SHARE["pl"]
+    assert pl <= blocks.stop_words[1] / blocks.words[1] < h.STOPWORDS_GOOD
     assert classify(blocks, pl, [False] * 3) == [GOOD, GOOD, GOOD]
     assert classify(blocks, EN, [False] * 3) == [GOOD, NEAR, GOOD]
-    # on a page, between link lists: kept with the Polish bounds, dropped with the English ones; in C and
+    # on a page, between link lists: kept with the Polish share, dropped with the English one; in C and
     # in Python
     body = f"<p>{PL_PROSE}</p>{PL_LINKS}<p>{PL_SPARSE}</p>{PL_LINKS}<p>{PL_PROSE2}</p>"
     html = f"{NAV}<article>{body}</article>"
     for decide in (classify_mod._decide, decide_python):
         monkeypatch.setattr(classify_mod, "_decide", decide)
-        monkeypatch.setitem(h.STOPWORD_BOUNDS, "pl", pl)
+        monkeypatch.setitem(h.STOPWORD_GOOD_SHARE, "pl", pl)
         assert _kept(html) == [PL_PROSE, PL_SPARSE, PL_PROSE2]
-        monkeypatch.setitem(h.STOPWORD_BOUNDS, "pl", EN)
+        monkeypatch.setitem(h.STOPWORD_GOOD_SHARE, "pl", EN)
         assert _kept(html) == [PL_PROSE, PL_PROSE2]
 
 
@@ -394,22 +425,22 @@ BLOCKS = st.tuples(
     st.integers(0, 5),  # owner
 )
 FLAGS = st.one_of(st.none(), st.lists(st.booleans(), min_size=6, max_size=6))
-# no language, every language's stopword bounds (the scaled ones among them), and bounds between
-BOUNDS = st.one_of(
+# no language, every language's good stopword share (the scaled ones among them), and shares between
+GOOD_SHARES = st.one_of(
     st.none(),
-    st.sampled_from(sorted(set(h.STOPWORD_BOUNDS.values()))),
-    st.tuples(st.floats(0.0, 0.5), st.floats(0.0, 0.5)),
+    st.sampled_from(sorted(set(h.STOPWORD_GOOD_SHARE.values()))),
+    st.floats(0.0, 0.5),
 )
 
 
 @pytest.mark.skipif(native.status().get("decide") != "native", reason="the C classification is not active")
 @settings(max_examples=400)
-@given(st.lists(BLOCKS, max_size=30), FLAGS, FLAGS, BOUNDS, st.integers(0, 3))
+@given(st.lists(BLOCKS, max_size=30), FLAGS, FLAGS, GOOD_SHARES, st.integers(0, 3))
 def test_the_c_classification_equals_pythons(
     blocks: list[tuple[str, str, int, int, int]],
     marked: list[bool] | None,
     comment: list[bool] | None,
-    bounds: tuple[float, float] | None,
+    good_share: float | None,
     first: int,
 ) -> None:
     texts = [t for t, *_ in blocks]
@@ -420,7 +451,7 @@ def test_the_c_classification_equals_pythons(
     columns = (texts, [b[1] for b in blocks], [len(t) for t in texts], words, lw, ld, stops)
     idx = list(range(first, first + len(blocks)))
     owners = [0] * first + [b[4] for b in blocks]
-    args = (*columns, idx, owners, marked, comment, bounds)
+    args = (*columns, idx, owners, marked, comment, good_share)
     assert classify_mod._decide(*args) == decide_python(*args)
 
 

@@ -645,29 +645,29 @@ TEXTS = st.lists(st.lists(WORD_PIECES, max_size=12).map(" ".join).map(str.strip)
 
 
 @needs_native
-def test_the_classification_canaries_hold_a_languages_scaled_stopword_bounds() -> None:
+def test_the_classification_canaries_hold_a_languages_scaled_good_stopword_share() -> None:
     from worker.clean import classify
 
-    english, polish = h.STOPWORD_BOUNDS["en"], h.STOPWORD_BOUNDS["pl"]
+    english, polish = h.STOPWORD_GOOD_SHARE["en"], h.STOPWORD_GOOD_SHARE["pl"]
     assert polish != english
     canaries = native._decide_canaries()
     scaled = [args for args in canaries if args[-1] == polish]
     assert scaled
     assert any(args[-1] == english for args in canaries)
-    # the scaled bounds decide a canary otherwise than the English ones, and C decides every canary alike
+    # the scaled share decides a canary otherwise than the English one, and C decides every canary alike
     assert any(classify.decide_python(*a) != classify.decide_python(*a[:-1], english) for a in scaled)
     for args in canaries:
         assert classify._decide(*args) == classify.decide_python(*args)
 
 
 @needs_native
-def test_stopword_bounds_other_than_two_floats_are_left_to_python() -> None:
+def test_a_good_stopword_share_other_than_a_float_is_left_to_python() -> None:
     text = "The council met on Tuesday and agreed that the old bridge would be closed until spring."
     cols = ([text], ["paragraph"], [len(text)], [16], [0], [0.0], [5], [0], [0], None, None)
-    assert native._native.decide(*cols, (0.15, 0.22)) == ([0], 1)
+    assert native._native.decide(*cols, 0.22) == ([0], 1)
     assert native._native.decide(*cols, None) == ([0], 1)
-    for bounds in ([0.15, 0.22], (0.15,), (0.15, 0.22, 0.3), (1, 2), "pl"):
-        assert native._native.decide(*cols, bounds) is None, bounds
+    for good_share in ((0.15, 0.22), [0.22], (0.22,), 0, 1, "pl"):
+        assert native._native.decide(*cols, good_share) is None, good_share
 
 
 @needs_native

@@ -6469,7 +6469,7 @@ static struct {
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
         copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min, passed_max,
         passed_min_words;
-    int edge, low_stop;
+    int edge;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
     PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
     PyObject *boiler, *copyright, *comment_heading; /* the patterns' match / search / match methods */
@@ -6488,16 +6488,15 @@ static int class_of(PyObject *name, int *out) {
 }
 
 PyDoc_STRVAR(configure_classify_doc,
-             "configure_classify(numbers, edge, low_stop, punct, ends, anchors, boiler, copyright,\n"
-             "                   comment_heading, heading, paragraph)\n\n"
+             "configure_classify(numbers, edge, punct, ends, anchors, boiler, copyright, comment_heading,\n"
+             "                   heading, paragraph)\n\n"
              "classify.py's thresholds (19 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
-    PyObject *numbers, *edge, *low_stop, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading,
-        *paragraph;
-    if (!PyArg_ParseTuple(args, "O!OOUUO!OOOUU", &PyTuple_Type, &numbers, &edge, &low_stop, &punct, &ends,
-                          &PyTuple_Type, &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph))
+    PyObject *numbers, *edge, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading, *paragraph;
+    if (!PyArg_ParseTuple(args, "O!OUUO!OOOUU", &PyTuple_Type, &numbers, &edge, &punct, &ends, &PyTuple_Type,
+                          &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph))
         return NULL;
     double *slots[] = {&cl.length_low,   &cl.length_high,
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
@@ -6516,7 +6515,7 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(anchors); i++)
         if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(anchors, i)))
             return PyErr_Format(PyExc_TypeError, "anchors must be str");
-    if (class_of(edge, &cl.edge) < 0 || class_of(low_stop, &cl.low_stop) < 0)
+    if (class_of(edge, &cl.edge) < 0)
         return NULL;
     PyObject **objs[] = {&cl.punct, &cl.ends, &cl.anchors, &cl.boiler, &cl.copyright, &cl.comment_heading,
                          &cl.heading, &cl.paragraph};
@@ -6646,8 +6645,8 @@ typedef struct {
 } ClBlocks;
 
 /* classify.classify: the context-free class of block k, or -1 with an exception, -2: leave to Python.
-   `stop_low`, `stop_high`: the language's stopword bounds, read only with `has_lang`. */
-static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double stop_low, double stop_high) {
+   `good_share`: the language's good stopword density, read only with `has_lang`. */
+static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double good_share) {
     if (b->bad[k])
         return C_BAD;
     PyObject *text = b->texts[k];
@@ -6673,12 +6672,8 @@ static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double s
     if (has_lang) {
         if (b->words[k] == 0)
             return -2; /* Python's division raises */
-        double sd = (double)b->stops[k] / (double)b->words[k];
-        if (sd >= stop_high)
-            return chars > cl.length_high ? C_GOOD : C_NEAR;
-        if (sd >= stop_low || (chars > cl.length_high && has_char_of(text, cl.punct)))
-            return C_NEAR;
-        return cl.low_stop;
+        /* under the good share a long block is near-good: its neighbours decide */
+        return (double)b->stops[k] / (double)b->words[k] >= good_share && chars > cl.length_high ? C_GOOD : C_NEAR;
     }
     return chars >= cl.nostop_good && has_char_of(text, cl.punct) ? C_GOOD : C_NEAR;
 }
@@ -6765,15 +6760,15 @@ static int flag_at(PyObject *flags, Py_ssize_t owner) {
 
 PyDoc_STRVAR(decide_doc,
              "decide(texts, kinds, chars, words, link_words, link_density, stop_words, idx, owners, marked,\n"
-             "       comment, bounds) -> (kept, cut) | None\n\n"
-             "classify.decide_python; None (Python decides) for columns it does not expect. bounds: None or\n"
-             "the language's (near-good, good) stopword densities, two floats.");
+             "       comment, good_share) -> (kept, cut) | None\n\n"
+             "classify.decide_python; None (Python decides) for columns it does not expect. good_share: None\n"
+             "or the language's good stopword density, a float.");
 
 static PyObject *native_decide(PyObject *self, PyObject *args) {
-    PyObject *texts, *kinds, *chars, *words, *lw, *ld, *stops, *idx, *owners, *marked, *comment, *bounds;
+    PyObject *texts, *kinds, *chars, *words, *lw, *ld, *stops, *idx, *owners, *marked, *comment, *good;
     if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!O!O!OOO", &PyList_Type, &texts, &PyList_Type, &kinds, &PyList_Type,
                           &chars, &PyList_Type, &words, &PyList_Type, &lw, &PyList_Type, &ld, &PyList_Type, &stops,
-                          &PyList_Type, &idx, &PyList_Type, &owners, &marked, &comment, &bounds))
+                          &PyList_Type, &idx, &PyList_Type, &owners, &marked, &comment, &good))
         return NULL;
     if (cl.boiler == NULL)
         return PyErr_Format(PyExc_RuntimeError, "configure_classify first");
@@ -6784,15 +6779,13 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
             Py_RETURN_NONE;
     if ((marked != Py_None && !PyList_Check(marked)) || (comment != Py_None && !PyList_Check(comment)))
         Py_RETURN_NONE;
-    /* the language's stopword bounds: two floats, or None without a language (anything else: Python) */
-    int has_lang = bounds != Py_None;
-    double stop_low = 0, stop_high = 0;
+    /* the language's good stopword density: a float, or None without a language (anything else: Python) */
+    int has_lang = good != Py_None;
+    double good_share = 0;
     if (has_lang) {
-        if (!PyTuple_CheckExact(bounds) || PyTuple_GET_SIZE(bounds) != 2 ||
-            !PyFloat_CheckExact(PyTuple_GET_ITEM(bounds, 0)) || !PyFloat_CheckExact(PyTuple_GET_ITEM(bounds, 1)))
+        if (!PyFloat_CheckExact(good))
             Py_RETURN_NONE;
-        stop_low = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, 0));
-        stop_high = PyFloat_AS_DOUBLE(PyTuple_GET_ITEM(bounds, 1));
+        good_share = PyFloat_AS_DOUBLE(good);
     }
     ClBlocks b = {n, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     size_t m = (size_t)n + 1;
@@ -6864,7 +6857,7 @@ static PyObject *native_decide(PyObject *self, PyObject *args) {
         b.bad[k] = (unsigned char)(f || g);
     }
     for (Py_ssize_t k = 0; k < n; k++) {
-        int c = initial_class(&b, k, has_lang, stop_low, stop_high);
+        int c = initial_class(&b, k, has_lang, good_share);
         if (c < 0) {
             declined = c == -2;
             goto done;

@@ -186,7 +186,6 @@ def repeats(
 def configure_classify(
     numbers: tuple[float, ...],
     edge: str,
-    low_stop: str,
     punct: str,
     ends: str,
     anchors: tuple[str, ...],
@@ -209,7 +208,7 @@ def decide(
     owners: list[int],
     marked: list[bool] | None,
     comment: list[bool] | None,
-    lang: str | None,
+    good_share: float | None,
     /,
 ) -> tuple[list[int], int] | None: ...
 def positions(items: list[str], value: str, /) -> list[int] | None: ...

@@ -83,10 +83,10 @@ def classify_region(seg: Segmentation, scores: Scores, region: Region) -> Classi
     marked = scores.marked if not scores.marked[region.target] else None
     comment = scores.comment if not scores.comment[region.target] else None
     b = blocks
-    bounds = h.STOPWORD_BOUNDS[lang] if lang is not None else None
+    good_share = h.STOPWORD_GOOD_SHARE[lang] if lang is not None else None
     kept, cut = _decide(
         b.texts, b.kinds, b.chars, b.words, b.link_words, b.link_density, b.stop_words,
-        idx, seg.owners, marked, comment, bounds,
+        idx, seg.owners, marked, comment, good_share,
     )  # fmt: skip
     return Classified(kept, lang, idx[cut:])
 
@@ -103,12 +103,12 @@ def decide_python(
     owners: list[int],
     marked: list[bool] | None,
     comment: list[bool] | None,
-    bounds: tuple[float, float] | None,
+    good_share: float | None,
 ) -> tuple[list[int], int]:
     """The region's blocks (`idx`, with the candidates' columns) that are the article's text, and where
     its flat comment tail starts (an index into `idx`; len(idx) without one). `marked`, `comment`: the
-    page's element flags, None where they do not apply; `bounds`: the page language's stopword thresholds
-    (h.STOPWORD_BOUNDS), None without a language."""
+    page's element flags, None where they do not apply; `good_share`: the page language's good stopword
+    density (h.STOPWORD_GOOD_SHARE), None without a language."""
     blocks = Candidates(texts, kinds, chars, words, link_words, link_density, stop_words)
     if marked is not None and _marks_take_most(chars, [marked[owners[i]] for i in idx]):
         marked = None  # rule: class/id marks never delete most of the chosen container's prose
@@ -116,7 +116,7 @@ def decide_python(
         (marked is not None and marked[owners[i]]) or (comment is not None and comment[owners[i]])
         for i in idx
     ]
-    initial = classify(blocks, bounds, bad_ctx)
+    initial = classify(blocks, good_share, bad_ctx)
     classes = smooth(blocks, initial)
     cut = comment_tail(blocks, classes)
     idx, chars, initial, classes = idx[:cut], chars[:cut], initial[:cut], classes[:cut]
@@ -228,9 +228,9 @@ def _sentence_link_density(text: str, kind: str, chars: int, ld: float) -> float
     return ld
 
 
-def classify(blocks: Candidates, bounds: tuple[float, float] | None, bad_ctx: list[bool]) -> list[str]:
-    """jusText's context-free classes, with the link density measured over words in <a>; `bounds`: the
-    language's near-good and good stopword densities (h.STOPWORD_BOUNDS), None without a language."""
+def classify(blocks: Candidates, good_share: float | None, bad_ctx: list[bool]) -> list[str]:
+    """jusText's context-free classes, with the link density measured over words in <a>; `good_share`:
+    the language's good stopword density (h.STOPWORD_GOOD_SHARE), None without a language."""
     out: list[str] = []
     max_ld = h.MAX_LINK_DENSITY  # at or below it, the link density makes no block boilerplate
     for text, kind, chars, words, lw, ld, stops, in_bad in zip(
@@ -243,14 +243,10 @@ def classify(blocks: Candidates, bounds: tuple[float, float] | None, bad_ctx: li
             cls = BAD
         elif chars < h.LENGTH_LOW:
             cls = BAD if lw and ld > h.SHORT_MAX_LINK_DENSITY else SHORT
-        elif bounds is not None:
-            sd = stops / words
-            if sd >= bounds[1]:
-                cls = GOOD if chars > h.LENGTH_HIGH else NEAR
-            elif sd >= bounds[0] or (chars > h.LENGTH_HIGH and h.SENTENCE_PUNCT.search(text)):
-                cls = NEAR
-            else:
-                cls = h.LOW_STOPWORDS_CLASS
+        elif good_share is not None:
+            # rule: a long block under the good share is near-good, its neighbours decide (STOPWORDS_GOOD);
+            # the division first: a block without words raises as it always did
+            cls = GOOD if stops / words >= good_share and chars > h.LENGTH_HIGH else NEAR
         elif chars >= h.NOSTOP_GOOD_LENGTH and h.SENTENCE_PUNCT.search(text):
             cls = GOOD
         else:
@@ -487,7 +483,7 @@ _decide = native.decider(
         h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE, h.CLOSING_SENTENCE_MIN_CHARS,
         h.PASSED_LINK_MAX_CHARS, h.PASSED_SHORT_MIN_WORDS,
     ),
-    (h.EDGE_CLASS, h.LOW_STOPWORDS_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
+    (h.EDGE_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading
     (h.BOILERPLATE_LINE.match, h.COPYRIGHT.search, h.COMMENT_HEADING.match),
     decide_python,

@@ -178,33 +178,31 @@ LENGTH_LOW = 50
 # Above this many characters a block with enough stopwords is "good" outright (jusText: 200; inside the
 # target a 100-character sentence is already article text; 150 scored 0.7 points lower on scrapinghub).
 LENGTH_HIGH = 100
-# Stopword density thresholds (share of words that are stopwords) for near-good / good; lower than
-# jusText's 0.30/0.32 because our stoplists are the ~150 most frequent words, not full lists.
-STOPWORDS_LOW = 0.15
-STOPWORDS_HIGH = 0.22
+# Stopword density (share of words that are stopwords) at which a block over LENGTH_HIGH is good outright;
+# lower than jusText's 0.32 because our stoplists are the ~150 most frequent words, not full lists.
+# A long block under it is near-good and its neighbours decide: inside the article such a block is usually
+# a list or a spec line (jusText would call it bad). jusText's second, near-good bound (ours was 0.15)
+# decided nothing here, both of its sides being near-good (scaling it changed no page): deleted.
+STOPWORDS_GOOD = 0.22
 # How much of running text each stoplist of worker/clean/lang.py covers: the sum over its words of
 # 10**(zipf - 9), zipf from wordfreq's small word lists (worker/clean/wordmodel.py;
-# tests/unit/test_classify.py recomputes it). The thresholds above were measured on English; the Polish and
+# tests/unit/test_classify.py recomputes it). The threshold above was measured on English; the Polish and
 # Russian lists cover a third of their prose, the English one nearly half.
 STOPLIST_COVERAGE: dict[str, float] = {
     "en": 0.450, "de": 0.467, "fr": 0.481, "es": 0.484, "it": 0.403, "pt": 0.432, "nl": 0.481, "pl": 0.332,
     "ru": 0.310, "sv": 0.469,
 }  # fmt: skip
-# Per language, (STOPWORDS_LOW, STOPWORDS_HIGH) times its coverage / English's where that is below 1, so a
-# list that covers less of its prose asks for less (Polish 0.111 / 0.162). Measured (--no-model, both
-# modes, with and without --as-gold): trafilatura_eval 0.92424 -> 0.92442 (its pages detected Polish 0.892
-# -> 0.901, two of 21 pages change; with the block model 0.9249 -> 0.9251), every other set and row
-# unchanged (English pages cannot move).
-# Scaled up too (German 0.156 / 0.228, French, Spanish, Dutch, Swedish) no page of any set changes its
-# text (23 blocks of trafilatura_eval flip good -> near-good, smoothing keeps them all): not kept, those
-# languages keep the measured English pair.
-STOPWORD_BOUNDS: dict[str, tuple[float, float]] = {
-    lang: (STOPWORDS_LOW * scale, STOPWORDS_HIGH * scale)
-    for lang, scale in ((k, min(1.0, c / STOPLIST_COVERAGE["en"])) for k, c in STOPLIST_COVERAGE.items())
+# Per language, STOPWORDS_GOOD times its coverage / English's where that is below 1, so a list that covers
+# less of its prose asks for less (Polish 0.162). Measured (--no-model, both modes, with and without
+# --as-gold): trafilatura_eval 0.92424 -> 0.92442 (its pages detected Polish 0.892 -> 0.901, two of 21
+# pages change; with the block model 0.9249 -> 0.9251), every other set and row unchanged (English pages
+# cannot move).
+# Scaled up too (German 0.228, French, Spanish, Dutch, Swedish) no page of any set changes its text (23
+# blocks of trafilatura_eval flip good -> near-good, smoothing keeps them all): not kept, those languages
+# keep the measured English share.
+STOPWORD_GOOD_SHARE: dict[str, float] = {
+    lang: STOPWORDS_GOOD * min(1.0, c / STOPLIST_COVERAGE["en"]) for lang, c in STOPLIST_COVERAGE.items()
 }
-# Class of a long block with few stopwords inside the target: jusText says bad, but inside the
-# article it is usually a list or a spec line; its neighbours decide.
-LOW_STOPWORDS_CLASS = "near"
 # Share of words inside <a> above which a block is a link cluster, not prose (jusText: 0.2; inline
 # citations in blog prose push honest paragraphs past that; 0.5 scored better on all four sets).
 MAX_LINK_DENSITY = 0.5

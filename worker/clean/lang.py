@@ -62,9 +62,9 @@ _LISTS: dict[str, str] = {
 STOPWORDS: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in _LISTS.items()}
 
 # A language is accepted only if its function words make up this share of all words (prose ~0.35-0.5).
-# Scaled by the stoplist's coverage as heuristics.STOPWORD_BOUNDS are (both ways or down only), no page of
-# any shared set changes its language (the pages refused are English, Spanish, Dutch or German ones, or too
-# short): not kept.
+# Scaled by the stoplist's coverage as heuristics.STOPWORD_GOOD_SHARE is (both ways or down only), no page
+# of any shared set changes its language (the pages refused are English, Spanish, Dutch or German ones, or
+# too short): not kept.
 MIN_SHARE = 0.15
 # Below this many words the guess is noise.
 MIN_WORDS = 30

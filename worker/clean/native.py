@@ -529,7 +529,7 @@ def cutter(reference: Cut) -> Cut:
 Decide = Callable[
     [
         list[str], list[str], list[int], list[int], list[int], list[float], list[int], list[int], list[int],
-        list[bool] | None, list[bool] | None, tuple[float, float] | None,
+        list[bool] | None, list[bool] | None, float | None,
     ],
     tuple[list[int], int],
 ]  # fmt: skip
@@ -566,7 +566,7 @@ _DECIDE_BLOCKS = (
     ("Copyright (c) 2019 Stra\u00dfe GmbH", "paragraph", 0, 0, 4),
     ("Upper, lower and right: a night of light, thought the knight (and bought it).", "paragraph", 0, 1, 5),
     ("A spec line: 12 V, 3 A, 50 Hz, IP65, 2 kg, aluminium casing and steel", "list_item", 0, 0, 5),
-    # prose whose stopword density (4 of 22 words) is good under Polish bounds, near-good under English ones
+    # prose whose stopword density (4 of 22 words) is good under the Polish share, near-good under English's
     (
         "Rada miasta zebrała się we wtorek i postanowiła, że stary most zostanie zamknięty na czas remontu "
         "aż do wiosny, a objazd potrwa.",
@@ -670,19 +670,19 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
     for lo, hi in ((0, n), (2, 9), (9, n), (0, 0), (3, 4), (n - 5, n), (n - 6, n - 2)):
         idx = list(range(lo, hi))
         cols = (texts[lo:hi], kinds[lo:hi], chars[lo:hi], words[lo:hi], lw[lo:hi], ld[lo:hi], stops[lo:hi])
-        # English stopword bounds, a language's scaled ones (hm.STOPWORD_BOUNDS), none
-        en, pl = hm.STOPWORD_BOUNDS["en"], hm.STOPWORD_BOUNDS["pl"]
-        for marked, comment, bounds in (
+        # English good stopword share, a language's scaled one (hm.STOPWORD_GOOD_SHARE), none
+        en, pl = hm.STOPWORD_GOOD_SHARE["en"], hm.STOPWORD_GOOD_SHARE["pl"]
+        for marked, comment, good_share in (
             (None, None, en), (None, None, pl), (marks[1], None, None), (marks[2], marks[1], pl),
         ):  # fmt: skip
-            out.append((*cols, idx, list(range(n)), marked, comment, bounds))
-            out.append((*cols, idx, owners, comment, marked, bounds))
+            out.append((*cols, idx, list(range(n)), marked, comment, good_share))
+            out.append((*cols, idx, owners, comment, marked, good_share))
     return tuple(out)
 
 
 def decider(
     numbers: tuple[float, ...],
-    classes: tuple[str, str, re.Pattern[str], tuple[str, ...], tuple[str, ...]],
+    classes: tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]],
     tests: tuple[Callable[[str], object], Callable[[str], object], Callable[[str], object]],
     reference: Decide,
 ) -> Decide:
@@ -692,7 +692,7 @@ def decider(
         _STATUS["decide"] = _NOT_BUILT
         return reference
     ext = _native
-    edge, low_stop, punct, ends, anchors = classes
+    edge, punct, ends, anchors = classes
     off = "native block classification off, the Python code runs"
 
     def configure() -> str | None:
@@ -700,7 +700,7 @@ def decider(
         if chars is None or any(len(e) != 1 for e in ends):
             return f"the punctuation {punct.pattern!r} / {ends!r} is no set of characters"
         ext.configure_classify(
-            tuple(float(n) for n in numbers), edge, low_stop, chars, "".join(ends), anchors, *tests,
+            tuple(float(n) for n in numbers), edge, chars, "".join(ends), anchors, *tests,
             "heading", "paragraph",
         )  # fmt: skip
         return None
