@@ -332,6 +332,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end (broker) benchmark")
     args = ap.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Every process runs from bytecode, as an installed worker does (pip compiles a wheel's modules; the
+    # comparison tools in bench/.venv were installed so). With PYTHONDONTWRITEBYTECODE inherited, each
+    # `python -m worker` child compiled the project's ~60 modules again: 0.15-0.2 CPU-s counted as its
+    # start-up (2026-11-27, `clean` of one page 0.47-0.53 CPU-s without the cache, 0.25-0.35 with it).
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
     wanted = [t for t in args.tools.split(",") if t]
     tools: dict[str, Path] = {t: Path(sys.executable) for t in wanted if t in OURS}
