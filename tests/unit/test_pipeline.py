@@ -104,15 +104,21 @@ def test_reading_a_word_list_on_first_use_is_not_the_pages_time(monkeypatch: pyt
     monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
     read: list[str | None] = []
 
+    real_load = pipeline.quality.load_word_list
+
     def slow_first_read(lang: str | None) -> None:
         read.append(lang)
+        real_load(lang)
         now[0] += 0.5  # the process reads the language's word list: 500 ms of CPU time
 
+    monkeypatch.setattr(pipeline.quality, "_LOADED", set())  # a fresh process
     monkeypatch.setattr(pipeline.quality, "load_word_list", slow_first_read)
     options = CleanOptions(time_budget_ms=300.0)
     doc = pipeline.clean_page(Page(id="p", html=ARTICLE), None, options)
     assert read == ["en"]
     assert doc.error is None
+    assert pipeline.clean_page(Page(id="p", html=ARTICLE), None, options).error is None
+    assert read == ["en"]  # read once per process, not once per page
     # the same 500 ms spent by the page's own work is a timeout
     _spy(monkeypatch, [], lambda name: now.__setitem__(0, now[0] + (0.5 if name == "classify_region" else 0)))
     assert pipeline.clean_page(Page(id="p", html=ARTICLE), None, options).error == "timeout"

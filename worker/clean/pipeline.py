@@ -214,8 +214,9 @@ def clean_page(
             options.keep_captions,
             result.scores.idents,
         )
-        with budget.outside():
-            quality.load_word_list(parts.lang)
+        if quality.word_list_pending(parts.lang):
+            with budget.outside():
+                quality.load_word_list(parts.lang)
         judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
         parts.blocks = [
             Block(kind, texts[i], q)

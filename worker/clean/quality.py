@@ -183,11 +183,21 @@ def _canary_counts() -> list[Counts]:
 _per_text = native.quality_builder(Quality, per_text_python, _canary_counts)
 
 
+# The languages whose word list and counter table this process has made (load_word_list).
+_LOADED: set[str] = set()
+
+
+def word_list_pending(lang: str | None) -> bool:
+    """Has the language's word list still to be read in this process (a cheap test, made every page)?"""
+    return lang is not None and lang not in _LOADED
+
+
 def load_word_list(lang: str | None) -> None:
     """Read the language's word list now, and build the C counter's table of it and the stoplist (both
     once per process, 3-5 ms of CPU for the table on this machine; `count` finds them ready)."""
     if lang is not None:
         count([], lang)
+        _LOADED.add(lang)
 
 
 def assess(texts: Sequence[str], lang: str | None, min_score: float = 0.0) -> Assessed:
