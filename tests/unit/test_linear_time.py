@@ -25,6 +25,9 @@ from worker.io.warc import read_warc
 from worker.models import Block, DocStats, Document, Page
 from worker.sites import bounded_site, site_of
 
+# FURNITURE_LINE's and WIDGET_LINE's rules, as classify matches them (one pattern).
+_line_rules = h.FURNITURE_OR_WIDGET_LINE.fullmatch
+
 
 def _assess(texts: list[str]) -> object:
     return quality.assess(texts, "en", 4.0)
@@ -248,9 +251,9 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "sign-off": (lambda n: "follow " + "on " * n + "x", h.SIGN_OFF.match, 20_000),
     "sign-off call": (lambda n: "to receive " + "e" * n, h.SIGN_OFF_CALL.match, 20_000),
     "sign-off notice": (lambda n: "want more " + "? " * n, h.SIGN_OFF_NOTICE.match, 20_000),
-    "furniture line": (lambda n: "visit " + "a " * n + "on", h.FURNITURE_LINE.fullmatch, 20_000),
-    "widget line, pager": (lambda n: "1 " * n + "x", h.WIDGET_LINE.fullmatch, 20_000),
-    "widget line, vendor": (lambda n: "powered by " + "a - " * n + "x", h.WIDGET_LINE.fullmatch, 20_000),
+    "furniture line": (lambda n: "visit " + "a " * n + "on", _line_rules, 20_000),
+    "widget line, pager": (lambda n: "1 " * n + "x", _line_rules, 20_000),
+    "widget line, vendor": (lambda n: "powered by " + "a - " * n + "x", _line_rules, 20_000),
     "share count": (lambda n: "1," * n + "x", h.SHARE_COUNT.fullmatch, 20_000),
     "author heading": (lambda n: "ABOUT X" + "'" * n + " y", h.AUTHOR_HEADING.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),

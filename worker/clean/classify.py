@@ -393,15 +393,8 @@ def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
     return chars <= h.FURNITURE_MAX_CHARS and (
-        text.endswith(h.FURNITURE_ENDINGS) or _FURNITURE_OR_WIDGET(text) is not None
+        text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is not None
     )
-
-
-# h.FURNITURE_LINE's and h.WIDGET_LINE's lines in one pattern (each a whole line, both IGNORECASE): one
-# fullmatch call per short kept block.
-_FURNITURE_OR_WIDGET = re.compile(
-    f"{h.FURNITURE_LINE.pattern}|{h.WIDGET_LINE.pattern}", re.IGNORECASE
-).fullmatch
 
 
 def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
