@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -339,3 +340,38 @@ def test_a_single_page_ends_before_its_newsletter_box_and_authors_box() -> None:
         f"<h3>About the Author</h3><p>{bio}</p></div></body>"
     )
     assert _texts(html) == [PROSE, PROSE2, PROSE3]
+
+
+def test_a_photo_posts_page_keeps_nothing_of_its_footer_or_side_column() -> None:
+    # The post has no prose: density's target is the side column or the footer, whose text is no article
+    # (h.CHROME_TAGS, h.CHROME_PREFIXES); the headline stays the document's title.
+    about = "Street style and street fashion in London: the longest running street fashion blog in the city."
+    licence = "All photos are licensed under a Creative Commons licence, which means that you may share them."
+    html = (
+        "<html><head><title>Velvet and shine</title></head><body><div class='post'><h3>Velvet and shine</h3>"
+        f"<img src='a.jpg'></div><aside class='sidebar'><div class='widget'><p>{about}</p><p>{PROSE}</p>"
+        f"</div></aside><div id='footer'><p>{licence}</p></div></body></html>"
+    )
+    doc = pipeline.clean_page(Page(id="p", html=html), None, HEURISTICS)
+    assert doc.error is None
+    assert doc.text == ""
+    assert doc.title == "Velvet and shine"
+    with_headline = pipeline.clean_page(Page(id="p", html=html), None, CleanOptions(keep_headline=True))
+    assert with_headline.text == "Velvet and shine"
+
+
+def test_the_block_models_additions_in_the_footer_stay() -> None:
+    # The model was trained on the boilerplate marks: what it adds stays wherever it is; what the heuristics
+    # keep inside the footer goes (h.CHROME_TAGS).
+    note = "This fact box about the bridge sits in the page footer and the model reads it as article text."
+    footer = f"<footer><p>{note}</p></footer>"
+    html = f"<body>{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p></div>{footer}</body>"
+
+    class AddsTheFooter:
+        def decide(self, stages: Any) -> Any:
+            footer = stages.seg.texts.index(note)
+            return replace(stages.heur, kept=sorted({*stages.heur.kept, footer}))
+
+    added = pipeline.clean_page(Page(id="p", html=html), None, HEURISTICS, model=AddsTheFooter())
+    assert [b.text for b in added.blocks] == [PROSE, PROSE2, note]
+    assert _texts(html) == [PROSE, PROSE2]

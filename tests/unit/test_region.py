@@ -14,6 +14,7 @@ from worker.clean.region import (
     beside_galleries,
     choose,
     descend,
+    outside_chrome,
     prefer_learned,
     settled,
     the_one_post,
@@ -405,3 +406,36 @@ def test_short_unnamed_boxes_between_an_unnamed_targets_prose_boxes_are_stepped_
     # the nearest prose block before the target)
     for between in ("<div class='note'>And one more thing:</div>", "<p>And one more thing:</p>"):
         assert _choose(page(between))[1] == [second, *heavy]
+
+
+def test_blocks_in_the_pages_footer_side_column_or_navigation_are_not_kept() -> None:
+    licence = "All photos are licensed under a Creative Commons licence; you may share and remix them freely."
+    about = "This is a place to record thoughts, creations, inspirations and photographic memories of mine."
+    seg = seg_of(
+        f"<div id='page'><div class='post'><h3>Velvet and shine</h3><p>Photos by Eirik</p></div>"
+        f"<aside><div class='widget-content'><p>{about}</p></div></aside><nav><p>{PROSE2}</p></nav>"
+        f"<div id='footer'><p>{licence}</p></div><footer><p>{PROSE3}</p></footer></div>"
+    )
+    blocks = list(range(len(seg.texts)))
+    flags = score(seg).idents
+    kept = [seg.texts[i] for i in outside_chrome(seg, flags, blocks)]
+    assert kept == ["Velvet and shine", "Photos by Eirik"]  # rule: h.CHROME_TAGS, h.CHROME_PREFIXES
+    # the post inside a theme's wrapper named like a side column, or an <aside> named as the post, stays;
+    # so does a post inside a footer's <article>, and a footer line naming no page footer
+    for html in (
+        f"<div class='content-sidebar-wrap'><div class='hfeed content'><p>{PROSE}</p></div></div>",
+        f"<div class='has-sidebar'><article><p>{PROSE}</p></article></div>",
+        f"<aside class='blogpost'><p>{PROSE}</p></aside>",
+        f"<footer><article><p>{PROSE}</p></article></footer>",
+        f"<div class='comment-footer'><p>{PROSE}</p></div>",
+        f"<div class='footnote'><p>{PROSE}</p></div>",
+    ):
+        seg = seg_of(html)
+        blocks = list(range(len(seg.texts)))
+        assert outside_chrome(seg, score(seg).idents, blocks) == blocks, html
+    # a post's own footer (its meta line, "entry-footer") inside an unnamed container is the page's chrome
+    meta = "<div class='entry-footer'><p>Posted by Mike on May 5</p></div>"
+    seg = seg_of(f"<div id='c'><p>{PROSE}</p>{meta}</div>")
+    assert [seg.texts[i] for i in outside_chrome(seg, score(seg).idents, [0, 1])] == [PROSE]
+    assert outside_chrome(seg, score(seg).idents, [0, 1], frozenset({1})) == [0, 1]  # spared: the model's
+    assert outside_chrome(seg, score(seg).idents, []) == []

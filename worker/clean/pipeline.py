@@ -32,7 +32,7 @@ from worker.clean.kinds import find_headline, text_blocks
 from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
-from worker.clean.region import Steer, choose
+from worker.clean.region import Steer, choose, outside_chrome
 from worker.clean.repeats import Bylines
 from worker.clean.score import Scores, score
 from worker.clean.segment import Segmentation, segment
@@ -71,6 +71,7 @@ class Extraction:
     headline: int | None  # the headline's block (worker.clean.kinds), when the page has one
     located: int  # the target before the headline anchor (what the site memory learns)
     settled: bool  # the site may learn from this page's location and kept blocks (region.settled)
+    added: frozenset[int] = frozenset()  # blocks the block model added to the heuristics' (none without)
 
     @property
     def texts(self) -> list[str]:
@@ -204,11 +205,12 @@ def clean_page(
                 lambda: find_comments(result.seg, result.scores, result.target, c.kept, c.tail, day, bylines),
             )
             budget.check("comments")
-        # 11. Quality signals of every block kept, and the optional filter on them.
+        # 11. Quality signals of every block kept (none inside the page's footer, side column or navigation),
+        # and the optional filter on them.
         texts = result.seg.texts
         kept, kinds = text_blocks(
             result.seg,
-            result.classified.kept,
+            outside_chrome(result.seg, result.scores.idents, result.classified.kept, result.added),
             result.headline,
             options.keep_headline,
             options.keep_captions,
@@ -256,12 +258,15 @@ def extract(
     budget.check("region")
     classified = classify_region(seg, scores, region)
     budget.check("classify")
+    added: frozenset[int] = frozenset()
     if decider is not None:
+        heuristics = set(classified.kept)
         classified = decider.decide(seg, scores, region, classified)
+        added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
-    return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled)
+    return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
 
 
 def _shipped_model() -> learned.BlockDecider:

@@ -8,7 +8,8 @@ heading headline) replaces a column or sidebar target beside it, and a photo gal
 outweigh the article's prose beside it is neither the target nor in the region. Twins of the target (same
 tag and class: an article split into chunks) join it, and so does a lead paragraph in the article header
 just before it; single-page, so do its neighbouring prose boxes (over short unnamed boxes between them) and
-a table layout's neighbouring cells holding prose.
+a table layout's neighbouring cells holding prose. What density keeps inside the page's footer, side
+column or navigation is not the article (`outside_chrome`).
 """
 
 from __future__ import annotations
@@ -498,3 +499,45 @@ def with_lead_paragraph(
                 return [(j, j + 1), *ranges]
             e, levels = seg.parents[e], levels + 1
     return ranges
+
+
+def outside_chrome(
+    seg: Segmentation, flags: bytes, kept: list[int], spared: frozenset[int] = frozenset()
+) -> list[int]:
+    """`kept` without the blocks inside the page's footer, side column or navigation: an element tagged
+    h.CHROME_TAGS or named with h.CHROME_PREFIXES (boilerplate by its name too), met walking up from the
+    block before any element tagged or named as the article (<article>, a post, a content name that is not
+    also boilerplate). `flags`: the segmentation's worker.clean.idents flags; `spared`: blocks that stay
+    whatever their place (the block model's additions: it was trained on the boilerplate marks). Each element
+    is decided once (the kept blocks share their ancestors)."""
+    if not kept:
+        return kept
+    tags, parents, owners = seg.tags, seg.parents, seg.owners
+    chrome_tags, article_tag = h.CHROME_TAGS, h.ARTICLE_TAG
+    BAD, GOOD, POST = idents.BAD, idents.GOOD, idents.POST
+    decided: dict[int, bool] = {}
+    out: list[int] = []
+    for i in kept:
+        e = owners[i]
+        walked: list[int] = []
+        verdict = False
+        while e > 0:  # element 0, <body>, is the page
+            known = decided.get(e)
+            if known is not None:
+                verdict = known
+                break
+            f, tag = flags[e], tags[e]
+            if tag == article_tag or f & POST or (f & GOOD and not f & BAD):
+                break
+            if tag in chrome_tags or (f & BAD and idents.has_part(seg.ident(e), h.CHROME_PREFIXES)):
+                verdict = True
+                break
+            walked.append(e)
+            e = parents[e]
+        if e > 0:
+            decided[e] = verdict
+        for w in walked:
+            decided[w] = verdict
+        if not verdict or i in spared:
+            out.append(i)
+    return out if len(out) < len(kept) else kept
