@@ -27,6 +27,7 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_linked_items,
 )
 from worker.clean.lang import LANGS, STOPWORDS
 from worker.clean.region import choose
@@ -746,3 +747,54 @@ def test_a_posts_dated_footer_is_not_the_article() -> None:
     _assert_dropped_when_trailing(footers, "Posted by Ka-Ping Yee, Software Engineer, Google Crisis Response")
     long_line = f"Published in 2012, the study {'followed the patients for years and ' * 5}found no effect."
     assert classify_mod.without_sign_off([PROSE, long_line], ["paragraph"] * 2, [0, 1]) == [0, 1]
+
+
+def _with_linked_items(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's own linked items join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_linked_items(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _item(words: str, linked: str) -> str:
+    return f"<li><a href='/{len(words)}'>{linked}</a> {words}</li>"
+
+
+def test_linked_items_between_the_kept_text_join_it() -> None:
+    series = _item("by John Hunter today", "Series of posts on profound knowledge")  # 6 of 10 words linked
+    roundup = _item("and more", "The week in music publishing: auctions")  # 6 of 8: 0.75, over the bound
+    short = _item("here", "Read")  # under LINKED_ITEM_MIN_CHARS
+    related = _item("and what it will cost", "Related: a story on the bridge")  # a cross-link
+    html = (
+        f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}{roundup}{short}{related}</ul>"
+        f"<p>{PROSE2}</p><ul>{_item('by Jane Doe', 'Another post about the new bridge')}</ul></div>"
+    )
+    kept, joined = _with_linked_items(html)
+    series_text = "Series of posts on profound knowledge by John Hunter today"
+    assert series_text not in kept  # dropped for its links
+    assert joined == [PROSE, series_text, PROSE2]  # not after the last kept block: a related list's place
+
+
+def test_linked_items_join_no_marked_box_nor_a_paragraph() -> None:
+    series = _item("by John Hunter today", "Series of posts on profound knowledge")
+    linked_paragraph = "<p><a href='/p'>Series of posts on profound knowledge</a> by John Hunter today</p>"
+    html = (
+        f"{NAV}<div class='post'><p>{PROSE}</p><div class='related-posts'><ul>{series}</ul></div>"
+        f"{linked_paragraph}<p>{PROSE2}</p><p>{PROSE3}</p></div>"
+    )
+    kept, joined = _with_linked_items(html)
+    assert joined == kept == [PROSE, PROSE2, PROSE3]
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    series = _item("by John Hunter today", "Series of posts on profound knowledge")
+    html = f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}</ul><p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert "Series of posts on profound knowledge by John Hunter today" in text

@@ -11,7 +11,15 @@ from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, seg_of
 from worker.clean import heuristics as h
 from worker.clean import idents
 from worker.clean.classify import classify_region
-from worker.clean.kinds import bylines, captions, datelines, find_headline, text_blocks, words
+from worker.clean.kinds import (
+    bylines,
+    captions,
+    datelines,
+    find_headline,
+    heading_above,
+    text_blocks,
+    words,
+)
 from worker.clean.model import decide
 from worker.clean.model.trees import Trees
 from worker.clean.options import CleanOptions
@@ -158,6 +166,36 @@ def test_datelines_are_short_dated_lines_just_after_the_first_kept_block() -> No
     assert datelines(seg, [0, 1]) == []  # the dated line is kept already
     assert datelines(seg, [0]) == []  # a dated line after the last kept block stays out
     assert datelines(seg, []) == []
+
+
+def test_a_short_dated_line_right_above_the_headline_that_opens_the_text_is_the_dateline() -> None:
+    seg = seg_of(
+        f"<h2>Sunday, October 21, 2012</h2><h3>{TITLE}</h3><p>{PROSE}</p><p>{PROSE2}</p>"
+        f"<p>Posted on July 24, 2012</p><h3>Monday, October 22, 2012</h3><p>{PROSE3}</p>"
+    )
+    assert datelines(seg, [2, 3], 1) == [0]  # Blogger's date header over the post title
+    assert datelines(seg, [1, 2, 3], 1) == [0]  # the region held the headline already
+    assert datelines(seg, [2, 3], None) == []  # no headline: no block above it
+    assert datelines(seg, [2, 3, 6], 1) == [0, 4]  # and the one after the text's first block
+    assert datelines(seg, [3], 2) == []  # the block above the "headline" holds no date
+    assert datelines(seg, [6], 4) == []  # 3 is no short line, whatever it holds
+    assert datelines(seg, [2], 6) == []  # a headline below the text's start is not the text's opening
+    assert datelines(seg, [2], 1) == [0]  # one kept block is enough above the headline
+
+
+def test_a_heading_right_above_the_text_is_the_headline_when_the_metadata_names_none() -> None:
+    long_heading = "A heading " + "that runs on " * 12
+    seg = seg_of(
+        f"<p>Home</p><h1>{TITLE}</h1><p>Share</p><p>{PROSE}</p><h2>{long_heading}</h2><p>{PROSE2}</p>"
+    )
+    assert heading_above(seg, [3, 5]) == 1  # past one line between them
+    assert heading_above(seg, [5]) is None  # 4 is too long for a headline, 1 too far above
+    assert heading_above(seg, [1, 3]) is None  # nothing above the text's first block
+    assert heading_above(seg, []) is None
+    # with keep_headline only, and only when the metadata's headline names no block
+    assert text_blocks(seg, [3, 5], None, True, True) == ([1, 3, 5], ["headline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [3, 5], None, False, True) == ([3, 5], ["paragraph", "paragraph"])
+    assert text_blocks(seg, [3, 5], 0, True, True) == ([0, 3, 5], ["headline", "paragraph", "paragraph"])
 
 
 def test_bylines_are_short_lines_naming_the_author_around_the_start_of_the_text() -> None:

@@ -16,8 +16,8 @@ from itertools import chain
 from typing import TypeVar
 
 from worker.clean import heuristics as h
+from worker.clean import idents, native
 from worker.clean import lang as lang_mod
-from worker.clean import native
 from worker.clean.region import Region
 from worker.clean.score import Scores
 from worker.clean.segment import Segmentation
@@ -481,3 +481,49 @@ _decide = native.decider(
     (h.BOILERPLATE_LINE.match, h.COPYRIGHT.search, h.COMMENT_HEADING.match),
     decide_python,
 )  # fmt: skip
+
+
+def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's list items and table cells between its first and last block that were
+    dropped for their links alone: at least h.LINKED_ITEM_MIN_CHARS characters and a link density over
+    h.MAX_LINK_DENSITY up to h.LINKED_ITEM_MAX_LINK_DENSITY, in no marked or comment element, not in the
+    flat comment tail, no boilerplate line and no cross-link (h.CROSS_LINK). A post's own list of links
+    ("Series of posts on ... by John Hunter", a link roundup's items) sits inside its text; the related
+    lists that end it are outside the first and last kept block."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
+    ld, marked, comment = scores.link_density, scores.marked, scores.comment
+    most, fewest, item_kinds = h.LINKED_ITEM_MAX_LINK_DENSITY, h.LINKED_ITEM_MIN_CHARS, h.LINKED_ITEM_KINDS
+    added = [
+        i
+        for a, b in region.ranges
+        for i in range(max(a, lo + 1), min(b, hi))
+        if kinds[i] in item_kinds
+        and h.MAX_LINK_DENSITY < ld[i] <= most
+        and chars[i] >= fewest
+        and i not in inside
+        and i not in tail
+        and not marked[owners[i]]
+        and not comment[owners[i]]
+        and not is_boilerplate(texts[i], chars[i], 0.0)  # its lines: the link density is what is passed over
+        and h.CROSS_LINK.search(texts[i]) is None
+        and not _in_named_box(seg, scores.idents, owners[i], region.target)
+    ]
+    return sorted(kept + added) if added else kept
+
+
+def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
+    """Is element `e` or an ancestor below the region's container (the lowest one holding `target`) named
+    or tagged as boilerplate or a comment section? score's marks leave out boxes without prose weight, and
+    a list of links has none: their own class/id flags (idents) are read here."""
+    parents, skips, tags, bad_tags = seg.parents, seg.skips, seg.tags, h.BAD_TAGS
+    named = idents.BAD | idents.COMMENT
+    while e > 0 and not (e <= target < skips[e]):
+        if flags[e] & named or tags[e] in bad_tags:
+            return True
+        e = parents[e]
+    return False

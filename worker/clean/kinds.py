@@ -132,7 +132,9 @@ def text_blocks(
     dated: list[int] = []
     named: list[int] = []
     if keep_headline:
-        dated = datelines(seg, kept)
+        if headline is None:
+            headline = heading_above(seg, kept)
+        dated = datelines(seg, kept, headline)
         named = bylines(seg, kept, headline, dated)
         added = [headline] if headline is not None and headline not in kept else []
         if dated or named or added:
@@ -163,22 +165,46 @@ def text_blocks(
     return blocks, kinds
 
 
-def datelines(seg: Segmentation, kept: list[int]) -> list[int]:
-    """The blocks not in `kept` (in document order) among the h.DATELINE_AFTER_FIRST blocks after its first
-    one, before its last, that are short dated lines (at most h.DATELINE_MAX_CHARS characters holding a
-    date): the article's dateline or byline ("July 24, 2012 8:10 AM PDT", "by John on July 23, 2012"), which
-    density drops as a short line."""
-    if len(kept) < 2:
+def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
+    """The heading among the h.HEADING_ABOVE_BLOCKS blocks right above `kept`'s first one, nearest first:
+    the headline of a page whose metadata names it otherwise (og:title "Lohan Over-Primps for Party" over
+    an <h1> "Lindsay Lohan Goes Heavy on Makeup"), or None."""
+    if not kept:
+        return None
+    kinds, first = seg.kinds, kept[0]
+    for j in range(first - 1, max(-1, first - 1 - h.HEADING_ABOVE_BLOCKS), -1):
+        if kinds[j] == "heading" and seg.chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
+            return j
+    return None
+
+
+def datelines(seg: Segmentation, kept: list[int], headline: int | None = None) -> list[int]:
+    """The blocks not in `kept` (in document order) that are short dated lines (at most h.DATELINE_MAX_CHARS
+    characters holding a date): the article's dateline or byline ("July 24, 2012 8:10 AM PDT", "by John on
+    July 23, 2012"), which density drops as a short line. Looked for among the h.DATELINE_AFTER_FIRST blocks
+    after `kept`'s first one, before its last, and in the h.DATELINE_ABOVE_HEADLINE blocks right above the
+    `headline` when it opens the text (a blog's date header: "Sunday, October 21, 2012")."""
+    if not kept:
         return []
     first, texts, chars = kept[0], seg.texts, seg.chars
-    return [
+    found = [
         j
         for j in range(first + 1, min(kept[-1], first + 1 + h.DATELINE_AFTER_FIRST))
-        if j not in kept
-        and chars[j] <= h.DATELINE_MAX_CHARS
-        # any day: the line's place, not its day, makes it the dateline
-        and find_dates(texts[j], date.max, 1)
+        if j not in kept and _dated_line(texts[j], chars[j])
     ]
+    if headline is not None and headline <= first:
+        above = [
+            j
+            for j in range(max(0, headline - h.DATELINE_ABOVE_HEADLINE), headline)
+            if _dated_line(texts[j], chars[j])
+        ]
+        found = above + found
+    return found
+
+
+def _dated_line(text: str, chars: int) -> bool:
+    # any day: the line's place, not its day, makes it the dateline
+    return chars <= h.DATELINE_MAX_CHARS and bool(find_dates(text, date.max, 1))
 
 
 def bylines(seg: Segmentation, kept: list[int], headline: int | None, taken: list[int]) -> list[int]:
