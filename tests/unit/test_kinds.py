@@ -16,6 +16,7 @@ from worker.clean.kinds import (
     captions,
     datelines,
     find_headline,
+    find_headlines,
     heading_above,
     text_blocks,
     words,
@@ -53,13 +54,14 @@ def test_no_headline_when_no_block_holds_the_title() -> None:
     assert find_headline(seg_of(f"<p>{PROSE}</p>"), "delays") is None  # a run too short to be the headline
 
 
-def _headline_by_every_block(texts: list[str], chars: list[int], title: str) -> int | None:
-    """find_headline's rule applied to every block in turn, without its pre-filter."""
+def _headlines_by_every_block(texts: list[str], chars: list[int], title: str) -> list[int]:
+    """find_headlines' rule applied to every block in turn, without its pre-filter."""
     wanted = words(title)
     if not wanted:
-        return None
+        return []
     count = wanted.count(" ") + 1
     lo, hi = min(len(title), h.HEADLINE_MIN_CHARS), len(title) + h.HEADLINE_EXTRA_CHARS
+    found = []
     for i, text in enumerate(texts):
         got = words(text)
         if not lo <= chars[i] <= hi or not got:
@@ -70,8 +72,8 @@ def _headline_by_every_block(texts: list[str], chars: list[int], title: str) -> 
             if n < count
             else n <= count + h.HEADLINE_EXTRA_WORDS and f" {wanted} " in f" {got} "
         ):
-            return i
-    return None
+            found.append(i)
+    return found
 
 
 def test_a_block_holding_either_half_of_the_headline_matches() -> None:
@@ -101,7 +103,17 @@ def test_the_headline_search_skips_only_blocks_that_cannot_match(
         blocks.append(f"<p>{sep.join(words_of_block) or 'x'}!</p>")
     seg = seg_of("".join(blocks))
     title = " ".join(title_words)
-    assert find_headline(seg, title) == _headline_by_every_block(seg.texts, seg.chars, title)
+    every = _headlines_by_every_block(seg.texts, seg.chars, title)
+    assert find_headlines(seg, title) == every
+    assert find_headline(seg, title) == (every[0] if every else None)
+
+
+def test_every_block_that_is_the_headline_is_found_in_order() -> None:
+    seg = seg_of(f"<p>{TITLE}</p><p>{PROSE}</p><h2>Updated: {TITLE}</h2><p>Other words</p><li>{TITLE}</li>")
+    assert find_headlines(seg, TITLE) == [0, 2, 4]
+    assert find_headlines(seg, TITLE, 2) == [0, 2]
+    assert find_headline(seg, TITLE) == 0
+    assert find_headlines(seg, None) == find_headlines(seg, "!!") == []
 
 
 def test_captions_by_class_name() -> None:

@@ -14,6 +14,7 @@ from worker.clean.region import (
     beside_galleries,
     choose,
     descend,
+    nearest_headline,
     outside_chrome,
     prefer_learned,
     settled,
@@ -214,6 +215,43 @@ def test_the_anchor_never_climbs_to_body_nor_over_a_header_alone() -> None:
     )
     prefix = _prefix(seg)
     assert anchor(seg, prefix, elem(seg, "div", "a"), 0) == elem(seg, "div", "a")  # adds only a header
+
+
+def _title_repeated_above(copy: str) -> Segmentation:
+    """A page whose header repeats the title (`copy`, holding it) above a box of notes and the story, whose
+    own heading holds it too: the story (div#s: that heading over div#rest) holds over half the page."""
+    title = "Bridge opens after two years"
+    return seg_of(
+        f"{NAV}<div id='page'><div id='top'>{copy}</div><div id='notes'><p>{PROSE3}</p><p>{PROSE3}</p></div>"
+        f"<div id='s'><h2>{title}</h2><div id='rest'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE}</p>"
+        f"<p>{PROSE2}</p></div></div></div>"
+    )
+
+
+def test_the_anchor_uses_the_headline_nearest_the_article() -> None:
+    seg = _title_repeated_above("<p>Bridge opens after two years</p>")
+    scores = score(seg)
+    found = [i for i, t in enumerate(seg.texts) if t == "Bridge opens after two years"]
+    rest = elem(seg, "div", "rest")
+    assert descend(seg, _prefix(seg)) == rest
+    assert nearest_headline(seg, rest, found[0], found[1:]) == found[1]
+    # anchored on the header's copy, the target took the header and the notes in
+    assert choose(seg, scores.weights, scores.link_density, None, found[0]).target == elem(seg, "div", "page")
+    region = choose(seg, scores.weights, scores.link_density, None, found[0], None, found[1:])
+    assert region.target == rest  # rule: HEADLINE_NEAREST_KINDS (the story's heading adds only itself)
+
+
+def test_a_later_copy_of_the_headline_that_is_not_a_heading_is_passed_over() -> None:
+    # the title in a list (an archive, "recent posts") nearer the target is not the article's headline
+    seg = _title_repeated_above("<h1>Bridge opens after two years</h1>")
+    first = seg.texts.index("Bridge opens after two years")
+    rest = elem(seg, "div", "rest")
+    h2 = seg.texts.index("Bridge opens after two years", first + 1)
+    assert seg.kinds[h2] == "heading"
+    seg.kinds[h2] = "list_item"
+    assert nearest_headline(seg, rest, first, [h2]) == first
+    seg.kinds[h2] = "heading"
+    assert nearest_headline(seg, rest, first, [h2]) == h2
 
 
 def _article_then(boxes: str) -> Segmentation:

@@ -39,15 +39,22 @@ def words(text: str) -> str:
 
 
 def find_headline(seg: Segmentation, title: str | None) -> int | None:
-    """Index of the first block that is the headline `title`, None when there is no such block.
+    """Index of the first block that is the headline `title`, None when there is no such block."""
+    found = find_headlines(seg, title, 1)
+    return found[0] if found else None
+
+
+def find_headlines(seg: Segmentation, title: str | None, most: int = -1) -> list[int]:
+    """Indexes of the blocks that are the headline `title` (the first `most` of them; all when -1).
 
     Only blocks whose length is near the title's are tokenised (a page has a few such blocks): the
     search costs a handful of regex calls, not one per block."""
+    found: list[int] = []
     if not title:
-        return None
+        return found
     wanted = words(title)
     if not wanted:
-        return None
+        return found
     tokens = wanted.split(" ")
     count = len(tokens)
     # Every match holds one of these two middle words (its tokens are substrings of its case-folded
@@ -66,15 +73,16 @@ def find_headline(seg: Segmentation, title: str | None) -> int | None:
         got = " ".join(_WORD.findall(folded))
         if not got:
             continue
-        if got == wanted:
-            return i
         n = got.count(" ") + 1
-        if n < count:
-            if n >= max(h.HEADLINE_MIN_WORDS, count / 2) and f" {got} " in f" {wanted} ":
-                return i
-        elif n <= count + h.HEADLINE_EXTRA_WORDS and f" {wanted} " in f" {got} ":
-            return i
-    return None
+        if (
+            got == wanted
+            or (n < count and n >= max(h.HEADLINE_MIN_WORDS, count / 2) and f" {got} " in f" {wanted} ")
+            or (count <= n <= count + h.HEADLINE_EXTRA_WORDS and f" {wanted} " in f" {got} ")
+        ):
+            found.append(i)
+            if len(found) == most:
+                break
+    return found
 
 
 def caption_elements(seg: Segmentation, flags: bytes | None = None) -> bytearray | None:

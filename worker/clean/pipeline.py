@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, TypeVar
 from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import Classified, classify_region, with_linked_items
 from worker.clean.comments import find_comments
-from worker.clean.kinds import find_headline, text_blocks
+from worker.clean.kinds import find_headlines, text_blocks
 from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
@@ -250,11 +250,13 @@ def extract(
 ) -> Extraction:
     """Stages 6-8 on one segmentation (the page, or the page without its template), then the block model
     when one is given.
-    `title` is the metadata's headline: the region is anchored on its block."""
+    `title` is the metadata's headline: the region is anchored on its block (the copy nearest the article,
+    when the page repeats it)."""
     scores = score(seg)
     budget.check("score")
-    headline = find_headline(seg, title)
-    region = choose(seg, scores.weights, scores.link_density, steer, headline, scores.idents)
+    found = find_headlines(seg, title)
+    headline = found[0] if found else None
+    region = choose(seg, scores.weights, scores.link_density, steer, headline, scores.idents, found[1:])
     budget.check("region")
     classified = classify_region(seg, scores, region)
     budget.check("classify")

@@ -3,17 +3,20 @@
 From <body>, descend into the child holding the most content weight while it holds at least half of its
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
-article's continuation box after it. The page's one post element (and, single-page, the post under a
-heading headline) replaces a column or sidebar target beside it, and a photo gallery whose captions
-outweigh the article's prose beside it is neither the target nor in the region. Twins of the target (same
-tag and class: an article split into chunks) join it, and so does a lead paragraph in the article header
-just before it; single-page, so do its neighbouring prose boxes (over short unnamed boxes between them) and
-a table layout's neighbouring cells holding prose. What density keeps inside the page's footer, side
-column or navigation is not the article (`outside_chrome`).
+article's continuation box after it; single-page, a target that leaves the headline out grows to hold it
+(the copy of the headline nearest the target: a page header repeating the title is not the article's).
+The page's one post element (and, single-page, the post under a heading headline) replaces a column or
+sidebar target beside it, and a photo gallery whose captions outweigh the article's prose beside it is
+neither the target nor in the region. Twins of the target (same tag and class: an article split into
+chunks) join it, and so does a lead paragraph in the article header just before it; single-page, so do its
+neighbouring prose boxes (over short unnamed boxes between them) and a table layout's neighbouring cells
+holding prose. What density keeps inside the page's footer, side column or navigation is not the article
+(`outside_chrome`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -46,9 +49,11 @@ def choose(
     steer: Steer | None,
     headline: int | None = None,
     flags: bytes | None = None,
+    repeats: Sequence[int] = (),
 ) -> Region:
-    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one;
-    `flags` the elements' class/id flags (worker.clean.idents), which the post and gallery rules need."""
+    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one, and
+    `repeats` the later blocks that are the headline too; `flags` the elements' class/id flags
+    (worker.clean.idents), which the post and gallery rules need."""
     prefix = [0.0, *accumulate(weights)]
     target = descend(seg, prefix)
     sure = True
@@ -59,6 +64,8 @@ def choose(
         sure = settled(seg, prefix, link_density, start, target)
     located = target
     if headline is not None and steer is None:
+        if repeats:  # rule: the headline's block nearest the article (HEADLINE_NEAREST_KINDS)
+            headline = nearest_headline(seg, target, headline, repeats)
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
@@ -195,6 +202,25 @@ def _class_stem(name: str) -> str:
     """A class name's part before its first "-" ("entry" of "entry-body"), or "" when it has none."""
     stem, dash, _ = name.partition("-")
     return stem if dash else ""
+
+
+def nearest_headline(seg: Segmentation, target: int, first: int, repeats: Sequence[int]) -> int:
+    """The headline's block to anchor the target on: of the first block that is the headline and the later
+    ones (`repeats`) of a kind in HEADLINE_NEAREST_KINDS (a heading), the one whose lowest common ancestor
+    with the target is the deepest (the earliest of those). A page that repeats its title above the
+    article (a page header's tagline or title cell, a roundup's heading over the post) holds the article's
+    own headline nearer the article, and anchoring on the first one took that header or roundup in."""
+    firsts, ends, parents, kinds = seg.firsts, seg.ends, seg.parents, seg.kinds
+    best, fewest = first, -1
+    for b in (first, *repeats):
+        if b != first and kinds[b] not in h.HEADLINE_NEAREST_KINDS:
+            continue
+        a, levels = target, 0
+        while a >= 0 and not firsts[a] <= b < ends[a]:
+            a, levels = parents[a], levels + 1
+        if fewest < 0 or levels < fewest:
+            best, fewest = b, levels
+    return best
 
 
 def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -> int:
