@@ -62,6 +62,37 @@ def test_article_split_into_twin_containers_is_read_whole() -> None:
     assert texts == [PROSE, PROSE2, PROSE3]
 
 
+def _rows(first: str) -> Segmentation:
+    """A table layout: a list's first part (`first`, in the upper row's cell), then its second part in a
+    div.cc in the lower row's cell, which density takes."""
+    second = f"<div class='cc'><p>{PROSE3}</p><p>{PROSE}</p><p>{PROSE2}</p></div>"
+    return seg_of(
+        f"{NAV}<table><tr><td class='gp'>{first}</td></tr><tr><td class='bgp'>{second}</td></tr></table>"
+    )
+
+
+def test_an_article_split_over_a_table_layouts_rows_is_read_whole() -> None:
+    seg = _rows(f"<div class='cc'><p>{PROSE}</p><p>{PROSE2}</p></div>")
+    path, texts = _choose(seg)
+    assert path.endswith("tr>td.bgp>div.cc")
+    assert texts == [PROSE, PROSE2, PROSE3, PROSE, PROSE2]  # rule: COUSIN_TWIN_LEVELS
+    assert _choose(seg, Steer(None))[1] == texts  # with the memory too
+
+
+def test_only_a_cousin_at_the_targets_depth_holding_prose_is_its_twin() -> None:
+    assert _choose(_rows(f"<div><div class='cc'><p>{PROSE}</p><p>{PROSE2}</p></div></div>"))[1] == [
+        PROSE3,
+        PROSE,
+        PROSE2,
+    ]  # one level deeper
+    assert _choose(_rows("<div class='cc'><p>A short note.</p></div>"))[1] == [PROSE3, PROSE, PROSE2]  # light
+    assert _choose(_rows(f"<div class='other'><p>{PROSE}</p><p>{PROSE2}</p></div>"))[1] == [
+        PROSE3,
+        PROSE,
+        PROSE2,
+    ]  # another name
+
+
 def test_lead_paragraph_in_the_article_header_joins_the_region() -> None:
     lead = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
     seg = seg_of(

@@ -8,10 +8,10 @@ article's continuation box after it; single-page, a target that leaves the headl
 The page's one post element (and, single-page, the post under a heading headline) replaces a column or
 sidebar target beside it, and a photo gallery whose captions outweigh the article's prose beside it is
 neither the target nor in the region. Twins of the target (same tag and class: an article split into
-chunks) join it, and so does a lead paragraph in the article header just before it; single-page, so do its
-neighbouring prose boxes (over short unnamed boxes between them) and a table layout's neighbouring cells
-holding prose. What density keeps inside the page's footer, side column or navigation is not the article
-(`outside_chrome`).
+chunks; or cousins at its depth, a table layout's rows) join it, and so does a lead paragraph in the
+article header just before it; single-page, so do its neighbouring prose boxes (over short unnamed boxes
+between them) and a table layout's neighbouring cells holding prose. What density keeps inside the page's
+footer, side column or navigation is not the article (`outside_chrome`).
 """
 
 from __future__ import annotations
@@ -357,7 +357,8 @@ def _cut(seg: Segmentation, ranges: list[tuple[int, int]], g: int) -> list[tuple
 
 def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tuple[int, int]]:
     """Block ranges of the target plus its twins: articles split into repeated containers
-    ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one."""
+    ("div.article-chunk", "section.post__content") are one text, though the descent keeps only one. Its
+    siblings or an ancestor's siblings named like it; without those, its cousins (`cousin_twins`)."""
     firsts, ends, tags = seg.firsts, seg.ends, seg.tags
     node = target
     for _ in range(h.CHUNK_LEVELS):
@@ -378,7 +379,52 @@ def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tupl
             if twins:
                 return sorted([(firsts[target], ends[target])] + [(firsts[c], ends[c]) for c in twins])
         node = parent
-    return [(firsts[target], ends[target])]
+    return sorted(
+        [(firsts[target], ends[target])] + [(firsts[c], ends[c]) for c in cousin_twins(seg, prefix, target)]
+    )
+
+
+def cousin_twins(seg: Segmentation, prefix: list[float], target: int) -> list[int]:
+    """The target's cousins named like it (its tag, and its class and id or its first class), at its depth
+    below its ancestor COUSIN_TWIN_LEVELS levels up, holding CHUNK_MIN_WEIGHT: a table layout puts the
+    article's parts in the cells of different rows ("td > div.cc" in two rows), which are not siblings at
+    any level. Elements of other tags are passed over by list.index (a C scan)."""
+    parents, tags, skips = seg.parents, seg.tags, seg.skips
+    ident = seg.ident(target)
+    top, levels = target, 0
+    while levels < h.COUSIN_TWIN_LEVELS and parents[top] >= 0:
+        top, levels = parents[top], levels + 1
+    if not ident or top == target:
+        return []
+    tag, first_class, classes, ids = tags[target], seg.first_class(target), seg.classes, seg.ids
+    found: list[int] = []
+    at, end = top, skips[top]
+    while True:
+        try:
+            at = tags.index(tag, at + 1, end)
+        except ValueError:
+            return found
+        if at == target:
+            at = skips[at] - 1
+        elif (
+            (classes[at] or ids[at])
+            and (seg.ident(at) == ident or (first_class and seg.first_class(at) == first_class))
+            and not at < target < skips[at]
+        ):
+            if (
+                prefix[seg.ends[at]] - prefix[seg.firsts[at]] >= h.CHUNK_MIN_WEIGHT
+                and _levels_below(seg, at, top) == levels
+            ):
+                found.append(at)
+            at = skips[at] - 1  # a box named like the target inside another is not a chunk of its own
+
+
+def _levels_below(seg: Segmentation, e: int, top: int) -> int:
+    """Levels from element `top` down to its descendant `e`."""
+    levels, parents = 0, seg.parents
+    while e != top and e >= 0:
+        e, levels = parents[e], levels + 1
+    return levels
 
 
 # A prose box's long block by default (a table layout's cells take table cells too: PROSE_COLUMN_KINDS).
