@@ -55,7 +55,7 @@ def test_no_headline_when_no_block_holds_the_title() -> None:
 
 
 def _headlines_by_every_block(texts: list[str], chars: list[int], title: str) -> list[int]:
-    """find_headlines' rule applied to every block in turn, without its pre-filter."""
+    """find_headlines' rule applied to every block in turn, without its pre-filter and C scan."""
     wanted = words(title)
     if not wanted:
         return []
@@ -100,19 +100,22 @@ def test_the_headline_search_skips_only_blocks_that_cannot_match(
         extra = data.draw(st.lists(st.sampled_from(_VOCABULARY), max_size=3))
         words_of_block = data.draw(st.sampled_from([run, extra + title_words, title_words + extra, extra]))
         sep = data.draw(st.sampled_from([" ", " — ", ", "]))
-        blocks.append(f"<p>{sep.join(words_of_block) or 'x'}!</p>")
+        blocks.append(f"<h2>{sep.join(words_of_block) or 'x'}!</h2>")
     seg = seg_of("".join(blocks))
     title = " ".join(title_words)
     every = _headlines_by_every_block(seg.texts, seg.chars, title)
-    assert find_headlines(seg, title) == every
+    assert find_headlines(seg, title, repeats=True) == every  # every block is a heading
+    assert find_headlines(seg, title) == every[:1]
     assert find_headline(seg, title) == (every[0] if every else None)
 
 
 def test_every_block_that_is_the_headline_is_found_in_order() -> None:
     seg = seg_of(f"<p>{TITLE}</p><p>{PROSE}</p><h2>Updated: {TITLE}</h2><p>Other words</p><li>{TITLE}</li>")
-    assert find_headlines(seg, TITLE) == [0, 2, 4]
-    assert find_headlines(seg, TITLE, 2) == [0, 2]
+    # the first copy of any kind, the later ones only among headings (HEADLINE_REPEAT_KIND)
+    assert find_headlines(seg, TITLE, repeats=True) == [0, 2]
+    assert find_headlines(seg, TITLE) == [0]
     assert find_headline(seg, TITLE) == 0
+    assert find_headlines(seg_of(f"<li>{TITLE}</li><h2>{TITLE}</h2>"), TITLE, repeats=True) == [0, 1]
     assert find_headlines(seg, None) == find_headlines(seg, "!!") == []
 
 

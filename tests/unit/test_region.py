@@ -8,6 +8,7 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3, SIDEBAR, elem, seg_of
 from worker.clean import heuristics as h
+from worker.clean.kinds import find_headlines
 from worker.clean.region import (
     Steer,
     anchor,
@@ -269,20 +270,18 @@ def test_the_anchor_uses_the_headline_nearest_the_article() -> None:
     # anchored on the header's copy, the target took the header and the notes in
     assert choose(seg, scores.weights, scores.link_density, None, found[0]).target == elem(seg, "div", "page")
     region = choose(seg, scores.weights, scores.link_density, None, found[0], None, found[1:])
-    assert region.target == rest  # rule: HEADLINE_NEAREST_KINDS (the story's heading adds only itself)
+    assert region.target == rest  # rule: HEADLINE_REPEAT_KIND (the story's heading adds only itself)
 
 
 def test_a_later_copy_of_the_headline_that_is_not_a_heading_is_passed_over() -> None:
     # the title in a list (an archive, "recent posts") nearer the target is not the article's headline
-    seg = _title_repeated_above("<h1>Bridge opens after two years</h1>")
-    first = seg.texts.index("Bridge opens after two years")
-    rest = elem(seg, "div", "rest")
-    h2 = seg.texts.index("Bridge opens after two years", first + 1)
-    assert seg.kinds[h2] == "heading"
+    title = "Bridge opens after two years"
+    seg = _title_repeated_above(f"<h1>{title}</h1>")
+    first = seg.texts.index(title)
+    h2 = seg.texts.index(title, first + 1)
+    assert find_headlines(seg, title, repeats=True) == [first, h2]
     seg.kinds[h2] = "list_item"
-    assert nearest_headline(seg, rest, first, [h2]) == first
-    seg.kinds[h2] = "heading"
-    assert nearest_headline(seg, rest, first, [h2]) == h2
+    assert find_headlines(seg, title, repeats=True) == [first]  # rule: HEADLINE_REPEAT_KIND
 
 
 def _article_then(boxes: str) -> Segmentation:

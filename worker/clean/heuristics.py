@@ -395,7 +395,7 @@ HEADLINE_EXTRA_CHARS = 60
 # the memory 0.9213, under main's 0.9227, and trafilatura_eval 0.9140: it stays.
 ANCHOR_MIN_GAIN = 0.2
 # The anchor uses the headline's block nearest the density target (their lowest common ancestor the
-# deepest) among the first block that is the headline and the later ones of these kinds: a page repeating
+# deepest) among the first block that is the headline and the later ones of this kind: a page repeating
 # its title above the article (a header's tagline or title cell, a roundup's heading) anchored the target
 # on that copy and took the header, roundup or side boxes in (region.nearest_headline; the text leaves out
 # the first block still). Chosen on dragnet's train split (4 pages change: 3 up, 1 down), heuristics:
@@ -409,7 +409,7 @@ ANCHOR_MIN_GAIN = 0.2
 # measured on the anchor, not kept (dragnet train's mean page F1): no climb to a headline inside a box
 # marked as boilerplate (a page header) -0.0035 (TypePad's banner headline is what finds their posts);
 # the anchored region cut after the density target's branch (the boxes after the article) -0.0003.
-HEADLINE_NEAREST_KINDS: frozenset[str] = frozenset({"heading"})
+HEADLINE_REPEAT_KIND = "heading"
 
 # The post under the headline: when the target holds the headline (a heading), the outermost element
 # between them named like a post or content (idents.POST or GOOD: "hentry", "entry text", "post-123") becomes

@@ -40,21 +40,22 @@ def words(text: str) -> str:
 
 def find_headline(seg: Segmentation, title: str | None) -> int | None:
     """Index of the first block that is the headline `title`, None when there is no such block."""
-    found = find_headlines(seg, title, 1)
+    found = find_headlines(seg, title)
     return found[0] if found else None
 
 
-def find_headlines(seg: Segmentation, title: str | None, most: int = -1) -> list[int]:
-    """Indexes of the blocks that are the headline `title` (the first `most` of them; all when -1).
+def find_headlines(seg: Segmentation, title: str | None, repeats: bool = False) -> list[int]:
+    """Indexes of the blocks that are the headline `title`: the first one, then, with `repeats`, the later
+    blocks of h.HEADLINE_REPEAT_KIND (headings) that are it too (region.nearest_headline reads them).
 
     Only blocks whose length is near the title's are tokenised (a page has a few such blocks): the
-    search costs a handful of regex calls, not one per block."""
-    found: list[int] = []
+    search costs a handful of regex calls, not one per block; the later blocks are found by their kind
+    with list.index (a C scan), the rest of the page is not read."""
     if not title:
-        return found
+        return []
     wanted = words(title)
     if not wanted:
-        return found
+        return []
     tokens = wanted.split(" ")
     count = len(tokens)
     # Every match holds one of these two middle words (its tokens are substrings of its case-folded
@@ -63,25 +64,36 @@ def find_headlines(seg: Segmentation, title: str | None, most: int = -1) -> list
     middle = tokens[(count - 1) // 2], tokens[count // 2]
     lo = min(len(title), h.HEADLINE_MIN_CHARS)
     hi = len(title) + h.HEADLINE_EXTRA_CHARS
-    texts = seg.texts
-    for i, chars in enumerate(seg.chars):
-        if chars < lo or chars > hi:
-            continue
+    texts, chars = seg.texts, seg.chars
+
+    def matches(i: int) -> bool:
+        if chars[i] < lo or chars[i] > hi:
+            return False
         folded = texts[i].casefold()
         if middle[0] not in folded and middle[1] not in folded:
-            continue
+            return False
         got = " ".join(_WORD.findall(folded))
         if not got:
-            continue
+            return False
         n = got.count(" ") + 1
-        if (
+        return (
             got == wanted
             or (n < count and n >= max(h.HEADLINE_MIN_WORDS, count / 2) and f" {got} " in f" {wanted} ")
             or (count <= n <= count + h.HEADLINE_EXTRA_WORDS and f" {wanted} " in f" {got} ")
-        ):
-            found.append(i)
-            if len(found) == most:
-                break
+        )
+
+    # the length test inline: most blocks fail it, and a call per block would cost more than the search
+    first = next((i for i, c in enumerate(chars) if lo <= c <= hi and matches(i)), None)
+    if first is None:
+        return []
+    found, kinds, at = [first], seg.kinds, first
+    while repeats:
+        try:
+            at = kinds.index(h.HEADLINE_REPEAT_KIND, at + 1)
+        except ValueError:
+            break
+        if matches(at):
+            found.append(at)
     return found
 
 

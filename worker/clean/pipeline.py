@@ -254,7 +254,8 @@ def extract(
     when the page repeats it)."""
     scores = score(seg)
     budget.check("score")
-    found = find_headlines(seg, title)
+    # the later copies only where the region reads them (single-page, or a page the memory does not steer)
+    found = find_headlines(seg, title, repeats=steer is None)
     headline = found[0] if found else None
     region = choose(seg, scores.weights, scores.link_density, steer, headline, scores.idents, found[1:])
     budget.check("region")

@@ -64,7 +64,7 @@ def choose(
         sure = settled(seg, prefix, link_density, start, target)
     located = target
     if headline is not None and steer is None:
-        if repeats:  # rule: the headline's block nearest the article (HEADLINE_NEAREST_KINDS)
+        if repeats:  # rule: the headline's block nearest the article (HEADLINE_REPEAT_KIND)
             headline = nearest_headline(seg, target, headline, repeats)
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
@@ -206,15 +206,13 @@ def _class_stem(name: str) -> str:
 
 def nearest_headline(seg: Segmentation, target: int, first: int, repeats: Sequence[int]) -> int:
     """The headline's block to anchor the target on: of the first block that is the headline and the later
-    ones (`repeats`) of a kind in HEADLINE_NEAREST_KINDS (a heading), the one whose lowest common ancestor
-    with the target is the deepest (the earliest of those). A page that repeats its title above the
+    ones (`repeats`, headings: kinds.find_headlines with HEADLINE_REPEAT_KIND), the one whose lowest common
+    ancestor with the target is the deepest (the earliest of those). A page that repeats its title above the
     article (a page header's tagline or title cell, a roundup's heading over the post) holds the article's
     own headline nearer the article, and anchoring on the first one took that header or roundup in."""
-    firsts, ends, parents, kinds = seg.firsts, seg.ends, seg.parents, seg.kinds
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
     best, fewest = first, -1
     for b in (first, *repeats):
-        if b != first and kinds[b] not in h.HEADLINE_NEAREST_KINDS:
-            continue
         a, levels = target, 0
         while a >= 0 and not firsts[a] <= b < ends[a]:
             a, levels = parents[a], levels + 1
@@ -407,8 +405,12 @@ def cousin_twins(seg: Segmentation, prefix: list[float], target: int) -> list[in
         if at == target:
             at = skips[at] - 1
         elif (
-            (classes[at] or ids[at])
-            and (seg.ident(at) == ident or (first_class and seg.first_class(at) == first_class))
+            ((c := classes[at]) or ids[at])
+            # seg.ident(at) == ident or seg.first_class(at) == first_class, without the calls
+            and (
+                (first_class and first_class in c and c.split(None, 1)[0] == first_class)
+                or f"{c} {ids[at]}".lower() == ident
+            )
             and not at < target < skips[at]
         ):
             if (
