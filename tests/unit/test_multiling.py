@@ -7,13 +7,20 @@ test fails without the rule's alternatives in that family's languages.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from tests.unit.cleankit import PROSE, PROSE2
+from tests.unit.cleankit import PROSE, PROSE2, seg_of
 from worker.clean import classify as classify_mod
 from worker.clean import heuristics as h
 from worker.clean import idents
+from worker.clean.classify import Candidates
 from worker.clean.idents import classify_ident, flags_of
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
+from worker.clean.score import score
+from worker.models import Page
 
 FAMILIES = ("germanic", "romance", "slavic")
 
@@ -228,3 +235,65 @@ def test_cross_links(lines: list[str]) -> None:
     # rule: CROSS_LINK (the block model's additions)
     for line in lines:
         assert h.CROSS_LINK.search(line), line
+
+
+# --- scripts whose sentences end with other marks (no stoplist for them: length and punctuation decide) ---
+# Hindi and Bengali prose ending its sentences with the danda alone (no comma, colon or full stop), and an
+# Arabic/Urdu one with only its own question mark, comma and full stop.
+HI_PROSE = (
+    "दिल्ली में आज सुबह से तेज बारिश हो रही है। मौसम विभाग ने बताया कि अगले तीन दिनों तक बारिश जारी रह "
+    "सकती है। शहर की कई सड़कों पर पानी भर गया है और यातायात प्रभावित हुआ है।"
+)
+HI_PROSE2 = (
+    "लोगों ने बताया कि सुबह दफ्तर पहुंचने में उन्हें बहुत समय लगा। नगर निगम के अधिकारियों ने कहा कि पानी "
+    "निकालने का काम चल रहा है।"
+)
+HI_PROSE3 = (
+    "विशेषज्ञों का मानना है कि अगर शहर की जल निकासी व्यवस्था में सुधार नहीं हुआ तो हर साल यह समस्या और "
+    "बढ़ेगी। उन्होंने दीर्घकालिक योजना पर जोर दिया।"
+)
+BN_PROSE = (
+    "ঢাকা শহরে আজ সকাল থেকে ভারী বৃষ্টি হচ্ছে। আবহাওয়া অধিদপ্তর জানিয়েছে যে আগামী তিন দিন এই বৃষ্টি চলতে "
+    "পারে। শহরের অনেক রাস্তায় পানি জমে গেছে এবং যানবাহন চলাচলে সমস্যা হচ্ছে।"
+)
+UR_PROSE = (
+    "شہر میں آج صبح سے تیز بارش ہو رہی ہے۔ محکمہ موسمیات نے بتایا کہ اگلے تین دن تک بارش جاری رہ سکتی ہے۔ "
+    "کیا شہر کی سڑکوں پر پانی جمع ہو گیا ہے؟"
+)
+NO_MARK = "दिल्ली मुंबई कोलकाता चेन्नई बेंगलुरु हैदराबाद पुणे अहमदाबाद जयपुर लखनऊ " * 2
+
+
+@pytest.mark.parametrize("prose", [HI_PROSE, BN_PROSE, UR_PROSE], ids=["hi", "bn", "ur"])
+def test_danda_and_arabic_marks_are_sentence_punctuation(prose: str) -> None:
+    # rule: SENTENCE_PUNCT / SENTENCE_END hold the danda and the Arabic-script marks
+    assert not re.search(r"[.!?。！？;:,]", prose)  # the marks the rule held before
+    assert len(prose) >= h.NOSTOP_GOOD_LENGTH
+    assert len(NO_MARK) >= h.NOSTOP_GOOD_LENGTH
+    blocks = Candidates([prose, NO_MARK], ["paragraph"] * 2, [len(prose), len(NO_MARK)],
+                        [len(prose.split()), len(NO_MARK.split())], [0, 0], [0.0, 0.0], [0, 0])  # fmt: skip
+    # without a language, a long block with sentence punctuation is good; a name list stays near-good
+    assert classify_mod.classify(blocks, None, [False, False]) == [classify_mod.GOOD, classify_mod.NEAR]
+    assert prose.endswith(h.SENTENCE_END)
+    weights = score(seg_of(f"<p>{prose}</p><p>{NO_MARK}</p>")).weights
+    assert weights[0] == pytest.approx(len(prose))  # prose weighs in full, as in any other script
+    assert weights[1] == pytest.approx(len(NO_MARK.strip()) * h.NO_PUNCT_WEIGHT)
+
+
+def test_hindi_article_beside_a_punctuated_about_box() -> None:
+    # rule: SENTENCE_PUNCT holds the danda. Without it the article's paragraphs weigh NO_PUNCT_WEIGHT, the
+    # side column's "about us" box (one colon) outweighs them and its text joins the article's.
+    about = (
+        "हमारे बारे में: यह समाचार वेबसाइट देश और दुनिया की ताजा खबरें आपके लिए लाती है और हम निष्पक्ष "
+        "पत्रकारिता में विश्वास करते हैं"
+    )
+    nav = "".join(f'<li><a href="/c{i}">मेनू {i}</a></li>' for i in range(12))
+    side = "".join(f'<li><a href="/s{i}">संबंधित खबर {i}</a></li>' for i in range(8))
+    html = (
+        f'<html><body><div id="header"><ul class="nav">{nav}</ul></div><div id="wrap"><div id="m1">'
+        f'<h1>शीर्षक</h1><div class="c1"><p>{HI_PROSE}</p><p>{HI_PROSE2}</p><p>{HI_PROSE3}</p></div></div>'
+        f'<div id="m2"><div class="c2"><p>{about}</p><p>{about} २</p></div><ul>{side}</ul></div></div>'
+        '<div id="bottom"><p><a href="/a">About</a> <a href="/p">Privacy</a></p></div></body></html>'
+    )
+    text = clean_page(Page(id="hi", html=html), None, CleanOptions(block_model=False)).text
+    assert all(p in text for p in (HI_PROSE, HI_PROSE2, HI_PROSE3))
+    assert about not in text
