@@ -387,7 +387,7 @@ LINKED_ITEM_MIN_CHARS = 20
 # Urdu full stop (see SENTENCE_PUNCT).
 SENTENCE_END: tuple[str, ...] = (".", "!", "?", "。", "！", "？", "।", "॥", "؟", "۔")
 
-# --- the headline (worker/clean/headline.py, region.py) ---------------------------------------------
+# --- the headline (worker/clean/kinds.py, region.py) ------------------------------------------------
 
 # A block is the headline when its words are the metadata's headline, a run of at least this many of its
 # words, or the headline with at most HEADLINE_EXTRA_WORDS more; only blocks from HEADLINE_MIN_CHARS to

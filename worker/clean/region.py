@@ -51,7 +51,7 @@ def choose(
     flags: bytes | None = None,
     repeats: Sequence[int] = (),
 ) -> Region:
-    """The region; `headline` is the headline's block (worker.clean.headline), when the page has one, and
+    """The region; `headline` is the headline's block (kinds.find_headlines), when the page has one, and
     `repeats` the later blocks that are the headline too; `flags` the elements' class/id flags
     (worker.clean.idents), which the post and gallery rules need."""
     prefix = [0.0, *accumulate(weights)]
