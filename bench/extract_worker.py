@@ -1,16 +1,24 @@
 """One extractor over one JSONL of pages, in its own process, for a fair CPU and RSS measurement.
 
-    PYTHON bench/extract_worker.py TOOL PAGES.jsonl PREDS.jsonl
+    PYTHON bench/extract_worker.py TOOL PAGES.jsonl PREDS.jsonl < CHUNKS
 
 TOOL: cleanstream | cleanstream-no-templates (run with the project's venv) or trafilatura |
 resiliparse (run with bench/.venv). Pages are streamed from the file, so the peak RSS is the tool's
 own plus one page. A few pages are extracted untimed first so lazy imports and caches are not
-charged to the first timed page. The summary (JSON) goes to stdout.
+charged to the first timed page; then the worker prints READY and waits.
+
+It extracts the pages in chunks it is told on stdin: each line N means "the next N pages", answered
+with DONE once they are extracted. At the end of stdin the pages left are extracted, and the summary
+(JSON) goes to stdout as the last line. bench/run.py keeps one worker per tool alive and hands each a
+chunk in turn, so only one tool works at a time and a change in the machine's speed over the run
+(this machine's throughput drifts by a third within minutes) falls on every tool alike instead of on
+whichever ran then. `< /dev/null` extracts every page at once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import resource
 import sys
@@ -20,6 +28,8 @@ from pathlib import Path
 from typing import Any
 
 WARMUP_PAGES = 3
+# What the worker prints when warmed up, and after each chunk (bench/run.py reads them).
+READY, DONE = "READY", "DONE"
 
 Extract = Callable[[dict[str, Any]], str]
 
@@ -101,19 +111,29 @@ def main() -> int:
             extract(rec)
     reset()
     rss_ready = _rss_mb()
+    print(READY, flush=True)
     cpu_ms: list[float] = []
     failures = 0
+    records = _records(pages_path)
     with open(preds_path, "w", encoding="utf-8") as out:
-        for rec in _records(pages_path):
-            t0 = time.process_time()
-            try:
-                text = extract(rec)
-            except Exception as exc:  # the page counts as empty output, as in any extractor failure
-                text = ""
-                failures += 1
-                print(f"{tool}: page {rec['id']}: {type(exc).__name__}: {exc}", file=sys.stderr)
-            cpu_ms.append((time.process_time() - t0) * 1000.0)
-            out.write(json.dumps({"id": rec["id"], "text": text}, ensure_ascii=False) + "\n")
+
+        def extract_next(count: int | None) -> None:
+            nonlocal failures
+            for rec in itertools.islice(records, count):
+                t0 = time.process_time()
+                try:
+                    text = extract(rec)
+                except Exception as exc:  # the page counts as empty output, as in any extractor failure
+                    text = ""
+                    failures += 1
+                    print(f"{tool}: page {rec['id']}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                cpu_ms.append((time.process_time() - t0) * 1000.0)
+                out.write(json.dumps({"id": rec["id"], "text": text}, ensure_ascii=False) + "\n")
+
+        for line in sys.stdin:
+            extract_next(int(line))
+            print(DONE, flush=True)
+        extract_next(None)
     summary = {
         "tool": tool,
         "version": version,

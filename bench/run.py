@@ -6,7 +6,9 @@
 For every dataset present under ../shared/data (skipped with a message when absent), the same pages
 go through each extractor in its own subprocess (bench/extract_worker.py): cleanstream with the
 project's venv, trafilatura and resiliparse with bench/.venv, which this script creates on first use
-from bench/requirements-compare.txt. Measured per tool: pages/s by CPU time (time.process_time around
+from bench/requirements-compare.txt. The tools take turns at CHUNKS chunks of each dataset (run_tools),
+one tool working at a time, so a drift in the machine's speed during the run falls on all of them
+alike. Measured per tool: pages/s by CPU time (time.process_time around
 each extraction), median and p95 ms per page, peak RSS of the process (VmHWM; see extract_worker.py),
 and F1 by worker.evaluate (the same numbers as ../shared/eval/score.py). Ratios cleanstream/other follow.
 
@@ -35,6 +37,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -68,6 +71,8 @@ WORKER = ROOT / "bench" / "extract_worker.py"
 # Modules that may plug sections in (bench/sections.py); missing ones are skipped.
 PLUGIN_MODULES = ("bench.templates", "bench.process", "bench.stages", "bench.model")
 WORKER_TIMEOUT_S = 1800
+# Chunks per dataset the tools take turns at (run_tools): one turn of the slowest tool is a few seconds.
+CHUNKS = 10
 
 
 def default_data_dir() -> Path:
@@ -112,29 +117,103 @@ def ensure_compare_venv() -> Path | None:
     return python
 
 
-def run_tool(python: Path, tool: str, pages_file: Path, workdir: Path) -> dict[str, Any]:
-    preds_file = workdir / f"preds-{tool}.jsonl"
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
-    started = time.perf_counter()
-    proc = subprocess.run(
-        [str(python), str(WORKER), tool, str(pages_file), str(preds_file)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WORKER_TIMEOUT_S,
-    )
-    if proc.returncode != 0:
-        tail = proc.stderr.strip().splitlines()[-5:]
-        return {"error": f"exit {proc.returncode}: {' | '.join(tail)}"}
-    summary: dict[str, Any] = json.loads(proc.stdout.strip().splitlines()[-1])
-    summary["wall_s"] = round(time.perf_counter() - started, 2)
-    preds = {}
-    with preds_file.open(encoding="utf-8") as f:
-        for line in f:
-            rec = json.loads(line)
-            preds[str(rec["id"])] = rec["text"] or ""
-    summary["preds"] = preds
-    return summary
+class ToolProcess:
+    """One tool's bench/extract_worker.py, kept alive over a dataset and handed its pages chunk by chunk."""
+
+    def __init__(self, python: Path, tool: str, pages_file: Path, workdir: Path) -> None:
+        self.tool = tool
+        self.preds_file = workdir / f"preds-{tool}.jsonl"
+        self.stderr = (workdir / f"stderr-{tool}.txt").open("w+", encoding="utf-8")
+        env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
+        self.proc = subprocess.Popen(
+            [str(python), str(WORKER), tool, str(pages_file), str(self.preds_file)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            env=env,
+        )
+        self.error: str | None = None
+        self._expect("READY")
+
+    def _expect(self, word: str) -> None:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().strip()
+        if line != word and self.error is None:
+            self.error = f"expected {word}, got {line[:200]!r}: {self._stderr_tail()}"
+            self.proc.kill()
+
+    def _stderr_tail(self) -> str:
+        self.stderr.seek(0)
+        return " | ".join(self.stderr.read().strip().splitlines()[-5:])
+
+    def chunk(self, count: int) -> None:
+        """Extract the next `count` pages; returns when they are done."""
+        if self.error is not None:
+            return
+        assert self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(f"{count}\n")
+            self.proc.stdin.flush()
+        except BrokenPipeError:
+            self.error = f"exit {self.proc.wait()}: {self._stderr_tail()}"
+            return
+        self._expect("DONE")
+
+    def finish(self) -> dict[str, Any]:
+        """The worker's summary and predictions (or {"error": ...})."""
+        assert self.proc.stdin is not None
+        assert self.proc.stdout is not None
+        try:
+            self.proc.stdin.close()
+            out = self.proc.stdout.read()
+            code = self.proc.wait()
+        except BrokenPipeError as exc:
+            self.proc.kill()
+            self.error = self.error or f"{type(exc).__name__}"
+            out, code = "", -1
+        if self.error is None and code != 0:
+            self.error = f"exit {code}: {self._stderr_tail()}"
+        self.stderr.close()
+        if self.error is not None:
+            return {"error": self.error}
+        summary: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+        preds = {}
+        with self.preds_file.open(encoding="utf-8") as f:
+            for line in f:
+                rec = json.loads(line)
+                preds[str(rec["id"])] = rec["text"] or ""
+        summary["preds"] = preds
+        return summary
+
+
+def run_tools(
+    tools: dict[str, Path], pages_file: Path, pages: int, workdir: Path
+) -> dict[str, dict[str, Any]]:
+    """Every tool over the same pages, interleaved: CHUNKS chunks, each tool's turn at one chunk before
+    the next chunk (the first tool of a turn rotates), so only one tool works at a time and the
+    machine's drift falls on all of them alike. Each tool keeps its process (and cleanstream its site
+    memory) from the first chunk to the last."""
+    procs: list[ToolProcess] = []
+
+    # A tool that hangs is killed (its reads then end and it is reported as failed).
+    def kill_all() -> None:
+        for proc in procs:
+            proc.proc.kill()
+
+    watchdog = threading.Timer(WORKER_TIMEOUT_S, kill_all)
+    watchdog.start()
+    try:
+        for tool, python in tools.items():
+            procs.append(ToolProcess(python, tool, pages_file, workdir))
+        chunks = max(1, min(CHUNKS, pages))
+        for k in range(chunks):
+            size = pages * (k + 1) // chunks - pages * k // chunks
+            for proc in procs[k % len(procs) :] + procs[: k % len(procs)]:
+                proc.chunk(size)
+        return {proc.tool: proc.finish() for proc in procs}
+    finally:
+        watchdog.cancel()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -211,9 +290,8 @@ def bench_dataset(
     golds = [Gold.from_record(r) for r in records]
     out: dict[str, Any] = {"pages": len(records), "tools": {}}
     cpu_all: dict[str, list[float]] = {}
-    for tool, python in tools.items():
-        print(f"bench: {name}: {tool} on {len(records)} pages ...", file=sys.stderr, flush=True)
-        res = run_tool(python, tool, pages_file, workdir)
+    print(f"bench: {name}: {', '.join(tools)} on {len(records)} pages ...", file=sys.stderr, flush=True)
+    for tool, res in run_tools(tools, pages_file, len(ids), workdir).items():
         if "error" in res:
             print(f"bench: {name}: {tool} failed: {res['error']}", file=sys.stderr)
             out["tools"][tool] = res
@@ -221,7 +299,7 @@ def bench_dataset(
         cpu_all[tool] = res["cpu_ms"]
         entry = {"version": res["version"], "pages": res["pages"], "failures": res["failures"]}
         entry.update(speed(res["cpu_ms"]))
-        entry.update(peak_rss_mb=res["peak_rss_mb"], rss_ready_mb=res["rss_ready_mb"], wall_s=res["wall_s"])
+        entry.update(peak_rss_mb=res["peak_rss_mb"], rss_ready_mb=res["rss_ready_mb"])
         entry.update(quality(golds, res["preds"]))
         # The slowest pages name where a tool's time goes (ids align with the pages file order).
         slowest = sorted(zip(res["cpu_ms"], ids, strict=False), reverse=True)[:3]
@@ -349,7 +427,10 @@ def main(argv: list[str] | None = None) -> int:
         "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "machine": machine(),
         "method": {
-            "speed": "CPU time (time.process_time) per page in a dedicated subprocess, after 3 untimed pages",
+            "speed": (
+                "CPU time (time.process_time) per page in a dedicated subprocess, after 3 untimed pages; "
+                f"the tools take turns at {CHUNKS} chunks of each dataset, one working at a time"
+            ),
             "rss": "peak RSS (VmHWM) of that subprocess, interpreter and imports included",
             "quality": "worker.evaluate (= ../shared/eval/score.py): shingle F1 macro or snippet F1 micro",
             "trafilatura": "trafilatura.extract(html, include_comments=False)",
