@@ -179,6 +179,7 @@ def test_the_budget_is_checked_with_the_budgets_own_clock(monkeypatch: pytest.Mo
         return ticks[0]
 
     monkeypatch.setattr(Budget, "clock", staticmethod(clock))
+    monkeypatch.setattr(Budget, "wall", staticmethod(clock))
     budget = Budget(3000.0)  # three ticks of this clock
     body = LexborHTMLParser("<body>" + "<p>x</p>" * (5 * h.DEADLINE_EVERY) + "</body>").body
     assert body is not None

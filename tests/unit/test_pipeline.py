@@ -10,7 +10,7 @@ import pytest
 
 from tests.unit.cleankit import NAV, PROSE, PROSE2, PROSE3
 from worker.clean import pipeline
-from worker.clean.options import Budget, CleanOptions
+from worker.clean.options import Budget, CleanOptions, OverBudget
 from worker.clean.sitememory import SiteMemory
 from worker.models import Block, Document, FoundDate, Page
 
@@ -77,6 +77,7 @@ def test_stages_run_once_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_page_over_budget_in_any_stage_is_a_timeout(monkeypatch: pytest.MonkeyPatch, stage: str) -> None:
     now = [0.0]
     monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+    monkeypatch.setattr(Budget, "wall", staticmethod(lambda: now[0]))  # no faster than the CPU clock
 
     def burn(name: str) -> None:
         if name == stage:
@@ -90,9 +91,26 @@ def test_a_page_over_budget_in_any_stage_is_a_timeout(monkeypatch: pytest.Monkey
     assert "500 ms" in doc.error_detail
 
 
+def test_the_cpu_clock_is_read_only_past_the_wall_deadline(monkeypatch: pytest.MonkeyPatch) -> None:
+    cpu, wall, reads = [0.0], [0.0], []
+    monkeypatch.setattr(Budget, "clock", staticmethod(lambda: reads.append(1) or cpu[0]))
+    monkeypatch.setattr(Budget, "wall", staticmethod(lambda: wall[0]))
+    budget = Budget(300.0)
+    wall[0] = 0.3  # on the wall deadline: the CPU time cannot be past its own
+    budget.check("a")
+    assert len(reads) == 1  # the start only
+    wall[0], cpu[0] = 5.0, 0.2  # the process waited for a core: past the wall deadline, within the CPU one
+    budget.check("b")
+    assert len(reads) == 2
+    cpu[0] = 0.4
+    with pytest.raises(OverBudget, match="c: 400 ms"):
+        budget.check("c")
+
+
 def test_a_page_under_budget_is_not_flagged(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [0.0]
     monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+    monkeypatch.setattr(Budget, "wall", staticmethod(lambda: now[0]))  # no faster than the CPU clock
     _spy(monkeypatch, [], lambda name: now.__setitem__(0, now[0] + 0.04))  # 6 stages x 40 ms
     doc = pipeline.clean_page(
         Page(id="p", html=ARTICLE, site="example.org"), SiteMemory(), CleanOptions(time_budget_ms=300.0)
@@ -103,6 +121,7 @@ def test_a_page_under_budget_is_not_flagged(monkeypatch: pytest.MonkeyPatch) -> 
 def test_reading_a_word_list_on_first_use_is_not_the_pages_time(monkeypatch: pytest.MonkeyPatch) -> None:
     now = [0.0]
     monkeypatch.setattr(Budget, "clock", staticmethod(lambda: now[0]))
+    monkeypatch.setattr(Budget, "wall", staticmethod(lambda: now[0]))  # no faster than the CPU clock
     read: list[str | None] = []
 
     real_load = pipeline.quality.load_word_list

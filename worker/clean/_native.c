@@ -272,8 +272,8 @@ typedef struct {
     Py_ssize_t link_len, link_trail, link_words;
     /* limits */
     Py_ssize_t nodes, max_nodes;
-    PyObject *budget, *clock;
-    double deadline;
+    PyObject *budget, *clock; /* clock: the budget's wall clock, read every DEADLINE_EVERY elements */
+    double deadline;          /* the budget's wall deadline: past it, budget.check decides */
 } Walk;
 
 typedef struct {
@@ -808,8 +808,9 @@ static PyObject *native_segment(PyObject *self, PyObject *args) {
     w.tags = PyList_New(0);
     w.classes = PyList_New(0);
     w.ids = PyList_New(0);
-    w.clock = PyObject_GetAttrString(budget, "clock");
-    PyObject *deadline = PyObject_GetAttrString(budget, "deadline");
+    /* The budget's wall clock and deadline: past it, budget.check reads the CPU clock (options.Budget). */
+    w.clock = PyObject_GetAttrString(budget, "wall");
+    PyObject *deadline = PyObject_GetAttrString(budget, "wall_deadline");
     if (deadline != NULL) {
         w.deadline = PyFloat_AsDouble(deadline);
         Py_DECREF(deadline);

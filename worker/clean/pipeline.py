@@ -136,8 +136,8 @@ def clean_page(
     try:
         budget.check("parse")
         # 3b. Metadata: what the page says about itself (JSON-LD sits in <script>, which the walk skips).
-        today = fetched_day(page.fetched_at)
-        meta = extract_metadata(tree, page.url, today=today)
+        day = fetched_day(page.fetched_at) or date.today()  # bounds the plausible dates
+        meta = extract_metadata(tree, page.url, today=day)
         budget.check("metadata")
         body = tree.body
         if body is None:
@@ -193,7 +193,7 @@ def clean_page(
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)
         # 10. Posts, when the page lists several; comments, kept apart. Both on the segmentation the
         # article came from; a defect in either costs the page its posts or comments, not its text.
-        day, bylines, c = today or date.today(), Bylines(tree), result.classified
+        bylines, c = Bylines(tree), result.classified
         parts.posts = _beside_the_text(
             "posts", page, lambda: find_posts(result.seg, result.scores, day, bylines)
         )

@@ -287,7 +287,7 @@ def segment_python(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -
     block_ids, void_ids, skip_ids, kind_by_id = _BLOCK_IDS, _VOID_IDS, _SKIP_IDS, _KIND_BY_ID
     text_id, a_id, br_id = _TEXT_ID, _A_ID, _BR_ID
     max_depth, every = h.MAX_DEPTH, h.DEADLINE_EVERY
-    clock, deadline = budget.clock, budget.deadline
+    wall, wall_deadline = budget.wall, budget.wall_deadline  # check() reads the CPU clock past it
     hidden_class, hidden_attributes, hinted = _hidden_class, _hidden_attributes, _hinted
 
     def flush(elem: int, kind: str) -> None:
@@ -392,7 +392,7 @@ def segment_python(body: LexborNode, budget: Budget, max_nodes: int = 1 << 62) -
                     continue
                 idx = len(tags)
                 if not idx % every:
-                    if clock() > deadline:
+                    if wall() > wall_deadline:
                         budget.check("segment")
                     if nodes > max_nodes:
                         raise TooManyNodes(max_nodes)
