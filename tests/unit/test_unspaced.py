@@ -47,6 +47,9 @@ TH = [
 TH_NAV = ["หน้าแรก", "ข่าว", "การเมือง", "เศรษฐกิจ", "กีฬา", "บันเทิง", "เทคโนโลยี", "ติดต่อเรา"]
 TH_ABOUT = "เกี่ยวกับเรา: เว็บไซต์ข่าวอิสระที่นำเสนอข่าวสารทุกวัน. ติดต่อทีมงานได้ทุกวันจันทร์ถึงศุกร์."
 
+# Lao: like Thai, no sentence mark.
+LO = "ມື້ນີ້ຝົນຕົກໜັກຢູ່ນະຄອນຫຼວງວຽງຈັນຕັ້ງແຕ່ຕອນເຊົ້າ ກົມອຸຕຸນິຍົມບອກວ່າຝົນຈະຕົກຕໍ່ໄປອີກສາມມື້"
+
 # Japanese web copy without "。": a line break or the paragraph's end closes a sentence, "、" stays.
 JA = [
     "東京では今朝から強い雨が降り続いています<br>気象庁によると、この雨は少なくとも三日間続く見込みで、"
@@ -176,7 +179,7 @@ def test_the_article_beats_a_punctuated_side_box(name: str, path: str) -> None:
 def test_a_cjk_article_beside_an_english_box_comes_out(name: str, path: str) -> None:
     # rule: as above. Without it ja/en and zh-nostop/en lose the whole article to the English box. The box
     # still joins: 240 CJK characters weigh less than its 260 Latin ones (a CJK character carries more than
-    # a Latin one; no rule reads that), and with "。" (zh/en) it joins too.
+    # a Latin one; no rule reads that: see UNSPACED_SCRIPTS), and with "。" (zh/en) it joins too.
     paragraphs = PAGES[name][0]
     text = cleaned(name)
     assert all(_has(text, p) for p in paragraphs)
@@ -244,10 +247,10 @@ LATIN_RUNS = ["AllThingsDigital", "Telecommunications", "_" * 40, "TrainingWhere
 
 
 def test_unspaced_prose_weighs_as_prose(path: str) -> None:
-    # rule: UNSPACED_CHARS_PER_WORD with UNSPACED_SCRIPTS. Thai, Japanese without "。" and Chinese without
-    # any mark weigh in full; their menu words (spaced, short) and Latin runs as long do not.
+    # rule: UNSPACED_CHARS_PER_WORD with UNSPACED_SCRIPTS. Thai, Lao, Japanese without "。" and Chinese
+    # without any mark weigh in full; their menu words (spaced, short) and Latin runs as long do not.
     zh_bare = ZH[0].replace("。", "").replace("，", "")
-    prose = [TH[0], JA[0].replace("<br>", "").replace("、", ""), zh_bare]
+    prose = [TH[0], LO, JA[0].replace("<br>", "").replace("、", ""), zh_bare]
     menus = [" ".join(TH_NAV), " ".join(JA_NAV), *LATIN_RUNS]
     for t in prose + menus:
         assert not h.SENTENCE_PUNCT.search(t), t
@@ -277,6 +280,6 @@ def test_unspaced_scripts_are_the_ones_the_pattern_matches() -> None:
     edges = {c for c in inside if not any(lo <= c <= hi for lo, hi in h.UNSPACED_SCRIPTS)}
     assert edges
     assert not any(h.UNSPACED_SCRIPT.fullmatch(chr(c)) for c in edges)
-    for text in (TH[0], JA[0], ZH[0], KM[0], MY[0]):
+    for text in (TH[0], LO, JA[0], ZH[0], KM[0], MY[0]):
         assert h.UNSPACED_SCRIPT.search(text)
     assert not any(h.UNSPACED_SCRIPT.search(t) for t in LATIN_RUNS)
