@@ -5139,6 +5139,7 @@ static struct {
     double max_ld, no_punct, mark_max_share, boost, marks_max_removed, unspaced;
     Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
     Py_ssize_t npunct;
+    PyObject *scripts;       /* heuristics.UNSPACED_SCRIPTS: str of each range's first and last character */
     PyObject *bad_tags;      /* heuristics.BAD_TAGS, a tuple of str */
     PyObject *page_tags;     /* tags whose marks describe the page ("body", "html") */
     PyObject *article;       /* the tag that is a content container by itself */
@@ -5147,20 +5148,22 @@ static struct {
 
 PyDoc_STRVAR(configure_score_doc,
              "configure_score(kind_weight, max_ld, no_punct, punct, mark_max_share, boost, marks_max_removed,\n"
-             "                unspaced, bad_tags, page_tags, article, bits)\n\n"
+             "                unspaced, scripts, bad_tags, page_tags, article, bits)\n\n"
              "Hand over score.py's tables and thresholds: heuristics.KIND_WEIGHT, TARGET_MAX_LINK_DENSITY,\n"
              "NO_PUNCT_WEIGHT, the characters SENTENCE_PUNCT matches, MARK_MAX_SHARE, GOOD_CLASS_BOOST,\n"
-             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, BAD_TAGS, the page-level tags, the article tag and\n"
-             "idents' (BAD, COMMENT, GOOD) bits.");
+             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, UNSPACED_SCRIPTS (each range's first and last\n"
+             "character), BAD_TAGS, the page-level tags, the article tag and idents' (BAD, COMMENT, GOOD) bits.");
 
 static PyObject *native_configure_score(PyObject *self, PyObject *args) {
-    PyObject *kind_weight, *punct, *bad_tags, *page_tags, *article;
+    PyObject *kind_weight, *punct, *scripts, *bad_tags, *page_tags, *article;
     double max_ld, no_punct, share, boost, removed, unspaced;
     int bad, comment, good;
-    if (!PyArg_ParseTuple(args, "O!ddUddddO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct, &punct,
-                          &share, &boost, &removed, &unspaced, &PyTuple_Type, &bad_tags, &PyTuple_Type,
-                          &page_tags, &article, &bad, &comment, &good))
+    if (!PyArg_ParseTuple(args, "O!ddUddddUO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct, &punct,
+                          &share, &boost, &removed, &unspaced, &scripts, &PyTuple_Type, &bad_tags,
+                          &PyTuple_Type, &page_tags, &article, &bad, &comment, &good))
         return NULL;
+    if (PyUnicode_GET_LENGTH(scripts) % 2)
+        return PyErr_Format(PyExc_ValueError, "scripts: pairs of characters");
     if (sc.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native scoring is configured once");
         return NULL;
@@ -5175,6 +5178,7 @@ static PyObject *native_configure_score(PyObject *self, PyObject *args) {
     if ((sc.npunct = sorted_chars(punct, &sc.punct)) < 0)
         return NULL;
     sc.kind_weight = Py_NewRef(kind_weight);
+    sc.scripts = Py_NewRef(scripts);
     sc.bad_tags = Py_NewRef(bad_tags);
     sc.page_tags = Py_NewRef(page_tags);
     sc.article = Py_NewRef(article);
@@ -5195,6 +5199,20 @@ static int tag_in(PyObject *tag, PyObject *tuple) {
     for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(tuple); k++)
         if (str_eq(tag, PyTuple_GET_ITEM(tuple, k)))
             return 1;
+    return 0;
+}
+
+/* Does `text` hold a character of one of the ranges `bounds` (a str of each range's first and last)? */
+static int has_char_in(PyObject *text, PyObject *bounds) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds);
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
+            if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1))
+                return 1;
+    }
     return 0;
 }
 
@@ -5321,7 +5339,9 @@ static PyObject *native_score(PyObject *self, PyObject *args) {
         /* libm's pow, as float ** 2 calls it: a constant exponent would let the compiler square instead,
            which rounds differently in the last bit on some values (1 - 8/41). */
         double x = (double)c * pow(1.0 - ld[b], square) * kw;
-        prose[b] = has_punct(text) ? x : x * sc.no_punct;
+        /* text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD) */
+        int sentences = has_punct(text) || ((double)c > sc.unspaced * (double)w && has_char_in(text, sc.scripts));
+        prose[b] = sentences ? x : x * sc.no_punct;
     }
     /* Each element's own marks, from its tag and class/id flags (the root's describe the page). */
     prefix[0] = 0.0;
@@ -6469,9 +6489,10 @@ static struct {
     double length_low, length_high, max_ld, short_max_ld, long_max_ld, nostop_good,
         fallback_share, linked_max_ld, marks_max_share, max_heading_distance, comment_heading_max, boiler_max,
         copyright_max, sentence_box_min, comment_heading_max_ld, comment_link_after, closing_min, passed_max,
-        passed_min_words;
+        passed_min_words, unspaced;
     int edge;
     PyObject *punct, *ends;   /* str: sentence punctuation, sentence-ending characters */
+    PyObject *scripts;        /* str: UNSPACED_SCRIPTS, each range's first and last character */
     PyObject *anchors;        /* tuple of str: copyright anchors, in lower case */
     PyObject *boiler, *copyright, *comment_heading; /* the patterns' match / search / match methods */
     PyObject *heading, *paragraph;                  /* the kinds the rules name */
@@ -6490,24 +6511,27 @@ static int class_of(PyObject *name, int *out) {
 
 PyDoc_STRVAR(configure_classify_doc,
              "configure_classify(numbers, edge, punct, ends, anchors, boiler, copyright, comment_heading,\n"
-             "                   heading, paragraph)\n\n"
-             "classify.py's thresholds (19 numbers in the order of the C struct), classes, characters, the\n"
+             "                   heading, paragraph, scripts)\n\n"
+             "classify.py's thresholds (20 numbers in the order of the C struct), classes, characters, the\n"
              "copyright anchors and the three patterns' match / search / match methods.");
 
 static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
-    PyObject *numbers, *edge, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading, *paragraph;
-    if (!PyArg_ParseTuple(args, "O!OUUO!OOOUU", &PyTuple_Type, &numbers, &edge, &punct, &ends, &PyTuple_Type,
-                          &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph))
+    PyObject *numbers, *edge, *punct, *ends, *anchors, *boiler, *copyright, *comment_heading, *heading, *paragraph,
+        *scripts;
+    if (!PyArg_ParseTuple(args, "O!OUUO!OOOUUU", &PyTuple_Type, &numbers, &edge, &punct, &ends, &PyTuple_Type,
+                          &anchors, &boiler, &copyright, &comment_heading, &heading, &paragraph, &scripts))
         return NULL;
+    if (PyUnicode_GET_LENGTH(scripts) % 2)
+        return PyErr_Format(PyExc_ValueError, "scripts: pairs of characters");
     double *slots[] = {&cl.length_low,   &cl.length_high,
                        &cl.max_ld,       &cl.short_max_ld,    &cl.long_max_ld,       &cl.nostop_good,
                        &cl.fallback_share, &cl.linked_max_ld, &cl.marks_max_share,   &cl.max_heading_distance,
                        &cl.comment_heading_max, &cl.boiler_max, &cl.copyright_max,   &cl.sentence_box_min,
                        &cl.comment_heading_max_ld, &cl.comment_link_after, &cl.closing_min,
-                       &cl.passed_max,   &cl.passed_min_words};
-    if (PyTuple_GET_SIZE(numbers) != 19)
-        return PyErr_Format(PyExc_ValueError, "19 numbers, not %zd", PyTuple_GET_SIZE(numbers));
-    for (Py_ssize_t i = 0; i < 19; i++) {
+                       &cl.passed_max,   &cl.passed_min_words, &cl.unspaced};
+    if (PyTuple_GET_SIZE(numbers) != 20)
+        return PyErr_Format(PyExc_ValueError, "20 numbers, not %zd", PyTuple_GET_SIZE(numbers));
+    for (Py_ssize_t i = 0; i < 20; i++) {
         double v = PyFloat_AsDouble(PyTuple_GET_ITEM(numbers, i));
         if (v == -1.0 && PyErr_Occurred())
             return NULL;
@@ -6519,9 +6543,9 @@ static PyObject *native_configure_classify(PyObject *self, PyObject *args) {
     if (class_of(edge, &cl.edge) < 0)
         return NULL;
     PyObject **objs[] = {&cl.punct, &cl.ends, &cl.anchors, &cl.boiler, &cl.copyright, &cl.comment_heading,
-                         &cl.heading, &cl.paragraph};
-    PyObject *vals[] = {punct, ends, anchors, boiler, copyright, comment_heading, heading, paragraph};
-    for (int i = 0; i < 8; i++)
+                         &cl.heading, &cl.paragraph, &cl.scripts};
+    PyObject *vals[] = {punct, ends, anchors, boiler, copyright, comment_heading, heading, paragraph, scripts};
+    for (int i = 0; i < 9; i++)
         Py_XSETREF(*objs[i], Py_NewRef(vals[i]));
     Py_RETURN_NONE;
 }
@@ -6676,7 +6700,12 @@ static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double g
         /* under the good share a long block is near-good: its neighbours decide */
         return (double)b->stops[k] / (double)b->words[k] >= good_share && chars > cl.length_high ? C_GOOD : C_NEAR;
     }
-    return chars >= cl.nostop_good && has_char_of(text, cl.punct) ? C_GOOD : C_NEAR;
+    /* text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD) */
+    if (chars < cl.nostop_good)
+        return C_NEAR;
+    return has_char_of(text, cl.punct) || (chars > cl.unspaced * (double)b->words[k] && has_char_in(text, cl.scripts))
+               ? C_GOOD
+               : C_NEAR;
 }
 
 /* classify._good_text_follows */

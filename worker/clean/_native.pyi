@@ -143,6 +143,7 @@ def configure_score(
     boost: float,
     marks_max_removed: float,
     unspaced: float,
+    scripts: str,
     bad_tags: tuple[str, ...],
     page_tags: tuple[str, ...],
     article: str,
@@ -194,6 +195,7 @@ def configure_classify(
     comment_heading: Callable[[str], object],
     heading: str,
     paragraph: str,
+    scripts: str,
     /,
 ) -> None: ...
 def decide(

@@ -247,7 +247,11 @@ def classify(blocks: Candidates, good_share: float | None, bad_ctx: list[bool]) 
             # rule: a long block under the good share is near-good, its neighbours decide (STOPWORDS_GOOD);
             # the division first: a block without words raises as it always did
             cls = GOOD if stops / words >= good_share and chars > h.LENGTH_HIGH else NEAR
-        elif chars >= h.NOSTOP_GOOD_LENGTH and h.SENTENCE_PUNCT.search(text):
+        elif chars >= h.NOSTOP_GOOD_LENGTH and (
+            h.SENTENCE_PUNCT.search(text)
+            or (chars > h.UNSPACED_CHARS_PER_WORD * words and h.UNSPACED_SCRIPT.search(text))
+        ):
+            # rule: text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD)
             cls = GOOD
         else:
             cls = NEAR
@@ -474,9 +478,9 @@ _decide = native.decider(
         h.LINKED_SENTENCE_MAX_LINK_DENSITY, h.REGION_MARKS_MAX_SHARE, h.MAX_HEADING_DISTANCE,
         h.COMMENT_HEADING_MAX_CHARS, h.BOILERPLATE_MAX_CHARS, h.COPYRIGHT_MAX_CHARS, h.SENTENCE_BOX_MIN_CHARS,
         h.COMMENT_HEADING_MAX_LINK_DENSITY, h.COMMENT_LINK_AFTER_SHARE, h.CLOSING_SENTENCE_MIN_CHARS,
-        h.PASSED_LINK_MAX_CHARS, h.PASSED_SHORT_MIN_WORDS,
+        h.PASSED_LINK_MAX_CHARS, h.PASSED_SHORT_MIN_WORDS, h.UNSPACED_CHARS_PER_WORD,
     ),
-    (h.EDGE_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS),
+    (h.EDGE_CLASS, h.SENTENCE_PUNCT, h.SENTENCE_END, h.COPYRIGHT_ANCHORS, h.UNSPACED_SCRIPTS),
     # what the C code calls for _boilerplate_line (on the lower-cased text), _copyright and _comment_heading
     (h.BOILERPLATE_LINE.match, h.COPYRIGHT.search, h.COMMENT_HEADING.match),
     decide_python,

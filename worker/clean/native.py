@@ -575,6 +575,11 @@ _DECIDE_BLOCKS = (
         4,
         5,
     ),
+    # without a language: Thai prose (no mark, UNSPACED_CHARS_PER_WORD), Latin as unspaced (no such script),
+    # Khmer prose with its own full stop
+    ("\u0e01\u0e23\u0e38\u0e07\u0e40\u0e17\u0e1e" * 20 + " \u0e1d\u0e19" * 2, "paragraph", 0, 0, 5),
+    ("AllThingsDigital" * 8 + " Telecommunications", "paragraph", 0, 0, 5),
+    ("\u1797\u17d2\u179b\u17c0\u1784 \u1792\u17d2\u179b\u17b6\u1780\u17cb\u17d4 " * 12, "paragraph", 0, 0, 5),
     ("12 Comments", "heading", 0, 0, 6),
     (
         "Eve says: I agree with every word of this, and I have said so before, many times.",
@@ -682,7 +687,7 @@ def _decide_canaries() -> tuple[tuple[Any, ...], ...]:
 
 def decider(
     numbers: tuple[float, ...],
-    classes: tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...]],
+    classes: tuple[str, re.Pattern[str], tuple[str, ...], tuple[str, ...], tuple[tuple[int, int], ...]],
     tests: tuple[Callable[[str], object], Callable[[str], object], Callable[[str], object]],
     reference: Decide,
 ) -> Decide:
@@ -692,7 +697,7 @@ def decider(
         _STATUS["decide"] = _NOT_BUILT
         return reference
     ext = _native
-    edge, punct, ends, anchors = classes
+    edge, punct, ends, anchors, scripts = classes
     off = "native block classification off, the Python code runs"
 
     def configure() -> str | None:
@@ -701,7 +706,7 @@ def decider(
             return f"the punctuation {punct.pattern!r} / {ends!r} is no set of characters"
         ext.configure_classify(
             tuple(float(n) for n in numbers), edge, chars, "".join(ends), anchors, *tests,
-            "heading", "paragraph",
+            "heading", "paragraph", _bounds(scripts),
         )  # fmt: skip
         return None
 
@@ -1376,6 +1381,10 @@ SCORE_CANARIES = (
     '<div class="main-content header"><ul><li>one item</li><li><a href="/x">link item</a></li></ul>'
     "<pre>code block here</pre><table><tr><td>cell, one</td></tr></table></div><nav><p>menu</p></nav>",
     "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>",
+    # unspaced prose without marks (Thai, Japanese), a Latin run as long (no such script), script marks
+    "<p>" + "\u0e01\u0e23\u0e38\u0e07\u0e40\u0e17\u0e1e" * 4 + " \u0e1d\u0e19</p>"
+    "<p>東京では今朝から強い雨が降り続いています</p><p>AllThingsDigital_Telecommunications</p>"
+    "<p>alpha beta\u17d4 gamma</p><p>alpha\u104b beta</p>",
     # a link density of 8/41, whose (1 - ld) ** 2 libm's pow and a plain square round apart
     "<p>" + "word " * 32 + '<a href="/">' + "link " * 8 + "</a>end.</p>",
     "",
@@ -1391,6 +1400,7 @@ def scorer(
     boost: float,
     marks_max_removed: float,
     unspaced: float,
+    scripts: tuple[tuple[int, int], ...],
     bad_tags: tuple[str, ...],
     page_tags: tuple[str, ...],
     article: str,
@@ -1408,7 +1418,7 @@ def scorer(
             return f"the sentence punctuation {punct.pattern!r} is no plain character class"
         ext.configure_score(
             kind_weight, max_ld, no_punct, chars, mark_max_share, boost, marks_max_removed, unspaced,
-            bad_tags, page_tags, article, bits,
+            _bounds(scripts), bad_tags, page_tags, article, bits,
         )  # fmt: skip
         pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *(f"<body>{b}</body>" for b in SCORE_CANARIES)]
         for html in pages:
@@ -1434,6 +1444,11 @@ def model_stage(name: str, check: Callable[[Any], str | None]) -> Any:
     numpy code on canaries: this module does not import numpy); else None (numpy runs)."""
     off = f"native {name} off, numpy runs"
     return _chosen(name, off, None, lambda ext: check(getattr(ext, name)), lambda ext: getattr(ext, name))
+
+
+def _bounds(ranges: tuple[tuple[int, int], ...]) -> str:
+    """Code point ranges as the C code reads them: a str of each range's first and last character."""
+    return "".join(chr(lo) + chr(hi) for lo, hi in ranges)
 
 
 def _character_class(pattern: str) -> str | None:

@@ -31,17 +31,22 @@ class Scores:
 
 def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
     """Per block, how much it speaks for its container being the article: prose counts, links and
-    lists less, text without sentence punctuation (menus, tag clouds) hardly at all."""
-    max_ld, kind_weight, no_punct, punct = (
-        h.TARGET_MAX_LINK_DENSITY, h.KIND_WEIGHT, h.NO_PUNCT_WEIGHT, h.SENTENCE_PUNCT.search
+    lists less, text without sentence punctuation (menus, tag clouds) hardly at all, unless it is in a
+    script that does not space words (h.UNSPACED_CHARS_PER_WORD: Thai marks no sentence)."""
+    max_ld, kind_weight, no_punct, punct, unspaced, script = (
+        h.TARGET_MAX_LINK_DENSITY, h.KIND_WEIGHT, h.NO_PUNCT_WEIGHT, h.SENTENCE_PUNCT.search,
+        h.UNSPACED_CHARS_PER_WORD, h.UNSPACED_SCRIPT.search,
     )  # fmt: skip
     out = []
-    for text, kind, chars, ld in zip(seg.texts, seg.kinds, seg.chars, link_density, strict=True):
+    for text, kind, chars, words, ld in zip(
+        seg.texts, seg.kinds, seg.chars, seg.words, link_density, strict=True
+    ):
         if ld > max_ld:
             out.append(0.0)
             continue
         w = chars * (1.0 - ld) ** 2 * kind_weight.get(kind, 1.0)
-        out.append(w if punct(text) else w * no_punct)
+        sentences = punct(text) or (chars > unspaced * words and script(text))
+        out.append(w if sentences else w * no_punct)
     return out
 
 
@@ -130,6 +135,7 @@ _accel: native.NativeScore | None = native.scorer(
     h.GOOD_CLASS_BOOST,
     h.MARKS_MAX_REMOVED,
     h.UNSPACED_CHARS_PER_WORD,
+    h.UNSPACED_SCRIPTS,
     tuple(sorted(h.BAD_TAGS)),
     tuple(sorted(h.PAGE_STATE_TAGS)),
     h.ARTICLE_TAG,
