@@ -687,6 +687,35 @@ def test_a_breadcrumb_trail_or_welcome_box_opening_the_text_is_not_the_article()
         assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [0, 1, 2]
 
 
+def test_a_browser_notice_opening_the_text_is_not_the_article() -> None:
+    # rule: BROWSER_NOTICE, the first kept block only, even when it is the whole text
+    notices = [
+        "This page is best viewed in an up-to-date web browser with style sheets (CSS) enabled. While you"
+        " will be able to view the content of this page in your current browser, you will not be able to get"
+        " the full visual experience. Please consider upgrading your browser software or enabling style"
+        " sheets (CSS) if you are able to do so.",
+        "Please note: Your browser has been unable to load the stylesheet that accompanies this page. The"
+        " page is still readable. [Accessibility statement]",
+    ]
+    assert len(notices[0]) > 300
+    kinds = ["paragraph"] * 3
+    for notice in notices:
+        texts = [notice, PROSE, PROSE2]
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [1, 2]
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0]) == []
+    # ... not an article about browsers, nor a notice past the text's first block
+    for texts in (
+        [
+            "Your browser is the program you read this page with, and it was not able to load it.",
+            PROSE,
+            PROSE2,
+        ],
+        [PROSE, notices[1], PROSE2],
+        [notices[1] + " " + PROSE * 3, PROSE, PROSE2],
+    ):
+        assert classify_mod.without_page_chrome(texts, kinds, [len(t) for t in texts], [0, 1, 2]) == [0, 1, 2]
+
+
 def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
     # rule: AD_UNIT_LABEL, its label and the list items right after it
     ads = ["ERP Study For Hi Tech Companies Download ERP success stories.", "Discover iShares ETFs."]

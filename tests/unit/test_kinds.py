@@ -210,7 +210,31 @@ def test_a_heading_right_above_the_text_is_the_headline_when_the_metadata_names_
     # with keep_headline only, and only when the metadata's headline names no block
     assert text_blocks(seg, [3, 5], None, True, True) == ([1, 3, 5], ["headline", "paragraph", "paragraph"])
     assert text_blocks(seg, [3, 5], None, False, True) == ([3, 5], ["paragraph", "paragraph"])
-    assert text_blocks(seg, [3, 5], 0, True, True) == ([0, 3, 5], ["headline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [3, 5], 2, True, True) == ([2, 3, 5], ["headline", "paragraph", "paragraph"])
+
+
+def test_a_headline_far_above_the_text_gives_way_to_the_heading_opening_it_or_right_above_it() -> None:
+    # a blog whose <title> is its name: the masthead's <h1> is the metadata's headline, the post's title is
+    # the heading right above its text
+    seg = seg_of(
+        f"<h1>Seth's Blog</h1><p>Archives</p><p>About</p><h2>{TITLE}</h2><p>{PROSE}</p><p>{PROSE2}</p>"
+    )
+    assert h.HEADLINE_FAR_ABOVE_BLOCKS == 1
+    post = ([3, 4, 5], ["headline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [4, 5], 0, True, True) == post
+    assert text_blocks(seg, [4, 5], 0, False, True) == ([4, 5], ["paragraph", "paragraph"])  # the default
+    # the post's title opens the text: it is the headline, the masthead's name leaves the text
+    assert text_blocks(seg, [3, 4, 5], 0, True, True) == post
+    # a block between them: the heading right above the text is the headline
+    two = seg_of(f"<h1>Seth's Blog</h1><p>Archives</p><h2>{TITLE}</h2><p>{PROSE}</p><p>{PROSE2}</p>")
+    assert text_blocks(two, [3, 4], 0, True, True) == ([2, 3, 4], ["headline", "paragraph", "paragraph"])
+    # right above the text: the headline stands, though a heading opens the text
+    one = seg_of(f"<h1>{TITLE}</h1><h2>Features</h2><p>{PROSE}</p><p>{PROSE2}</p>")
+    stands = ([0, 1, 2, 3], ["headline", "heading", "paragraph", "paragraph"])
+    assert text_blocks(one, [1, 2, 3], 0, True, True) == stands
+    # no heading opening the text nor right above it: the far headline stands
+    none = seg_of(f"<h1>Seth's Blog</h1><p>Archives</p><p>About</p><p>Share</p><p>{PROSE}</p><p>{PROSE2}</p>")
+    assert text_blocks(none, [4, 5], 0, True, True)[0] == [0, 4, 5]
 
 
 def test_bylines_are_short_lines_naming_the_author_around_the_start_of_the_text() -> None:

@@ -405,7 +405,9 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     """`kept` (indexes into `texts`, `kinds` and `chars`) without the page's navigation and ad units that
     sit inside the article's container: a breadcrumb trail as its first block (h.BREADCRUMB: "Auto Sales >
     Car Loans > Financing and Credit > Honda 0 Percent Financing") or a blog's welcome box there
-    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed."), and an ad unit: a
+    (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed.") or a notice to browsers
+    without its style sheets there (h.BROWSER_NOTICE: "This page is best viewed in an up-to-date web browser
+    ..."), and an ad unit: a
     label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") and the run of list items right after it."""
     if not kept:
         return kept
@@ -413,7 +415,11 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     first, size = texts[kept[0]], chars[kept[0]]
     # every trail holds one of BREADCRUMB's separators: tested first, the pattern is twenty times as dear
     trail = size <= h.BREADCRUMB_MAX_CHARS and (">" in first or "»" in first or "›" in first)
-    if (trail and h.BREADCRUMB.fullmatch(first)) or h.WELCOME_BOX.match(first):
+    if (
+        (trail and h.BREADCRUMB.fullmatch(first))
+        or h.WELCOME_BOX.match(first)
+        or (size <= h.BROWSER_NOTICE_MAX_CHARS and h.BROWSER_NOTICE.match(first))
+    ):
         drop.add(kept[0])
     ks = [kinds[i] for i in kept]
     if "list_item" in ks:  # an ad unit's label is looked for only before a run of list items

@@ -145,7 +145,10 @@ def text_blocks(
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
     The headline is its own kind; with `keep_headline` it is in the text wherever the region was (the
-    gold conventions that keep it keep it always), without it never (it is the document's title). With
+    gold conventions that keep it keep it always), without it never (it is the document's title); there, a
+    headline more than h.HEADLINE_FAR_ABOVE_BLOCKS block before the text's first one gives way to the short
+    heading opening the text or, without one, to the heading right above it (`heading_above`): the blog's
+    name in the masthead, when the page's title names the blog, is not the post's headline. With
     `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`) join the text too, as
     `dateline` and `byline` blocks.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
@@ -154,6 +157,11 @@ def text_blocks(
     if keep_headline:
         if headline is None:
             headline = heading_above(seg, kept)
+        elif kept and headline < kept[0] - h.HEADLINE_FAR_ABOVE_BLOCKS:
+            near = _opening_heading(seg, kept)
+            if near is None:
+                near = heading_above(seg, kept)
+            headline = near if near is not None else headline
         dated = datelines(seg, kept, headline)
         named = bylines(seg, kept, headline, dated)
         added = [headline] if headline is not None and headline not in kept else []
@@ -195,6 +203,15 @@ def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
     for j in range(first - 1, max(-1, first - 1 - h.HEADING_ABOVE_BLOCKS), -1):
         if kinds[j] == "heading" and seg.chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
             return j
+    return None
+
+
+def _opening_heading(seg: Segmentation, kept: list[int]) -> int | None:
+    """`kept`'s first block when it is a heading of at most h.HEADING_ABOVE_MAX_CHARS characters (the post's
+    title opening the text), else None."""
+    first = kept[0]
+    if seg.kinds[first] == "heading" and seg.chars[first] <= h.HEADING_ABOVE_MAX_CHARS:
+        return first
     return None
 
 
