@@ -177,12 +177,13 @@ def test_the_article_beats_a_punctuated_side_box(name: str, path: str) -> None:
 
 @pytest.mark.parametrize("name", ["ja/en", "zh/en", "zh-nostop/en"])
 def test_a_cjk_article_beside_an_english_box_comes_out(name: str, path: str) -> None:
-    # rule: as above. Without it ja/en and zh-nostop/en lose the whole article to the English box. The box
-    # still joins: 240 CJK characters weigh less than its 260 Latin ones (a CJK character carries more than
-    # a Latin one; no rule reads that: see UNSPACED_SCRIPTS), and with "。" (zh/en) it joins too.
-    paragraphs = PAGES[name][0]
+    # rule: as above, and DENSE_CHAR_WEIGHT. Without the first, ja/en and zh-nostop/en lose the whole
+    # article to the English box; without the second the box joins the text on all three (240 CJK
+    # characters weighed less than its 260 Latin ones).
+    paragraphs, _, about = PAGES[name]
     text = cleaned(name)
     assert all(_has(text, p) for p in paragraphs)
+    assert about not in text
 
 
 # The marks SENTENCE_PUNCT holds for the scripts beyond Latin, Devanagari and Arabic, and the full stops among
@@ -255,8 +256,21 @@ def test_unspaced_prose_weighs_as_prose(path: str) -> None:
     for t in prose + menus:
         assert not h.SENTENCE_PUNCT.search(t), t
     weights = score(seg_of("".join(f"<p>{t}</p>" for t in prose + menus))).weights
-    assert weights[: len(prose)] == pytest.approx([len(t) for t in prose])
-    assert weights[len(prose) :] == pytest.approx([len(t) * h.NO_PUNCT_WEIGHT for t in menus])
+    assert weights[: len(prose)] == pytest.approx([_size(t) for t in prose])
+    assert weights[len(prose) :] == pytest.approx([_size(t) * h.NO_PUNCT_WEIGHT for t in menus])
+
+
+def _size(text: str) -> float:
+    """A text's prose size: its characters, a kana or CJK ideograph as DENSE_CHAR_WEIGHT of them."""
+    return len(text) + (h.DENSE_CHAR_WEIGHT - 1.0) * len(h.DENSE_SCRIPT.findall(text))
+
+
+def test_a_cjk_character_weighs_as_much_as_dense_char_weight_latin_ones(path: str) -> None:
+    # rule: DENSE_CHAR_WEIGHT on kana and ideographs only; Thai and Latin text weigh their characters
+    texts = ["東京では今朝から強い雨。", "รุงเทพ ฝนตก.", "Latin text, plain.", "漢字 and Latin, mixed."]
+    weights = score(seg_of("".join(f"<p>{t}</p>" for t in texts))).weights
+    extra = h.DENSE_CHAR_WEIGHT - 1
+    assert weights == pytest.approx([12 + 11 * extra, 12, 18, 20 + 2 * extra])
 
 
 def test_unspaced_prose_is_good_without_a_stoplist(path: str) -> None:

@@ -5140,6 +5140,8 @@ static struct {
     Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
     Py_ssize_t npunct;
     PyObject *scripts;       /* heuristics.UNSPACED_SCRIPTS: str of each range's first and last character */
+    PyObject *dense;         /* heuristics.DENSE_SCRIPTS, the same way */
+    double dense_extra;      /* heuristics.DENSE_CHAR_WEIGHT - 1 */
     PyObject *bad_tags;      /* heuristics.BAD_TAGS, a tuple of str */
     PyObject *page_tags;     /* tags whose marks describe the page ("body", "html") */
     PyObject *article;       /* the tag that is a content container by itself */
@@ -5148,21 +5150,22 @@ static struct {
 
 PyDoc_STRVAR(configure_score_doc,
              "configure_score(kind_weight, max_ld, no_punct, punct, mark_max_share, boost, marks_max_removed,\n"
-             "                unspaced, scripts, bad_tags, page_tags, article, bits)\n\n"
+             "                unspaced, scripts, dense, dense_weight, bad_tags, page_tags, article, bits)\n\n"
              "Hand over score.py's tables and thresholds: heuristics.KIND_WEIGHT, TARGET_MAX_LINK_DENSITY,\n"
              "NO_PUNCT_WEIGHT, the characters SENTENCE_PUNCT matches, MARK_MAX_SHARE, GOOD_CLASS_BOOST,\n"
-             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, UNSPACED_SCRIPTS (each range's first and last\n"
-             "character), BAD_TAGS, the page-level tags, the article tag and idents' (BAD, COMMENT, GOOD) bits.");
+             "MARKS_MAX_REMOVED, UNSPACED_CHARS_PER_WORD, UNSPACED_SCRIPTS and DENSE_SCRIPTS (each range's\n"
+             "first and last character), DENSE_CHAR_WEIGHT, BAD_TAGS, the page-level tags, the article tag and\n"
+             "idents' (BAD, COMMENT, GOOD) bits.");
 
 static PyObject *native_configure_score(PyObject *self, PyObject *args) {
-    PyObject *kind_weight, *punct, *scripts, *bad_tags, *page_tags, *article;
-    double max_ld, no_punct, share, boost, removed, unspaced;
+    PyObject *kind_weight, *punct, *scripts, *dense, *bad_tags, *page_tags, *article;
+    double max_ld, no_punct, share, boost, removed, unspaced, dense_weight;
     int bad, comment, good;
-    if (!PyArg_ParseTuple(args, "O!ddUddddUO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct, &punct,
-                          &share, &boost, &removed, &unspaced, &scripts, &PyTuple_Type, &bad_tags,
-                          &PyTuple_Type, &page_tags, &article, &bad, &comment, &good))
+    if (!PyArg_ParseTuple(args, "O!ddUddddUUdO!O!U(iii)", &PyDict_Type, &kind_weight, &max_ld, &no_punct,
+                          &punct, &share, &boost, &removed, &unspaced, &scripts, &dense, &dense_weight,
+                          &PyTuple_Type, &bad_tags, &PyTuple_Type, &page_tags, &article, &bad, &comment, &good))
         return NULL;
-    if (PyUnicode_GET_LENGTH(scripts) % 2)
+    if (PyUnicode_GET_LENGTH(scripts) % 2 || PyUnicode_GET_LENGTH(dense) % 2)
         return PyErr_Format(PyExc_ValueError, "scripts: pairs of characters");
     if (sc.ready) {
         PyErr_SetString(PyExc_RuntimeError, "worker.clean._native scoring is configured once");
@@ -5179,6 +5182,8 @@ static PyObject *native_configure_score(PyObject *self, PyObject *args) {
         return NULL;
     sc.kind_weight = Py_NewRef(kind_weight);
     sc.scripts = Py_NewRef(scripts);
+    sc.dense = Py_NewRef(dense);
+    sc.dense_extra = dense_weight - 1.0;
     sc.bad_tags = Py_NewRef(bad_tags);
     sc.page_tags = Py_NewRef(page_tags);
     sc.article = Py_NewRef(article);
@@ -5214,6 +5219,22 @@ static int has_char_in(PyObject *text, PyObject *bounds) {
                 return 1;
     }
     return 0;
+}
+
+/* How many characters of `text` are in the ranges `bounds` (as has_char_in)? */
+static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds), count = 0;
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
+            if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1)) {
+                count++;
+                break;
+            }
+    }
+    return count;
 }
 
 static int has_punct(PyObject *text) {
@@ -5338,7 +5359,9 @@ static PyObject *native_score(PyObject *self, PyObject *args) {
         }
         /* libm's pow, as float ** 2 calls it: a constant exponent would let the compiler square instead,
            which rounds differently in the last bit on some values (1 - 8/41). */
-        double x = (double)c * pow(1.0 - ld[b], square) * kw;
+        /* a character of a dense script weighs DENSE_CHAR_WEIGHT characters */
+        double size = PyUnicode_IS_ASCII(text) ? (double)c : (double)c + sc.dense_extra * (double)count_in(text, sc.dense);
+        double x = size * pow(1.0 - ld[b], square) * kw;
         /* text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD) */
         int sentences = has_punct(text) || ((double)c > sc.unspaced * (double)w && has_char_in(text, sc.scripts));
         prose[b] = sentences ? x : x * sc.no_punct;

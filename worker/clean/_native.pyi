@@ -144,6 +144,8 @@ def configure_score(
     marks_max_removed: float,
     unspaced: float,
     scripts: str,
+    dense: str,
+    dense_weight: float,
     bad_tags: tuple[str, ...],
     page_tags: tuple[str, ...],
     article: str,

@@ -1384,7 +1384,7 @@ SCORE_CANARIES = (
     # unspaced prose without marks (Thai, Japanese), a Latin run as long (no such script), script marks
     "<p>" + "\u0e01\u0e23\u0e38\u0e07\u0e40\u0e17\u0e1e" * 4 + " \u0e1d\u0e19</p>"
     "<p>東京では今朝から強い雨が降り続いています</p><p>AllThingsDigital_Telecommunications</p>"
-    "<p>alpha beta\u17d4 gamma</p><p>alpha\u104b beta</p>",
+    "<p>alpha beta\u17d4 gamma</p><p>alpha\u104b beta</p><p>漢字かなカナ and Latin, mixed.</p>",
     # a link density of 8/41, whose (1 - ld) ** 2 libm's pow and a plain square round apart
     "<p>" + "word " * 32 + '<a href="/">' + "link " * 8 + "</a>end.</p>",
     "",
@@ -1401,6 +1401,8 @@ def scorer(
     marks_max_removed: float,
     unspaced: float,
     scripts: tuple[tuple[int, int], ...],
+    dense: tuple[tuple[int, int], ...],
+    dense_weight: float,
     bad_tags: tuple[str, ...],
     page_tags: tuple[str, ...],
     article: str,
@@ -1418,7 +1420,7 @@ def scorer(
             return f"the sentence punctuation {punct.pattern!r} is no plain character class"
         ext.configure_score(
             kind_weight, max_ld, no_punct, chars, mark_max_share, boost, marks_max_removed, unspaced,
-            _bounds(scripts), bad_tags, page_tags, article, bits,
+            _bounds(scripts), _bounds(dense), dense_weight, bad_tags, page_tags, article, bits,
         )  # fmt: skip
         pages = [*_canaries(hm.MAX_DEPTH, deep_too=False), *(f"<body>{b}</body>" for b in SCORE_CANARIES)]
         for html in pages:

@@ -33,9 +33,10 @@ def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
     """Per block, how much it speaks for its container being the article: prose counts, links and
     lists less, text without sentence punctuation (menus, tag clouds) hardly at all, unless it is in a
     script that does not space words (h.UNSPACED_CHARS_PER_WORD: Thai marks no sentence)."""
-    max_ld, kind_weight, no_punct, punct, unspaced, script = (
+    max_ld, kind_weight, no_punct, punct, unspaced, script, dense, extra = (
         h.TARGET_MAX_LINK_DENSITY, h.KIND_WEIGHT, h.NO_PUNCT_WEIGHT, h.SENTENCE_PUNCT.search,
         h.UNSPACED_CHARS_PER_WORD, h.UNSPACED_SCRIPT.search,
+        h.DENSE_SCRIPT.findall, h.DENSE_CHAR_WEIGHT - 1.0,
     )  # fmt: skip
     out = []
     for text, kind, chars, words, ld in zip(
@@ -44,7 +45,8 @@ def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
         if ld > max_ld:
             out.append(0.0)
             continue
-        w = chars * (1.0 - ld) ** 2 * kind_weight.get(kind, 1.0)
+        size = chars if text.isascii() else chars + extra * len(dense(text))  # rule: DENSE_CHAR_WEIGHT
+        w = size * (1.0 - ld) ** 2 * kind_weight.get(kind, 1.0)
         sentences = punct(text) or (chars > unspaced * words and script(text))
         out.append(w if sentences else w * no_punct)
     return out
@@ -136,6 +138,8 @@ _accel: native.NativeScore | None = native.scorer(
     h.MARKS_MAX_REMOVED,
     h.UNSPACED_CHARS_PER_WORD,
     h.UNSPACED_SCRIPTS,
+    h.DENSE_SCRIPTS,
+    h.DENSE_CHAR_WEIGHT,
     tuple(sorted(h.BAD_TAGS)),
     tuple(sorted(h.PAGE_STATE_TAGS)),
     h.ARTICLE_TAG,
