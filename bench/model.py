@@ -4,7 +4,11 @@ Two measurements over the bench's pages, single-page mode:
 - `step_ms_per_page`: the model's step alone (features, trees, the rules) on each page's segmentation,
   after the heuristics ran once outside the timing; the median of ROUNDS rounds over all pages.
 - `clean_page_ms_per_page`: clean_page with `block_model` minus clean_page without, interleaved page by
-  page (A, B, A, B...) so a busy machine slows both alike; the median of ROUNDS rounds.
+  page so a busy machine slows both alike, the one cleaned first alternating from page to page (A B, B A,
+  A B...): a page's first cleaning costs more than its second (0.07-0.10 ms a page with the same options
+  twice, 0.06-0.07 with the identifier caches of idents.py and region.py cleared before each: mostly not
+  those caches; shared machine, 2026-11-27), which the model, always first, was charged (0.23-0.30 ms
+  added with it first, 0.02-0.11 with it second); the median of ROUNDS rounds.
 CPU time (time.process_time). On a shared machine prefer the step's figure: it is the one the model owns.
 """
 
@@ -57,8 +61,8 @@ def block_model_cost(pages: list[Page], ctx: BenchContext) -> dict[str, Any]:
     diffs = []
     for _ in range(ROUNDS):
         spent = {True: 0.0, False: 0.0}
-        for page in pages:
-            for use in (True, False):
+        for i, page in enumerate(pages):
+            for use in (True, False) if i % 2 == 0 else (False, True):
                 started = time.process_time()
                 clean_page(page, None, with_model if use else without)
                 spent[use] += time.process_time() - started

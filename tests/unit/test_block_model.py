@@ -283,6 +283,66 @@ def test_tree_scores_in_c_equal_numpys(seed: int, n_trees: int, blocks: int, n_f
     assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
 
 
+@given(
+    st.integers(0, 2**32 - 1),
+    st.integers(1, 40),
+    st.integers(0, 60),
+    st.integers(1, 8),
+    st.sampled_from([-1, 0, 1]),
+    st.sampled_from(["tie", "median", "low", "high"]),
+)
+def test_tree_above_in_c_equals_numpys(
+    seed: int, n_trees: int, blocks: int, n_features: int, zero_row: int, where: str
+) -> None:
+    if trees_mod._above is None:
+        pytest.skip(f"native tree above off: {native.status().get('tree_above')}")
+    rng = np.random.default_rng(seed)
+    trees = trees_mod._canary_trees(rng, n_features, n_trees)
+    values = [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, np.nan, np.inf, -np.inf, *rng.normal(size=4)]
+    xt = np.ascontiguousarray(rng.choice(values, size=(n_features, blocks)))
+    raw = trees.raw_python(xt)
+    cut = {
+        "tie": float(raw[0]) if blocks else 0.0,  # a block scored exactly at the cut is not above it
+        "median": float(np.median(raw)) if blocks else 0.0,
+        "low": -np.inf,
+        "high": np.inf,
+    }[where]
+    row = min(zero_row, n_features - 1)
+    assert trees.above(xt, cut, row) == Trees.above_python(raw, xt, cut, row)
+
+
+@pytest.mark.parametrize("blocks", [1, 2, 3, 5, 30])
+def test_neighbour_rows_in_c_equal_numpys(blocks: int) -> None:
+    if features_mod._shift is None:
+        pytest.skip(f"native block neighbours off: {native.status().get('block_neighbours')}")
+    rng = np.random.default_rng(blocks)
+    want = rng.choice([-1.0, 0.0, -0.0, 0.5, 2.5, np.nan, np.inf], size=(len(FEATURES), blocks))
+    got = want.copy()
+    features_mod._neighbours(want)
+    features_mod._shift(got, features_mod._CORE_TUPLE, features_mod._NEIGHBOUR_STARTS, features_mod.OFFSETS)
+    assert got.tobytes() == want.tobytes()
+    assert _col(got, "log_chars@+1")[-1] == -1.0  # past the last block
+
+
+def test_neighbour_rows_that_overwrite_a_core_row_are_refused() -> None:
+    if features_mod._shift is None:
+        pytest.skip(f"native block neighbours off: {native.status().get('block_neighbours')}")
+    core = features_mod._CORE_TUPLE
+    with pytest.raises(ValueError, match="core row"):
+        features_mod._shift(np.zeros((len(FEATURES), 3)), core, (core[0],), (1,))
+
+
+def test_repeats_of_kept_text_in_both_paths() -> None:
+    seg, scores, region, _ = _stages(
+        "<body><p>Said twice, word for word.</p><p>Said twice, word for word.</p><p>Once.</p></body>"
+    )
+    got = block_features(seg, scores, region, [0], None)
+    with native.python_only():
+        want = block_features(seg, scores, region, [0], None)
+    assert _col(got, "repeats_kept") == [0.0, 1.0, 0.0]  # the kept block itself is no repeat
+    assert got.tobytes() == want.tobytes()
+
+
 @settings(max_examples=80, deadline=None)
 @given(TREES, st.sampled_from(["none", "heuristics", "all"]))
 def test_features_in_c_equal_numpys_on_generated_pages(body: str, which: str) -> None:
@@ -303,11 +363,13 @@ def test_features_in_c_equal_numpys_on_generated_pages(body: str, which: str) ->
 def test_python_only_scores_trees_with_numpy() -> None:
     trees = decide.shipped().trees
     with native.python_only():
-        assert trees_mod._accel is None
-        assert features_mod._accel is None
+        assert (trees_mod._accel, trees_mod._above) == (None, None)
+        assert (features_mod._accel, features_mod._shift) == (None, None)
         xt = np.zeros((len(FEATURES), 3))
         assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
     assert (trees_mod._accel is None) == (native.status().get("tree_scores") != "native")
+    assert (trees_mod._above is None) == (native.status().get("tree_above") != "native")
+    assert (features_mod._shift is None) == (native.status().get("block_neighbours") != "native")
 
 
 @settings(max_examples=60, deadline=None)
@@ -316,9 +378,12 @@ def test_inference_never_raises_on_generated_pages(body: str) -> None:
     seg, scores, region, heur = _stages(f"<body>{body}</body>")
     site = SiteFacts(3, dict.fromkeys(range(len(seg.tags)), 0.5), 12345)
     for facts in (None, site):
-        kept = decide.shipped().decide(decide.Stages(seg, scores, region, heur, facts)).kept
+        stages = decide.Stages(seg, scores, region, heur, facts)
+        kept = decide.shipped().decide(stages).kept
         assert kept == sorted(set(kept))
         assert all(0 <= i < len(seg.texts) for i in kept)
+        with native.python_only():
+            assert decide.shipped().decide(stages).kept == kept  # the numpy path keeps the same blocks
 
 
 if __name__ == "__main__":

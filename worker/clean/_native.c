@@ -5471,6 +5471,101 @@ PyDoc_STRVAR(tree_scores_doc,
 #define TREE_NODES 7
 #define TREE_LEAVES 8
 
+#ifdef VECTOR_HASHES
+static int vector_trees; /* the CPU has AVX2 (asked once, at import) */
+
+/* score_blocks four blocks a step with AVX2: all 7 comparisons of a tree (greater-than, ordered: NaN goes
+   left as in the scalar code), the path and the leaf chosen by blends. Each block's leaves are added in
+   tree order as in the scalar code, so the sums are equal to the bit. Returns how many blocks it did (a
+   multiple of 4); the scalar code does the rest. */
+__attribute__((target("avx2"))) static Py_ssize_t score_blocks4(const double *x, Py_ssize_t n,
+                                                                const int32_t *f, const double *thr,
+                                                                const double *leaf, Py_ssize_t trees,
+                                                                double *out) {
+    Py_ssize_t n4 = n & ~(Py_ssize_t)3;
+    for (Py_ssize_t t = 0; t < trees; t++) {
+        const double *row[TREE_NODES];
+        __m256d th[TREE_NODES], lv[TREE_LEAVES];
+        for (int k = 0; k < TREE_NODES; k++) {
+            row[k] = x + (Py_ssize_t)f[t * TREE_NODES + k] * n;
+            th[k] = _mm256_set1_pd(thr[t * TREE_NODES + k]);
+        }
+        for (int k = 0; k < TREE_LEAVES; k++)
+            lv[k] = _mm256_set1_pd(leaf[t * TREE_LEAVES + k]);
+        for (Py_ssize_t b = 0; b < n4; b += 4) {
+            __m256d c[TREE_NODES];
+            for (int k = 0; k < TREE_NODES; k++)
+                c[k] = _mm256_cmp_pd(_mm256_loadu_pd(row[k] + b), th[k], _CMP_GT_OQ);
+            /* the answers on the path: node 0, node 1 or 2, node 3, 4, 5 or 6 */
+            __m256d s1 = _mm256_blendv_pd(c[1], c[2], c[0]);
+            __m256d s2 = _mm256_blendv_pd(_mm256_blendv_pd(c[3], c[4], s1), _mm256_blendv_pd(c[5], c[6], s1),
+                                          c[0]);
+            /* leaf 4 * s0 + 2 * s1 + s2 */
+            __m256d lo = _mm256_blendv_pd(_mm256_blendv_pd(lv[0], lv[1], s2),
+                                          _mm256_blendv_pd(lv[2], lv[3], s2), s1);
+            __m256d hi = _mm256_blendv_pd(_mm256_blendv_pd(lv[4], lv[5], s2),
+                                          _mm256_blendv_pd(lv[6], lv[7], s2), s1);
+            __m256d v = _mm256_blendv_pd(lo, hi, c[0]);
+            _mm256_storeu_pd(out + b, t == 0 ? v : _mm256_add_pd(_mm256_loadu_pd(out + b), v));
+        }
+    }
+    return n4;
+}
+#endif
+
+/* The raw scores of the n blocks of x (features x blocks) into out: Trees.raw_python's sums, tree by tree
+   in order (the first tree's leaf is stored, not added to 0.0, which would turn a -0.0 leaf into 0.0). */
+static void score_blocks(const double *x, Py_ssize_t n, const int32_t *f, const double *thr,
+                         const double *leaf, Py_ssize_t trees, double bias, double *out) {
+    Py_ssize_t done = 0;
+#ifdef VECTOR_HASHES
+    if (vector_trees)
+        done = score_blocks4(x, n, f, thr, leaf, trees, out);
+#endif
+    /* tree by tree over the blocks left: a tree's comparisons read few feature rows, each in block order,
+       and the blocks' paths through one tree do not wait on each other */
+    if (done < n)
+        for (Py_ssize_t t = 0; t < trees; t++) {
+            const int32_t *tf = f + t * TREE_NODES;
+            const double *tt = thr + t * TREE_NODES, *tl = leaf + t * TREE_LEAVES - TREE_NODES;
+            for (Py_ssize_t b = done; b < n; b++) {
+                int k = 0;
+                for (int level = 0; level < 3; level++)
+                    k = 2 * k + 1 + (x[(Py_ssize_t)tf[k] * n + b] > tt[k]);
+                out[b] = t == 0 ? tl[k] : out[b] + tl[k];
+            }
+        }
+    for (Py_ssize_t b = 0; b < n; b++)
+        out[b] = (trees ? out[b] : 0.0) + bias;
+}
+
+/* The buffers of a tree_scores-like call, checked: 0, or -1 with an exception set (xt released). */
+static int tree_args(PyObject *xt_obj, Py_buffer *xt, const Py_buffer *feature, const Py_buffer *threshold,
+                     const Py_buffer *leaves, Py_ssize_t *trees) {
+    *trees = leaves->len / (Py_ssize_t)(TREE_LEAVES * sizeof(double));
+    if (leaves->len != *trees * (Py_ssize_t)(TREE_LEAVES * sizeof(double)) ||
+        feature->len != *trees * (Py_ssize_t)(TREE_NODES * sizeof(int32_t)) ||
+        threshold->len != *trees * (Py_ssize_t)(TREE_NODES * sizeof(double))) {
+        PyErr_SetString(PyExc_ValueError, "feature, threshold and leaves disagree on the number of trees");
+        return -1;
+    }
+    if (PyObject_GetBuffer(xt_obj, xt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) < 0)
+        return -1;
+    if (xt->ndim != 2 || xt->itemsize != sizeof(double) || xt->format == NULL || strcmp(xt->format, "d") != 0) {
+        PyErr_SetString(PyExc_TypeError, "xt must be a C-contiguous float64 matrix");
+        PyBuffer_Release(xt);
+        return -1;
+    }
+    const int32_t *f = (const int32_t *)feature->buf;
+    for (Py_ssize_t j = 0; j < *trees * TREE_NODES; j++)
+        if (f[j] < 0 || f[j] >= xt->shape[0]) {
+            PyErr_SetString(PyExc_ValueError, "a comparison reads a feature outside xt");
+            PyBuffer_Release(xt);
+            return -1;
+        }
+    return 0;
+}
+
 static PyObject *native_tree_scores(PyObject *self, PyObject *args) {
     PyObject *xt_obj;
     Py_buffer feature, threshold, leaves, xt;
@@ -5478,51 +5573,66 @@ static PyObject *native_tree_scores(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oy*y*y*d", &xt_obj, &feature, &threshold, &leaves, &bias))
         return NULL;
     PyObject *result = NULL;
-    int have_xt = 0;
-    Py_ssize_t trees = leaves.len / (Py_ssize_t)(TREE_LEAVES * sizeof(double));
-    if (leaves.len != trees * (Py_ssize_t)(TREE_LEAVES * sizeof(double)) ||
-        feature.len != trees * (Py_ssize_t)(TREE_NODES * sizeof(int32_t)) ||
-        threshold.len != trees * (Py_ssize_t)(TREE_NODES * sizeof(double))) {
-        PyErr_SetString(PyExc_ValueError, "feature, threshold and leaves disagree on the number of trees");
+    Py_ssize_t trees;
+    if (tree_args(xt_obj, &xt, &feature, &threshold, &leaves, &trees) < 0)
         goto done;
-    }
-    if (PyObject_GetBuffer(xt_obj, &xt, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND) < 0)
-        goto done;
-    have_xt = 1;
-    if (xt.ndim != 2 || xt.itemsize != sizeof(double) || xt.format == NULL || strcmp(xt.format, "d") != 0) {
-        PyErr_SetString(PyExc_TypeError, "xt must be a C-contiguous float64 matrix");
-        goto done;
-    }
-    Py_ssize_t nfeatures = xt.shape[0], n = xt.shape[1];
-    const int32_t *f = (const int32_t *)feature.buf;
-    for (Py_ssize_t j = 0; j < trees * TREE_NODES; j++)
-        if (f[j] < 0 || f[j] >= nfeatures) {
-            PyErr_SetString(PyExc_ValueError, "a comparison reads a feature outside xt");
-            goto done;
-        }
+    Py_ssize_t n = xt.shape[1];
     result = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(double));
-    if (result == NULL)
-        goto done;
-    double *out = (double *)PyBytes_AS_STRING(result);
-    const double *x = (const double *)xt.buf, *thr = (const double *)threshold.buf;
-    const double *leaf = (const double *)leaves.buf;
-    /* Tree by tree over all blocks: a tree's comparisons read few feature rows, each in block order, and
-       the blocks' paths through one tree do not wait on each other. */
-    for (Py_ssize_t t = 0; t < trees; t++) {
-        const int32_t *tf = f + t * TREE_NODES;
-        const double *tt = thr + t * TREE_NODES, *tl = leaf + t * TREE_LEAVES - TREE_NODES;
-        for (Py_ssize_t b = 0; b < n; b++) {
-            int k = 0;
-            for (int level = 0; level < 3; level++)
-                k = 2 * k + 1 + (x[(Py_ssize_t)tf[k] * n + b] > tt[k]);
-            out[b] = t == 0 ? tl[k] : out[b] + tl[k];
-        }
-    }
-    for (Py_ssize_t b = 0; b < n; b++)
-        out[b] = (trees ? out[b] : 0.0) + bias;
+    if (result != NULL)
+        score_blocks(xt.buf, n, feature.buf, threshold.buf, leaves.buf, trees, bias,
+                     (double *)PyBytes_AS_STRING(result));
+    PyBuffer_Release(&xt);
 done:
-    if (have_xt)
-        PyBuffer_Release(&xt);
+    PyBuffer_Release(&feature);
+    PyBuffer_Release(&threshold);
+    PyBuffer_Release(&leaves);
+    return result;
+}
+
+PyDoc_STRVAR(tree_above_doc,
+             "tree_above(xt, feature, threshold, leaves, bias, cut, zero_row) -> list[int]\n\n"
+             "The blocks (columns of `xt`, in order) whose tree_scores(xt, feature, threshold, leaves, bias)\n"
+             "are above `cut` and, when `zero_row` >= 0, whose value in row `zero_row` of `xt` is 0:\n"
+             "Trees.above_python, with the scores computed as tree_scores computes them.");
+
+static PyObject *native_tree_above(PyObject *self, PyObject *args) {
+    PyObject *xt_obj;
+    Py_buffer feature, threshold, leaves, xt;
+    double bias, cut;
+    Py_ssize_t zero_row;
+    if (!PyArg_ParseTuple(args, "Oy*y*y*ddn", &xt_obj, &feature, &threshold, &leaves, &bias, &cut, &zero_row))
+        return NULL;
+    PyObject *result = NULL;
+    double *scores = NULL;
+    Py_ssize_t trees;
+    if (tree_args(xt_obj, &xt, &feature, &threshold, &leaves, &trees) < 0)
+        goto done;
+    Py_ssize_t n = xt.shape[1];
+    const double *x = xt.buf;
+    if (zero_row >= xt.shape[0]) {
+        PyErr_SetString(PyExc_ValueError, "tree_above: zero_row outside xt");
+        goto release;
+    }
+    scores = PyMem_Malloc((n ? n : 1) * sizeof(double));
+    if (scores == NULL) {
+        PyErr_NoMemory();
+        goto release;
+    }
+    score_blocks(x, n, feature.buf, threshold.buf, leaves.buf, trees, bias, scores);
+    const double *zero = zero_row >= 0 ? x + zero_row * n : NULL;
+    result = PyList_New(0);
+    for (Py_ssize_t b = 0; result != NULL && b < n; b++) {
+        if (!(scores[b] > cut) || (zero != NULL && zero[b] != 0.0))
+            continue;
+        PyObject *i = PyLong_FromSsize_t(b);
+        if (i == NULL || PyList_Append(result, i) < 0)
+            Py_CLEAR(result);
+        Py_XDECREF(i);
+    }
+release:
+    PyBuffer_Release(&xt);
+done:
+    PyMem_Free(scores);
     PyBuffer_Release(&feature);
     PyBuffer_Release(&threshold);
     PyBuffer_Release(&leaves);
@@ -5532,22 +5642,24 @@ done:
 /* The block model's features (worker/clean/model/features.py, _page_features_python)                */
 
 PyDoc_STRVAR(block_features_doc,
-             "block_features(out, rows, chars, words, owners, weights, link_density, kinds, tags, parents,\n"
-             "               firsts, ends, texts, marked, comment, good, target, ranges, kept, sentence_ends) -> None\n\n"
-             "features._page_features_python in C, but for numpy's log1p: fills the page's shallow and\n"
-             "container rows, ends_sentence (the block's last character is one of `sentence_ends`) and\n"
-             "kept_gap of `out` (a zeroed, C-contiguous float64 matrix, features x blocks), writing\n"
-             "log_chars, log_words and owner_blocks as the counts whose log1p they are (numpy's log1p, which\n"
-             "is not libm's to the bit, is applied by the caller). `rows`: the row of each of\n"
-             "features.SHALLOW, features.CONTAINER, ends_sentence and kept_gap. kinds (per block), tags,\n"
-             "marked, comment and good (per element) are bytes of codes and flags; the other columns are the\n"
-             "segmentation's and the scores' lists. Sums run in the order of the numpy reference; the\n"
-             "page-wide log1p are math.log1p's (libm's), as there.");
+             "block_features(out, rows, chars, words, owners, weights, link_density, kinds, kind_codes, tags,\n"
+             "               tag_codes, parents, firsts, ends, texts, marked, comment, good, target, ranges, kept,\n"
+             "               sentence_ends) -> None\n\n"
+             "features._page_features_python in C, but for numpy's log1p and the neighbour rows: fills the\n"
+             "page's shallow and container rows, ends_sentence (the block's last character is one of\n"
+             "`sentence_ends`), kept_gap and repeats_kept of `out` (a C-contiguous float64 matrix, features x\n"
+             "blocks, whose other rows it leaves as they are: the rows it fills need not be zeroed), writing log_chars, log_words and owner_blocks as the counts whose log1p they\n"
+             "are (numpy's log1p, which is not libm's to the bit, is applied by the caller). `rows`: the row of\n"
+             "each of features.SHALLOW, features.CONTAINER, ends_sentence, kept_gap and repeats_kept. kinds\n"
+             "(per block) and tags (per element) are strs, coded by the dicts kind_codes and tag_codes (a str\n"
+             "neither holds: the dict's length); marked, comment and good are per-element lists of small ints\n"
+             "(bools); the other columns are the segmentation's and the scores' lists. Sums run in the order\n"
+             "of the numpy reference; the page-wide log1p are math.log1p's (libm's), as there.");
 
 enum { F_LOG_CHARS, F_LOG_WORDS, F_LINK_DENSITY, F_WEIGHT_PER_CHAR, F_KIND, F_TAG, F_DEPTH, F_POSITION,
        F_PERIODS, F_COMMAS, F_MARKED, F_COMMENT, F_GOOD, F_IN_TARGET, F_IN_REGION, F_HEUR_KEPT,
        F_REGION_DISTANCE, F_OWNER_SHARE, F_PARENT_SHARE, F_OWNER_BLOCKS, F_TARGET_SHARE, F_PAGE_BLOCKS,
-       F_PAGE_LOG_CHARS, F_REGION_LOG_CHARS, F_ENDS_SENTENCE, F_KEPT_GAP, F_NAMED };
+       F_PAGE_LOG_CHARS, F_REGION_LOG_CHARS, F_ENDS_SENTENCE, F_KEPT_GAP, F_REPEATS_KEPT, F_NAMED };
 #define FEATURE_FAR 50.0
 
 static int double_at(PyObject *list, Py_ssize_t i, double *v) {
@@ -5562,32 +5674,97 @@ static int double_at(PyObject *list, Py_ssize_t i, double *v) {
 
 static int ends_with_char_of(PyObject *text, PyObject *set); /* below, with the classifier's */
 
+/* How many times c is in the text (str.count): memchr over one-byte storage, else a loop. */
 static Py_ssize_t char_count(PyObject *text, Py_UCS4 c) {
     Py_ssize_t len = PyUnicode_GET_LENGTH(text), count = 0;
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
+    if (kind == PyUnicode_1BYTE_KIND) {
+        const char *p = data, *end = p + len;
+        while ((p = memchr(p, (int)c, (size_t)(end - p))) != NULL) {
+            count++;
+            p++;
+        }
+        return count;
+    }
     for (Py_ssize_t j = 0; j < len; j++)
         count += PyUnicode_READ(kind, data, j) == c;
     return count;
 }
 
+/* A hash of a text's length and last character, below REPEAT_SHAPES: equal texts have equal shapes. */
+#define REPEAT_SHAPES 4096
+static size_t text_shape(PyObject *text) {
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+    Py_UCS4 last = len ? PyUnicode_READ_CHAR(text, len - 1) : 0;
+    return ((size_t)len * 131u + (size_t)last) % REPEAT_SHAPES;
+}
+
+/* codes[key] (a small int), or len(codes) when the dict does not hold key: map(codes.get, keys,
+   repeat(len(codes))) of the reference, byte by byte. -1 with an exception when a code is not a byte. */
+static int code_of(PyObject *codes, PyObject *key) {
+    PyObject *v = PyDict_GetItemWithError(codes, key);
+    if (v == NULL)
+        return PyErr_Occurred() ? -1 : (int)PyDict_GET_SIZE(codes);
+    long c = PyLong_AsLong(v);
+    if (c < 0 || c > 255) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "block_features: a code is not a byte");
+        return -1;
+    }
+    return (int)c;
+}
+
+static int long_at_int(PyObject *list, Py_ssize_t i, long *v) {
+    PyObject *x = PyList_GET_ITEM(list, i);
+    if (!PyLong_Check(x)) {
+        PyErr_SetString(PyExc_TypeError, "expected int or bool columns");
+        return -1;
+    }
+    *v = PyLong_AsLong(x);
+    return *v == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
+/* A list of per-element flags as bytes (bytes(flags) of the reference): 0, or -1 with an exception. */
+static int flag_bytes(PyObject *flags, unsigned char *dst, Py_ssize_t m) {
+    for (Py_ssize_t e = 0; e < m; e++) {
+        PyObject *x = PyList_GET_ITEM(flags, e);
+        if (x == Py_False || x == Py_True) { /* the common case: bools */
+            dst[e] = x == Py_True;
+            continue;
+        }
+        long v;
+        if (long_at_int(flags, e, &v) < 0)
+            return -1;
+        if (v < 0 || v > 255) {
+            PyErr_SetString(PyExc_ValueError, "block_features: a flag is not a byte");
+            return -1;
+        }
+        dst[e] = (unsigned char)v;
+    }
+    return 0;
+}
+
 static PyObject *native_block_features(PyObject *self, PyObject *args) {
-    PyObject *out_obj, *rows, *chars, *words, *owners, *weights, *ld, *parents, *firsts, *ends, *texts, *ranges,
-        *kept, *sentence_ends;
-    Py_buffer kinds, tags, marked, comment, good, out;
+    PyObject *out_obj, *rows, *chars, *words, *owners, *weights, *ld, *kinds, *kind_codes, *tags, *tag_codes,
+        *parents, *firsts, *ends, *texts, *marked, *comment, *good, *ranges, *kept, *sentence_ends;
+    Py_buffer out;
     Py_ssize_t target;
-    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!y*y*O!O!O!O!y*y*y*nO!O!U", &out_obj, &PyTuple_Type, &rows,
+    if (!PyArg_ParseTuple(args, "OO!O!O!O!O!O!O!O!O!O!O!O!O!O!O!O!O!nO!O!U", &out_obj, &PyTuple_Type, &rows,
                           &PyList_Type, &chars, &PyList_Type, &words, &PyList_Type, &owners, &PyList_Type,
-                          &weights, &PyList_Type, &ld, &kinds, &tags, &PyList_Type, &parents, &PyList_Type,
-                          &firsts, &PyList_Type, &ends, &PyList_Type, &texts, &marked, &comment, &good, &target,
-                          &PyList_Type, &ranges, &PyList_Type, &kept, &sentence_ends))
+                          &weights, &PyList_Type, &ld, &PyList_Type, &kinds, &PyDict_Type, &kind_codes,
+                          &PyList_Type, &tags, &PyDict_Type, &tag_codes, &PyList_Type, &parents, &PyList_Type,
+                          &firsts, &PyList_Type, &ends, &PyList_Type, &texts, &PyList_Type, &marked,
+                          &PyList_Type, &comment, &PyList_Type, &good, &target, &PyList_Type, &ranges,
+                          &PyList_Type, &kept, &sentence_ends))
         return NULL;
-    PyObject *result = NULL;
+    PyObject *result = NULL, *held = NULL;
     int have_out = 0;
     long *lchars = NULL, *lwords = NULL, *lowners = NULL, *lparents = NULL, *lfirsts = NULL, *lends = NULL;
     double *prefix = NULL, *subtree = NULL, *lweights = NULL;
     long *depth = NULL;
-    unsigned char *in_region = NULL, *is_kept = NULL;
+    unsigned char *in_region = NULL, *is_kept = NULL, *kind = NULL, *tag = NULL, *mk = NULL, *cm = NULL,
+                  *gd = NULL;
     Py_ssize_t n = PyList_GET_SIZE(chars), m = PyList_GET_SIZE(parents);
     if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND | PyBUF_WRITABLE) < 0)
         goto done;
@@ -5600,9 +5777,10 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
     Py_ssize_t nrows = out.shape[0];
     if (PyTuple_GET_SIZE(rows) != F_NAMED || PyList_GET_SIZE(words) != n ||
         PyList_GET_SIZE(owners) != n || PyList_GET_SIZE(weights) != n || PyList_GET_SIZE(ld) != n ||
-        PyList_GET_SIZE(texts) != n || kinds.len != n || tags.len != m || marked.len != m ||
-        comment.len != m || good.len != m || PyList_GET_SIZE(firsts) != m || PyList_GET_SIZE(ends) != m ||
-        n == 0 || m == 0 || target < 0 || target >= m || PyList_GET_SIZE(ranges) == 0) {
+        PyList_GET_SIZE(texts) != n || PyList_GET_SIZE(kinds) != n || PyList_GET_SIZE(tags) != m ||
+        PyList_GET_SIZE(marked) != m || PyList_GET_SIZE(comment) != m || PyList_GET_SIZE(good) != m ||
+        PyList_GET_SIZE(firsts) != m || PyList_GET_SIZE(ends) != m || n == 0 || m == 0 || target < 0 ||
+        target >= m || PyList_GET_SIZE(ranges) == 0) {
         PyErr_SetString(PyExc_ValueError, "block_features: columns of different lengths");
         goto done;
     }
@@ -5615,6 +5793,29 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
             goto done;
         }
     }
+    kind = PyMem_Malloc(n);
+    tag = PyMem_Malloc(m);
+    mk = PyMem_Malloc(m);
+    cm = PyMem_Malloc(m);
+    gd = PyMem_Malloc(m);
+    if (!kind || !tag || !mk || !cm || !gd) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t b = 0; b < n; b++) {
+        int c = code_of(kind_codes, PyList_GET_ITEM(kinds, b));
+        if (c < 0)
+            goto done;
+        kind[b] = (unsigned char)c;
+    }
+    for (Py_ssize_t e = 0; e < m; e++) {
+        int c = code_of(tag_codes, PyList_GET_ITEM(tags, e));
+        if (c < 0)
+            goto done;
+        tag[e] = (unsigned char)c;
+    }
+    if (flag_bytes(marked, mk, m) < 0 || flag_bytes(comment, cm, m) < 0 || flag_bytes(good, gd, m) < 0)
+        goto done;
     lchars = PyMem_Malloc(n * sizeof(long));
     lwords = PyMem_Malloc(n * sizeof(long));
     lowners = PyMem_Malloc(n * sizeof(long));
@@ -5688,10 +5889,25 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
         }
         is_kept[b] = 1;
     }
+    /* repeats_kept: the block's text is a kept block's and it is not kept itself (features._repeats) */
+    /* the set of the kept texts, and a filter of their (length, last character): a text the filter does
+       not hold equals none of them, and is not hashed */
+    unsigned char shapes[REPEAT_SHAPES / 8] = {0};
+    if (PyList_GET_SIZE(kept) > 0) {
+        if ((held = PySet_New(NULL)) == NULL)
+            goto done;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(kept); i++) {
+            PyObject *text = PyList_GET_ITEM(texts, PyLong_AsSsize_t(PyList_GET_ITEM(kept, i)));
+            if (PySet_Add(held, text) < 0)
+                goto done;
+            if (PyUnicode_Check(text)) {
+                size_t h = text_shape(text);
+                shapes[h / 8] |= (unsigned char)(1u << (h % 8));
+            }
+        }
+    }
     double *x = (double *)out.buf;
 #define AT(r, b) x[(r) * n + (b)]
-    const unsigned char *kind = kinds.buf, *tag = tags.buf, *mk = marked.buf, *cm = comment.buf,
-                        *gd = good.buf;
     long page_chars = 0, region_chars = 0;
     for (Py_ssize_t b = 0; b < n; b++) {
         long o = lowners[b];
@@ -5729,6 +5945,12 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
         AT(row[F_OWNER_BLOCKS], b) = (double)(lends[o] - lfirsts[o]);
         AT(row[F_TARGET_SHARE], b) = subtree[target];
         AT(row[F_ENDS_SENTENCE], b) = ends_with_char_of(text, sentence_ends);
+        size_t shape = text_shape(text);
+        int repeats = 0;
+        if (held != NULL && !is_kept[b] && (shapes[shape / 8] >> (shape % 8) & 1) &&
+            (repeats = PySet_Contains(held, text)) < 0)
+            goto done;
+        AT(row[F_REPEATS_KEPT], b) = repeats;
     }
     /* kept_gap: the distance to the nearest kept block, at most FEATURE_FAR (features._kept_gap) */
     Py_ssize_t last = -1;
@@ -5757,11 +5979,12 @@ static PyObject *native_block_features(PyObject *self, PyObject *args) {
 done:
     if (have_out)
         PyBuffer_Release(&out);
-    PyBuffer_Release(&kinds);
-    PyBuffer_Release(&tags);
-    PyBuffer_Release(&marked);
-    PyBuffer_Release(&comment);
-    PyBuffer_Release(&good);
+    Py_XDECREF(held);
+    PyMem_Free(kind);
+    PyMem_Free(tag);
+    PyMem_Free(mk);
+    PyMem_Free(cm);
+    PyMem_Free(gd);
     PyMem_Free(lchars);
     PyMem_Free(lwords);
     PyMem_Free(lowners);
@@ -5774,6 +5997,71 @@ done:
     PyMem_Free(lweights);
     PyMem_Free(in_region);
     PyMem_Free(is_kept);
+    return result;
+}
+
+PyDoc_STRVAR(block_neighbours_doc,
+             "block_neighbours(out, core, starts, offsets) -> None\n\n"
+             "features._neighbours in C: for each offset offsets[i] and each core row core[j] of `out` (a\n"
+             "C-contiguous float64 matrix, features x blocks), row starts[i] + j gets the core row's value of\n"
+             "the block offsets[i] blocks away, -1.0 where that is before the first block or past the last.");
+
+static PyObject *native_block_neighbours(PyObject *self, PyObject *args) {
+    PyObject *out_obj, *core, *starts, *offsets;
+    Py_buffer out;
+    if (!PyArg_ParseTuple(args, "OO!O!O!", &out_obj, &PyTuple_Type, &core, &PyTuple_Type, &starts, &PyTuple_Type,
+                          &offsets))
+        return NULL;
+    if (PyObject_GetBuffer(out_obj, &out, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_ND | PyBUF_WRITABLE) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (out.ndim != 2 || out.itemsize != sizeof(double) || out.format == NULL || strcmp(out.format, "d") != 0) {
+        PyErr_SetString(PyExc_TypeError, "out must be a C-contiguous float64 matrix");
+        goto done;
+    }
+    Py_ssize_t nrows = out.shape[0], n = out.shape[1], ncore = PyTuple_GET_SIZE(core);
+    if (PyTuple_GET_SIZE(starts) != PyTuple_GET_SIZE(offsets)) {
+        PyErr_SetString(PyExc_ValueError, "block_neighbours: starts and offsets of different lengths");
+        goto done;
+    }
+    Py_ssize_t noff = PyTuple_GET_SIZE(offsets);
+    /* every row checked first: the reference copies the core rows before writing any neighbour row */
+    for (int pass = 0; pass < 2; pass++)
+        for (Py_ssize_t i = 0; i < noff; i++) {
+            Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(starts, i));
+            Py_ssize_t off = PyLong_AsSsize_t(PyTuple_GET_ITEM(offsets, i));
+            if (PyErr_Occurred())
+                goto done;
+            if (start < 0 || start + ncore > nrows) {
+                PyErr_SetString(PyExc_ValueError, "block_neighbours: a row outside out");
+                goto done;
+            }
+            for (Py_ssize_t j = 0; j < ncore; j++) {
+                Py_ssize_t src = PyLong_AsSsize_t(PyTuple_GET_ITEM(core, j));
+                if (pass == 0) {
+                    if (src < 0 || src >= nrows) {
+                        if (!PyErr_Occurred())
+                            PyErr_SetString(PyExc_ValueError, "block_neighbours: a row outside out");
+                        goto done;
+                    }
+                    if (src >= start && src < start + ncore) {
+                        PyErr_SetString(PyExc_ValueError,
+                                        "block_neighbours: a core row among the neighbour rows");
+                        goto done;
+                    }
+                    continue;
+                }
+                const double *from = (const double *)out.buf + src * n;
+                double *to = (double *)out.buf + (start + j) * n;
+                for (Py_ssize_t b = 0; b < n; b++) {
+                    Py_ssize_t k = b + off;
+                    to[b] = k >= 0 && k < n ? from[k] : -1.0;
+                }
+            }
+        }
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&out);
     return result;
 }
 
@@ -7301,6 +7589,8 @@ static PyMethodDef methods[] = {
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},
     {"score", native_score, METH_VARARGS, score_doc},
     {"tree_scores", native_tree_scores, METH_VARARGS, tree_scores_doc},
+    {"tree_above", native_tree_above, METH_VARARGS, tree_above_doc},
+    {"block_neighbours", native_block_neighbours, METH_VARARGS, block_neighbours_doc},
     {"block_features", native_block_features, METH_VARARGS, block_features_doc},
     {"repeats", native_repeats, METH_VARARGS, repeats_doc},
     {"positions", native_positions, METH_VARARGS, positions_doc},
@@ -7322,6 +7612,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     __builtin_cpu_init();
     vector_hashes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
                     __builtin_cpu_supports("sse4.1");
+    vector_trees = __builtin_cpu_supports("avx2");
 #endif
     for (const char *c = " \t\n\f\r"; *c; c++)
         lexbor_spaces[(unsigned char)*c] = 1;

@@ -1521,7 +1521,7 @@ def python_only() -> Iterator[None]:
     ]
     # the block model's modules, loaded with it only (they need numpy)
     names = ("worker.clean.model.trees", "worker.clean.model.features")
-    swaps += [(m, "_accel", None) for m in map(sys.modules.get, names) if m is not None]
+    swaps += [(m, name, None) for m in map(sys.modules.get, names) if m is not None for name in m._NATIVE]
     saved = [(module, name, getattr(module, name)) for module, name, _ in swaps]
     for module, name, reference in swaps:
         setattr(module, name, reference)

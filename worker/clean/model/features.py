@@ -14,10 +14,10 @@ Five groups (the names, in column order, are FEATURES; a model file records the 
   single-page, 0.9404 -> 0.9411 with the memory, cleaneval_dev 0.8806 -> 0.8837; the distance alone 0.9358,
   0.9412, 0.8835, but lowered scrapinghub_aeb and trafilatura_eval by 0.0002-0.0007).
 
-Everything is computed from the lists the earlier stages already hold: the first three groups in one C
-pass when the accelerator is built (numpy takes its log1p), else with a handful of list passes and
-vectorised numpy arithmetic (`_page_features_python`, the reference); the memory and context groups with
-numpy, but for the context group's sentence ends and distances, which the C pass writes too.
+Everything is computed from the lists the earlier stages already hold: the shallow, container and context
+groups in one C pass when the accelerator is built (numpy takes its log1p in place), the neighbours in a
+second (they copy log_chars), else with a handful of list passes and vectorised numpy arithmetic
+(`_page_features_python`, the reference); the memory group with numpy.
 """
 
 from __future__ import annotations
@@ -107,15 +107,17 @@ def block_features(
 ) -> Matrix:
     """Feature-major: one row per feature of FEATURES, one column per block of `seg`."""
     n = len(seg.texts)
-    out = np.zeros((len(FEATURES), n))
-    if not n:
-        return out
-    if _accel is None:
-        _page_features_python(out, seg, scores, region, kept)
+    if not n or _accel is None:
+        out = np.zeros((len(FEATURES), n))
+        if n:
+            _page_features_python(out, seg, scores, region, kept)
     else:
+        # the C code and the neighbours fill every other row whole: no zeroing of the page's matrix (the
+        # calloc's memset was a tenth of the step's instructions, callgrind)
+        out = np.empty((len(FEATURES), n))
         _page_features_native(_accel, out, seg, scores, region, kept)
+        out[_MEMORY_ROWS] = 0.0
 
-    _repeats(out, seg.texts, kept)
     if site is not None:
         idx = np.arange(n)
         owners = np.array(seg.owners, dtype=np.intp)
@@ -172,8 +174,7 @@ def _tag_codes(tags: list[str]) -> bytes:
 def _page_features_python(
     out: Matrix, seg: Segmentation, scores: Scores, region: Region, kept: list[int]
 ) -> None:
-    """The rows of SHALLOW, CONTAINER, NEIGHBOURS, ends_sentence and kept_gap (the reference of the C
-    code)."""
+    """The rows of SHALLOW, CONTAINER, NEIGHBOURS and CONTEXT (the reference of the C code)."""
     n = len(seg.texts)
     col = dict(zip(FEATURES, out, strict=True))
     chars = np.array(seg.chars, dtype=np.float64)
@@ -224,6 +225,7 @@ def _page_features_python(
     ends_sentence = map(_SENTENCE_ENDS.__contains__, map(itemgetter(-1), texts))
     col["ends_sentence"][:] = np.frombuffer(bytes(ends_sentence), dtype=np.uint8)
     col["kept_gap"][:] = _kept_gap(n, kept)
+    _repeats(out, texts, kept)
 
     _neighbours(out)
 
@@ -236,16 +238,20 @@ def _page_features_native(
     region: Region,
     kept: list[int],
 ) -> None:
-    """_page_features_python with the C code: it leaves the counts in the log1p rows (numpy's log1p is
-    not libm's to the bit, and the model was trained on numpy's)."""
+    """_page_features_python with the C code, on any `out` (it fills every row but MEMORY's whole): the C
+    code leaves the counts in the log1p rows (numpy's log1p is not libm's to the bit, and the model was
+    trained on numpy's), which numpy takes in place before the neighbour rows copy log_chars."""
     build(
         out, _NAMED_ROWS, seg.chars, seg.words, seg.owners, scores.weights, scores.link_density,
-        _kind_codes(seg.kinds), _tag_codes(seg.tags), seg.parents, seg.firsts, seg.ends, seg.texts,
-        bytes(scores.marked), bytes(scores.comment), bytes(scores.good), region.target, region.ranges, kept,
-        _SENTENCE_ENDS,
+        seg.kinds, KIND_CODES, seg.tags, TAG_CODES, seg.parents, seg.firsts, seg.ends, seg.texts,
+        scores.marked, scores.comment, scores.good, region.target, region.ranges, kept, _SENTENCE_ENDS,
     )  # fmt: skip
-    out[_LOG_ROWS] = np.log1p(out[_LOG_ROWS])
-    _neighbours(out)
+    for rows in _LOG_SLICES:
+        np.log1p(out[rows], out=out[rows])
+    if _shift is None:
+        _neighbours(out)
+    else:
+        _shift(out, _CORE_TUPLE, _NEIGHBOUR_STARTS, OFFSETS)
 
 
 def _neighbours(out: Matrix) -> None:
@@ -262,10 +268,29 @@ def _neighbours(out: Matrix) -> None:
 
 
 _ROW = {name: i for i, name in enumerate(FEATURES)}
-# What the C features write: the rows of SHALLOW, CONTAINER, ends_sentence and kept_gap; of these, the counts
-# whose log1p numpy takes.
-_NAMED_ROWS = tuple(_ROW[name] for name in (*SHALLOW, *CONTAINER, "ends_sentence", "kept_gap"))
-_LOG_ROWS = [_ROW["log_chars"], _ROW["log_words"], _ROW["owner_blocks"]]
+_C_CONTEXT = ("ends_sentence", "kept_gap", "repeats_kept")  # CONTEXT in the C code's order
+# What the C features write: the rows of SHALLOW, CONTAINER and CONTEXT; of these, the counts whose log1p
+# numpy takes (in place, on runs of consecutive rows: a slice is a view, a list of rows a copy).
+_NAMED_ROWS = tuple(_ROW[name] for name in (*SHALLOW, *CONTAINER, *_C_CONTEXT))
+_LOG_ROWS = sorted(_ROW[name] for name in ("log_chars", "log_words", "owner_blocks"))
+
+
+def _runs(rows: list[int]) -> list[slice]:
+    """Sorted rows as slices of consecutive rows."""
+    out: list[slice] = []
+    for row in rows:
+        if out and out[-1].stop == row:
+            out[-1] = slice(out[-1].start, row + 1)
+        else:
+            out.append(slice(row, row + 1))
+    return out
+
+
+_LOG_SLICES = _runs(_LOG_ROWS)
+(_MEMORY_ROWS,) = _runs(sorted(_ROW[name] for name in MEMORY))  # consecutive: one slice
+# What the C neighbours read: the core rows, and the first of each offset's neighbour rows (in _CORE order).
+_CORE_TUPLE = tuple(_CORE_ROWS)
+_NEIGHBOUR_STARTS = tuple(rows.start for rows in _NEIGHBOUR_ROWS)
 # A page of every kind of block, mark, region and neighbour the features read (the C code's canaries).
 _CANARIES = (
     '<div class="nav"><a href="/">Home</a> <a href="/a">About us</a></div><article><h1>Title, here.</h1>'
@@ -278,13 +303,15 @@ _CANARIES = (
     "<p>こんにちは。これは日本語の文です！</p><p>" + "word " * 40 + "</p><div class='share'>Share: x</div>"
     "<p>He said \u201cyes.\u201d</p><p>Then she asked?</p>",
     "<p>One block only.</p>",
+    "<p>Said twice, word for word.</p><p>Said twice, word for word.</p><p>Once.</p>"
+    "<p>Said twice, word for word.</p><p>Once.</p>",
     "<div><div><div><p>deep, deeper. deepest</p></div></div><p>" + "x " * 300 + "</p></div><p>-</p>",
 )
 
 
 def _check(build: Callable[..., None]) -> str | None:
     """The C features against _page_features_python, to the bit, on the canary pages (every kept set:
-    none, the heuristics', all blocks)."""
+    none, the heuristics', every other block, all blocks)."""
     from worker.clean import dom
     from worker.clean.classify import classify_region
     from worker.clean.options import Budget
@@ -298,14 +325,34 @@ def _check(build: Callable[..., None]) -> str | None:
         seg = segment(body, Budget(float("inf")))
         scores = score(seg)
         region = choose(seg, scores.weights, scores.link_density, None)
-        for kept in ([], classify_region(seg, scores, region).kept, list(range(len(seg.texts)))):
-            want, got = np.zeros((len(FEATURES), len(seg.texts))), np.zeros((len(FEATURES), len(seg.texts)))
+        n = len(seg.texts)
+        for kept in ([], classify_region(seg, scores, region).kept, list(range(0, n, 2)), list(range(n))):
+            want, got = np.zeros((len(FEATURES), n)), np.full((len(FEATURES), n), np.nan)
             _page_features_python(want, seg, scores, region, kept)
-            _page_features_native(build, got, seg, scores, region, kept)
+            _page_features_native(build, got, seg, scores, region, kept)  # fills every row but MEMORY's
+            got[_MEMORY_ROWS] = 0.0
             if got.tobytes() != want.tobytes():
                 rows = sorted({FEATURES[r] for r in np.flatnonzero((got != want).any(axis=1))})
                 return f"features differ on {html[:40]!r}: {', '.join(rows)}"
     return None
 
 
+def _check_neighbours(shift: Callable[..., None]) -> str | None:
+    """The C neighbour rows against _neighbours, to the bit, on canary matrices of 1 to 7 blocks (fewer
+    than an offset's reach, and more) with signed zeros, NaN and infinities in the core rows."""
+    rng = np.random.default_rng(5)
+    values = [-1.0, 0.0, -0.0, 0.5, 2.5, np.nan, np.inf, -np.inf]
+    for n in (1, 2, 3, 4, 7):
+        want = rng.choice(values, size=(len(FEATURES), n))
+        got = want.copy()
+        _neighbours(want)
+        shift(got, _CORE_TUPLE, _NEIGHBOUR_STARTS, OFFSETS)
+        if got.tobytes() != want.tobytes():
+            return f"neighbour rows differ on a canary of {n} blocks"
+    return None
+
+
+# The accelerated functions that native.python_only turns off (the numpy code runs instead).
+_NATIVE = ("_shift", "_accel")
+_shift: Callable[..., None] | None = native.model_stage("block_neighbours", _check_neighbours)
 _accel: Callable[..., None] | None = native.model_stage("block_features", _check)

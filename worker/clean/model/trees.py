@@ -87,6 +87,21 @@ class Trees:
         scores = _accel(np.ascontiguousarray(xt, dtype=np.float64), *self.packed, self.bias)
         return np.frombuffer(scores, dtype=np.float64)
 
+    def above(self, xt: Matrix, cut: float, zero_row: int = -1) -> list[int]:
+        """The blocks (in order) whose raw score is above `cut` and, when `zero_row` >= 0, whose feature
+        `zero_row` is 0. In C when the accelerator passed its check, else with raw()."""
+        if _above is None:
+            return self.above_python(self.raw(xt), xt, cut, zero_row)
+        return _above(np.ascontiguousarray(xt, dtype=np.float64), *self.packed, self.bias, cut, zero_row)
+
+    @staticmethod
+    def above_python(raw: Matrix, xt: Matrix, cut: float, zero_row: int) -> list[int]:
+        """above() given the raw scores."""
+        keep = raw > cut
+        if zero_row >= 0:
+            keep &= xt[zero_row] == 0
+        return np.flatnonzero(keep).tolist()
+
     def raw_python(self, xt: Matrix) -> Matrix:
         """raw() with numpy: every comparison of every tree for all blocks at once."""
         right = xt.take(self.feature, axis=0) > self.threshold  # (trees * NODES, blocks)
@@ -132,4 +147,28 @@ def _check(scores: TreeScores) -> str | None:
     return None
 
 
+TreeAbove = Callable[[Matrix, bytes, bytes, bytes, float, float, int], list[int]]
+
+
+def _check_above(above: TreeAbove) -> str | None:
+    """The C blocks above a cut against above_python on raw_python, on the canaries of _check: cuts that
+    tie scores, below and above them all, and a zero row holding signed zeros, NaN and infinities."""
+    rng = np.random.default_rng(13)
+    for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (6, 100, 1), (3, 2, 7), (5, 9, 0)):
+        trees = _canary_trees(rng, n_features, n_trees)
+        xt = rng.choice(
+            [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, 3.0, np.nan, np.inf, -np.inf], size=(n_features, blocks)
+        )
+        raw = trees.raw_python(xt)
+        for cut in (*raw[:3].tolist(), float(np.median(raw)) if blocks else 0.0, -np.inf, np.inf):
+            for zero_row in (-1, 0, n_features - 1):
+                got = above(np.ascontiguousarray(xt), *trees.packed, trees.bias, cut, zero_row)
+                if got != Trees.above_python(raw, xt, cut, zero_row):
+                    return f"blocks above a cut differ on a canary of {n_trees} trees and {blocks} blocks"
+    return None
+
+
+# The accelerated functions that native.python_only turns off (the numpy code runs instead).
+_NATIVE = ("_accel", "_above")
 _accel: TreeScores | None = native.model_stage("tree_scores", _check)
+_above: TreeAbove | None = native.model_stage("tree_above", _check_above)
