@@ -10,6 +10,7 @@ side box outweighs them and is taken for the article. Every test runs the C code
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -17,7 +18,7 @@ import pytest
 from tests.unit.cleankit import PROSE, PROSE2, seg_of
 from worker.clean import classify as classify_mod
 from worker.clean import heuristics as h
-from worker.clean import native
+from worker.clean import native, scripts
 from worker.clean.classify import Candidates
 from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
@@ -262,7 +263,8 @@ def test_unspaced_prose_weighs_as_prose(path: str) -> None:
 
 def _size(text: str) -> float:
     """A text's prose size: its characters, a kana or CJK ideograph as DENSE_CHAR_WEIGHT of them."""
-    return len(text) + (h.DENSE_CHAR_WEIGHT - 1.0) * len(h.DENSE_SCRIPT.findall(text))
+    dense = sum(any(lo <= ord(c) <= hi for lo, hi in h.DENSE_SCRIPTS) for c in text)
+    return len(text) + (h.DENSE_CHAR_WEIGHT - 1.0) * dense
 
 
 def test_a_cjk_character_weighs_as_much_as_dense_char_weight_latin_ones(path: str) -> None:
@@ -285,15 +287,24 @@ def test_unspaced_prose_is_good_without_a_stoplist(path: str) -> None:
     assert _decided([links, TH[0], links, latin, links], [6, 0, 6, 0, 6], None) == [1]
 
 
-def test_unspaced_scripts_are_the_ones_the_pattern_matches() -> None:
-    # the ranges' first and last characters match, the characters around them do not
-    for lo, hi in h.UNSPACED_SCRIPTS:
-        assert h.UNSPACED_SCRIPT.fullmatch(chr(lo))
-        assert h.UNSPACED_SCRIPT.fullmatch(chr(hi))
-    inside = [c for lo, hi in h.UNSPACED_SCRIPTS for c in (lo - 1, hi + 1)]
-    edges = {c for c in inside if not any(lo <= c <= hi for lo, hi in h.UNSPACED_SCRIPTS)}
-    assert edges
-    assert not any(h.UNSPACED_SCRIPT.fullmatch(chr(c)) for c in edges)
+@pytest.mark.parametrize("ranges", [h.UNSPACED_SCRIPTS, h.DENSE_SCRIPTS])
+def test_the_scripts_counted_are_the_ranges(ranges: tuple[tuple[int, int], ...]) -> None:
+    # sorted and disjoint (the count bisects them); the ranges' first and last characters count, the
+    # characters around them do not
+    assert all(a[1] < b[0] for a, b in itertools.pairwise(ranges))
+    count = scripts.counter(ranges)
+    for lo, hi in ranges:
+        assert count(chr(lo)) == count(chr(hi)) == 1
+    outside = {c for lo, hi in ranges for c in (lo - 1, hi + 1)} - {
+        c for lo, hi in ranges for c in range(lo, hi + 1)
+    }
+    assert outside
+    assert count("".join(map(chr, outside))) == 0
+    assert count("a" + chr(ranges[0][0]) * 5 + "\u00e9", 3) == 3  # stops at the limit
+
+
+def test_unspaced_scripts_are_the_scripts_of_unspaced_prose() -> None:
+    unspaced = scripts.counter(h.UNSPACED_SCRIPTS)
     for text in (TH[0], LO, JA[0], ZH[0], KM[0], MY[0]):
-        assert h.UNSPACED_SCRIPT.search(text)
-    assert not any(h.UNSPACED_SCRIPT.search(t) for t in LATIN_RUNS)
+        assert unspaced(text)
+    assert not any(unspaced(t) for t in LATIN_RUNS)

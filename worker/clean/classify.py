@@ -19,7 +19,7 @@ from worker.clean import heuristics as h
 from worker.clean import idents, native
 from worker.clean import lang as lang_mod
 from worker.clean.region import Region
-from worker.clean.score import Scores
+from worker.clean.score import Scores, unspaced_chars
 from worker.clean.segment import Segmentation
 
 GOOD, BAD, SHORT, NEAR = "good", "bad", "short", "near"
@@ -249,7 +249,7 @@ def classify(blocks: Candidates, good_share: float | None, bad_ctx: list[bool]) 
             cls = GOOD if stops / words >= good_share and chars > h.LENGTH_HIGH else NEAR
         elif chars >= h.NOSTOP_GOOD_LENGTH and (
             h.SENTENCE_PUNCT.search(text)
-            or (chars > h.UNSPACED_CHARS_PER_WORD * words and h.UNSPACED_SCRIPT.search(text))
+            or (chars > h.UNSPACED_CHARS_PER_WORD * words and unspaced_chars(text, 1))
         ):
             # rule: text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD)
             cls = GOOD

@@ -73,7 +73,8 @@ KIND_TAGS: dict[str, str] = {
 # 0.9257, dragnet test 0.9316 / 0.9346, cleaneval_dev 0.8904, scrapinghub_aeb 0.9721, ...).
 UNSPACED_CHARS_PER_WORD = 15
 # The scripts that do not space words, as code point ranges: Thai and Lao, Tibetan, Myanmar, Khmer, the CJK
-# marks, kana and ideographs, half-width katakana. Over UNSPACED_CHARS_PER_WORD alone is no such script: on
+# marks, kana and ideographs, half-width katakana (sorted, disjoint: worker/clean/scripts.py counts them).
+# Over UNSPACED_CHARS_PER_WORD alone is no such script: on
 # dragnet's train pages 199 blocks without sentence punctuation are (11 on cleaneval_dev), all Latin
 # ("Telecommunications", "AllThingsDigital", a rule of underscores, a menu written without spaces); read as
 # sentences they changed 11 + 3 training pages and took trafilatura_eval 0.9257 -> 0.9255 (both modes,
@@ -82,7 +83,6 @@ UNSPACED_SCRIPTS: tuple[tuple[int, int], ...] = (
     (0x0E00, 0x0EFF), (0x0F00, 0x0FFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x3001, 0x30FF),
     (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9F),
 )  # fmt: skip
-UNSPACED_SCRIPT = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSPACED_SCRIPTS) + "]")
 # A character of these scripts (kana and CJK ideographs, as code point ranges) weighs this many characters
 # of prose weight (score.prose_weights): the same text takes about three times as many characters in
 # English as in Chinese or Japanese, so a CJK article of 240 characters lost the target to a side box of
@@ -95,7 +95,6 @@ UNSPACED_SCRIPT = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in UNSP
 DENSE_SCRIPTS: tuple[tuple[int, int], ...] = (
     (0x3040, 0x30FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
 )  # fmt: skip
-DENSE_SCRIPT = re.compile("[" + "".join(f"{chr(a)}-{chr(b)}" for a, b in DENSE_SCRIPTS) + "]")
 DENSE_CHAR_WEIGHT = 3.0
 # Deeper than this the walker stops recursing (Python's stack is ~1000 frames) and reads the subtree as
 # inline text; real pages stay far below, unclosed-tag soup and adversarial input do not.

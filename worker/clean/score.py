@@ -13,6 +13,7 @@ from itertools import accumulate, compress, repeat
 
 from worker.clean import heuristics as h
 from worker.clean import idents, native
+from worker.clean.scripts import counter
 from worker.clean.segment import Segmentation
 
 
@@ -29,14 +30,18 @@ class Scores:
     idents: bytes  # per element, what its own class and id say (worker.clean.idents' flags)
 
 
+# How many characters of a text are of a script that does not space words, and of a dense one.
+unspaced_chars = counter(h.UNSPACED_SCRIPTS)
+dense_chars = counter(h.DENSE_SCRIPTS)
+
+
 def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
     """Per block, how much it speaks for its container being the article: prose counts, links and
     lists less, text without sentence punctuation (menus, tag clouds) hardly at all, unless it is in a
     script that does not space words (h.UNSPACED_CHARS_PER_WORD: Thai marks no sentence)."""
     max_ld, kind_weight, no_punct, punct, unspaced, script, dense, extra = (
         h.TARGET_MAX_LINK_DENSITY, h.KIND_WEIGHT, h.NO_PUNCT_WEIGHT, h.SENTENCE_PUNCT.search,
-        h.UNSPACED_CHARS_PER_WORD, h.UNSPACED_SCRIPT.search,
-        h.DENSE_SCRIPT.findall, h.DENSE_CHAR_WEIGHT - 1.0,
+        h.UNSPACED_CHARS_PER_WORD, unspaced_chars, dense_chars, h.DENSE_CHAR_WEIGHT - 1.0,
     )  # fmt: skip
     out = []
     for text, kind, chars, words, ld in zip(
@@ -45,9 +50,9 @@ def prose_weights(seg: Segmentation, link_density: list[float]) -> list[float]:
         if ld > max_ld:
             out.append(0.0)
             continue
-        size = chars if text.isascii() else chars + extra * len(dense(text))  # rule: DENSE_CHAR_WEIGHT
+        size = chars + extra * dense(text)  # rule: DENSE_CHAR_WEIGHT
         w = size * (1.0 - ld) ** 2 * kind_weight.get(kind, 1.0)
-        sentences = punct(text) or (chars > unspaced * words and script(text))
+        sentences = punct(text) or (chars > unspaced * words and script(text, 1))
         out.append(w if sentences else w * no_punct)
     return out
 
