@@ -276,11 +276,16 @@ def test_the_export_reproduces_lightgbm() -> None:
 def test_tree_scores_in_c_equal_numpys(seed: int, n_trees: int, blocks: int, n_features: int) -> None:
     if trees_mod._accel is None:
         pytest.skip(f"native tree scores off: {native.status().get('tree_scores')}")
+    trees, xt = _canary_case(seed, n_trees, blocks, n_features)
+    assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
+
+
+def _canary_case(seed: int, n_trees: int, blocks: int, n_features: int) -> tuple[Trees, np.ndarray]:
+    """Random trees and a feature matrix of ties, signed zeros, NaN, infinities and normal values."""
     rng = np.random.default_rng(seed)
     trees = trees_mod._canary_trees(rng, n_features, n_trees)
     values = [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, np.nan, np.inf, -np.inf, *rng.normal(size=4)]
-    xt = np.ascontiguousarray(rng.choice(values, size=(n_features, blocks)))
-    assert trees.raw(xt).tobytes() == trees.raw_python(xt).tobytes()
+    return trees, np.ascontiguousarray(rng.choice(values, size=(n_features, blocks)))
 
 
 @given(
@@ -296,10 +301,7 @@ def test_tree_above_in_c_equals_numpys(
 ) -> None:
     if trees_mod._above is None:
         pytest.skip(f"native tree above off: {native.status().get('tree_above')}")
-    rng = np.random.default_rng(seed)
-    trees = trees_mod._canary_trees(rng, n_features, n_trees)
-    values = [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, np.nan, np.inf, -np.inf, *rng.normal(size=4)]
-    xt = np.ascontiguousarray(rng.choice(values, size=(n_features, blocks)))
+    trees, xt = _canary_case(seed, n_trees, blocks, n_features)
     raw = trees.raw_python(xt)
     cut = {
         "tie": float(raw[0]) if blocks else 0.0,  # a block scored exactly at the cut is not above it
