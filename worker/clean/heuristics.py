@@ -99,8 +99,8 @@ DENSE_CHAR_WEIGHT = 3.0
 # Deeper than this the walker stops recursing (Python's stack is ~1000 frames) and reads the subtree as
 # inline text; real pages stay far below, unclosed-tag soup and adversarial input do not.
 MAX_DEPTH = 400
-# How often (in block-level elements) the walker checks the deadline: the budget clock costs ~100 ns, an
-# element with its inline content ~3 µs; pages are capped by max_nodes, so inline runs stay bounded.
+# How often (in block-level elements) the walker checks the deadline: the budget's wall clock costs ~100 ns,
+# an element with its inline content ~3 µs; pages are capped by max_nodes, so inline runs stay bounded.
 DEADLINE_EVERY = 128
 
 # --- class / id patterns ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ a value <= threshold goes left.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -132,16 +132,23 @@ def _canary_trees(rng: np.random.Generator, n_features: int, trees: int) -> Tree
 TreeScores = Callable[[Matrix, bytes, bytes, bytes, float], bytes]
 
 
-def _check(scores: TreeScores) -> str | None:
-    """The C scores against raw_python, to the bit, on canary matrices: ties at the thresholds, NaN,
-    infinities, signed zeros, one tree and many, one block (where numpy's sum went pairwise) and none."""
-    rng = np.random.default_rng(12)
+def _canaries(seed: int) -> Iterator[tuple[Trees, Matrix]]:
+    """Canary trees and matrices: ties at the thresholds, NaN, infinities, signed zeros, one tree and many,
+    one block (where numpy's sum went pairwise) and none."""
+    rng = np.random.default_rng(seed)
     for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (6, 100, 1), (3, 2, 7), (5, 9, 0)):
         trees = _canary_trees(rng, n_features, n_trees)
         xt = rng.choice(
             [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, 3.0, np.nan, np.inf, -np.inf], size=(n_features, blocks)
         )
-        got = scores(np.ascontiguousarray(xt), *trees.packed, trees.bias)
+        yield trees, np.ascontiguousarray(xt)
+
+
+def _check(scores: TreeScores) -> str | None:
+    """The C scores against raw_python, to the bit, on the canaries."""
+    for trees, xt in _canaries(12):
+        n_trees, blocks = trees.count, xt.shape[1]
+        got = scores(xt, *trees.packed, trees.bias)
         if got != trees.raw_python(xt).tobytes():
             return f"tree scores differ on a canary of {n_trees} trees and {blocks} blocks"
     return None
@@ -151,18 +158,14 @@ TreeAbove = Callable[[Matrix, bytes, bytes, bytes, float, float, int], list[int]
 
 
 def _check_above(above: TreeAbove) -> str | None:
-    """The C blocks above a cut against above_python on raw_python, on the canaries of _check: cuts that
-    tie scores, below and above them all, and a zero row holding signed zeros, NaN and infinities."""
-    rng = np.random.default_rng(13)
-    for n_features, n_trees, blocks in ((4, 1, 5), (6, 30, 40), (6, 100, 1), (3, 2, 7), (5, 9, 0)):
-        trees = _canary_trees(rng, n_features, n_trees)
-        xt = rng.choice(
-            [-1.0, 0.0, -0.0, 0.5, 1.0, 2.5, 3.0, np.nan, np.inf, -np.inf], size=(n_features, blocks)
-        )
+    """The C blocks above a cut against above_python on raw_python, on the canaries: cuts that tie scores,
+    below and above them all, and a zero row holding signed zeros, NaN and infinities."""
+    for trees, xt in _canaries(13):
+        n_features, n_trees, blocks = xt.shape[0], trees.count, xt.shape[1]
         raw = trees.raw_python(xt)
         for cut in (*raw[:3].tolist(), float(np.median(raw)) if blocks else 0.0, -np.inf, np.inf):
             for zero_row in (-1, 0, n_features - 1):
-                got = above(np.ascontiguousarray(xt), *trees.packed, trees.bias, cut, zero_row)
+                got = above(xt, *trees.packed, trees.bias, cut, zero_row)
                 if got != Trees.above_python(raw, xt, cut, zero_row):
                     return f"blocks above a cut differ on a canary of {n_trees} trees and {blocks} blocks"
     return None
