@@ -148,6 +148,18 @@ async def test_a_reply_that_arrives_alone_is_taken_at_once_and_the_next_ones_tog
     os.close(read_fd)
 
 
+def test_every_process_reads_its_replies_at_the_same_instants() -> None:
+    """Reads fall on one grid of REPLY_BATCH_S, so two processes' reads share the loop's wake-ups, and
+    no read waits longer than REPLY_BATCH_S after the last one."""
+    step = spawn.REPLY_BATCH_S
+    for read_at in (1000.0003, 1000.0051, 1000.0099, 73.25, 0.0):
+        due = spawn.next_read_time(read_at)
+        assert read_at < due <= read_at + step + 1e-9
+        assert due == spawn.next_read_time(due - step * 0.5)  # a read elsewhere in the interval: same
+    # two processes that last read at different moments of one interval read again together
+    assert spawn.next_read_time(5.0012) == spawn.next_read_time(5.0087)
+
+
 def test_replies_are_data_never_code() -> None:
     with pytest.raises(ipc.FrameError, match="global"):
         ipc.decode_reply(pickle.dumps((ipc.DONE, _Evil())))

@@ -184,6 +184,21 @@ async def test_a_key_stays_on_its_process_while_its_pages_are_queued() -> None:
         assert feed.hand_out(pool, b"b.example") is pool.slots[1]  # a new site does not wait
 
 
+async def test_has_room_is_false_only_when_no_page_could_be_routed() -> None:
+    """The runner stops walking its backlogs on `has_room() is False`: every route must then be None."""
+    async with running() as pool:
+        pool.adopt({0: [], 1: []})
+        feed, other = Feed(0), Feed(1)
+        while feed.hand_out(pool, b"a.example", 10_000) is not None:  # fills a's process
+            pass
+        assert pool.has_room()  # the other process is idle
+        while feed.hand_out(pool, b"b.example", 10_000) is not None:  # fills the other one
+            pass
+        assert not pool.has_room()
+        for job in (feed.job(b"a.example", b"v"), feed.job(b"new.example", b"v"), other.job(None, b"v")):
+            assert pool.route(job) is None  # a placed key, a new key, a keyless record: all wait
+
+
 async def test_records_without_a_key_follow_their_partitions_home_process() -> None:
     async with running() as pool:
         pool.adopt({0: [], 1: []})

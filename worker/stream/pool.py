@@ -273,6 +273,10 @@ class CleaningPool:
         free = [s for s in self.slots if self._has_room(s)]
         return min(free, key=_load) if free else None
 
+    def has_room(self) -> bool:
+        """Can any slot take a page now? When none can, `route` answers None for every page."""
+        return any(self._has_room(slot) for slot in self.slots)
+
     def _has_room(self, slot: Slot) -> bool:
         if not slot.ready:
             return False

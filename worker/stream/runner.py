@@ -400,14 +400,17 @@ class Worker:
         runs, and starting at the same partition every time would drain that one before its
         neighbours got a page (measured, when partitions were placed whole: a partition waited 5 s).
         """
-        if self.stopping or self._backpressure:
+        pool = self.pool
+        # Every process full (the usual state with busy processes): no page can go anywhere, so the
+        # backlogs are not walked. Each reply frees one place; without this check the pass that
+        # found the processes full again routed every partition's head once more (~5 routes a page).
+        if self.stopping or self._backpressure or not pool.has_room():
             return
         states = list(self._by_partition.values())
         if not states:
             return
         self._turn = (self._turn + 1) % len(states)
         states = states[self._turn :] + states[: self._turn]
-        pool = self.pool
         moved = True
         while moved:
             moved = False
@@ -419,6 +422,8 @@ class Worker:
                     slot = pool.route(state.backlog[0])
                     if slot is not None:
                         pool.submit(state.next_job(), slot)
+                        if not pool.has_room():
+                            return
                         moved = True
 
     def _wanted(self) -> list[TopicPartition]:

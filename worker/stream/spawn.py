@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import sys
 import time
@@ -27,10 +28,18 @@ START_TIMEOUT_S = 30.0
 # page's latency grows by at most this, its deadline is kept to within it. Measured (e2e drain of the
 # bench's 2,006 pages, two stand-in processes that answer after 2 ms without using CPU, 2 runs each,
 # shared machine): the worker's CPU per page 0.30 / 0.27 / 0.24 / 0.25 ms at 0 / 5 / 10 / 20 ms, pages
-# per second alike up to 10 ms and ~12% fewer at 20 ms (the processes then wait for pages).
+# per second alike up to 10 ms and ~12% fewer at 20 ms (the processes then wait for pages). The reads
+# fall on multiples of it (next_read_time), the same instants for every process.
 REPLY_BATCH_S = 0.01
 READ_BYTES = 1024 * 1024  # a pipe's size (child.PIPE_BYTES): one read takes all it holds
 CHILD_MODULE = "worker.stream.child"
+
+
+def next_read_time(read_at: float) -> float:
+    """When to read a process's replies again after a read at `read_at` (time.monotonic()): the next
+    multiple of REPLY_BATCH_S, the same instant for every process, so their reads share one wake-up of
+    the event loop (each read an interval of its own woke the loop once per process)."""
+    return (math.floor(read_at / REPLY_BATCH_S) + 1) * REPLY_BATCH_S
 
 
 class SubprocessChild:
@@ -71,7 +80,7 @@ class SubprocessChild:
             if self._eof:
                 return None
             if self._read_at is not None and self._at == self._end:
-                delay = self._read_at + REPLY_BATCH_S - time.monotonic()
+                delay = next_read_time(self._read_at) - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
             if not self._read():
