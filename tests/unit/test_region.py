@@ -126,6 +126,31 @@ def test_an_unnamed_lead_paragraph_beside_the_target_joins(monkeypatch: pytest.M
     assert _choose(seg_of(html))[1] == [PROSE, PROSE2, PROSE3]
 
 
+def test_a_lead_of_several_paragraphs_joins_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A standfirst of two paragraphs in the article's header: the whole run joins, not only its last one.
+    lead1 = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
+    lead2 = "Commuters who crossed it first said the wait had been worth it, though the tolls are high."
+    html = (
+        f"{NAV}<article><header><h1>Bridge opens</h1><div class='standfirst'><p>{lead1}</p><p>{lead2}</p>"
+        f"</div></header><div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></article>"
+        f"{SIDEBAR}"
+    )
+    assert _choose(seg_of(html))[1] == [lead1, lead2, PROSE, PROSE2, PROSE3]
+    # The run ends at the first block before it that is no lead: a heading between two leads ends it.
+    split = html.replace(f"<p>{lead1}</p><p>", f"<p>{lead1}</p><h2>Opening day</h2><p>")
+    assert _choose(seg_of(split))[1] == [lead2, PROSE, PROSE2, PROSE3]
+    # A prose paragraph outside the lead's box and the target's parent is no lead and does not join.
+    outside = (
+        f"{NAV}<div class='promo'><p>{lead1}</p></div><article><header><h1>Bridge opens</h1>"
+        f"<p class='standfirst'>{lead2}</p></header><div class='body'><p>{PROSE}</p><p>{PROSE2}</p>"
+        f"<p>{PROSE3}</p></div></article>{SIDEBAR}"
+    )
+    assert _choose(seg_of(outside))[1] == [lead2, PROSE, PROSE2, PROSE3]
+    # Without the rule (a run of one block) only the lead's last paragraph joins, as before.
+    monkeypatch.setattr(h, "LEAD_PARAGRAPH_RUN", 1)
+    assert _choose(seg_of(html))[1] == [lead2, PROSE, PROSE2, PROSE3]
+
+
 def _widen(seg: Segmentation, target: int) -> int:
     return widen(seg, _prefix(seg), target, score(seg).link_density)
 
@@ -471,9 +496,9 @@ def test_short_unnamed_boxes_between_an_unnamed_targets_prose_boxes_are_stepped_
     seg = page("<div>And one more thing:</div><div><a href='/x'>Essential links</a></div>")
     assert _choose(seg)[1] == [first, second, "And one more thing:", "Essential links", *heavy]  # rule
     # a named box between them, or one of another tag, still ends the walk (the lead paragraph rule takes
-    # the nearest prose block before the target)
+    # the nearest prose block before the target, and the prose blocks right before it: LEAD_PARAGRAPH_RUN)
     for between in ("<div class='note'>And one more thing:</div>", "<p>And one more thing:</p>"):
-        assert _choose(page(between))[1] == [second, *heavy]
+        assert _choose(page(between))[1] == [first, second, *heavy]
 
 
 def test_blocks_in_the_pages_footer_side_column_or_navigation_are_not_kept() -> None:

@@ -551,28 +551,49 @@ def with_lead_paragraph(
 ) -> list[tuple[int, int]]:
     """Take the article's lead ("standfirst", "teaser-text", "intro") that sits in the article header
     just before the target: a prose block shortly before it, in an element named like a lead, or a
-    prose paragraph inside the target's parent that no mark took out (`prefix`: the content weights)."""
+    prose paragraph inside the target's parent that no mark took out (`prefix`: the content weights); with
+    the lead blocks right before it, up to h.LEAD_PARAGRAPH_RUN in all (a lead of several paragraphs)."""
     lo = ranges[0][0]
     parent = seg.parents[target]
+    first = last = -1  # the lead run found: blocks first..last
     for j in range(lo - 1, max(-1, lo - 1 - h.LEAD_PARAGRAPH_BLOCKS), -1):
-        if seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY:
-            continue
-        if (  # rule: an unnamed lead paragraph (LEAD_PROSE_MIN_CHARS)
-            seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
-            and seg.kinds[j] == "paragraph"
-            and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
-            and prefix[j + 1] > prefix[j]
-            and parent >= 0
-            and seg.firsts[parent] <= j
-        ):
-            return [(j, j + 1), *ranges]
-        e, levels = seg.owners[j], 0
-        while e > 0 and levels < 3:
-            ident = seg.ident(e)
-            if ident and _is_lead_class(ident):
-                return [(j, j + 1), *ranges]
-            e, levels = seg.parents[e], levels + 1
-    return ranges
+        skip = (
+            seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY
+        )
+        if last >= 0:  # rule: the lead blocks right before the lead join it (LEAD_PARAGRAPH_RUN)
+            if (
+                skip
+                or last - j + 1 > h.LEAD_PARAGRAPH_RUN
+                or not _lead_block(seg, link_density, prefix, parent, j)
+            ):
+                break
+            first = j
+        elif not skip and _lead_block(seg, link_density, prefix, parent, j):
+            first = last = j
+    return ranges if last < 0 else [(first, last + 1), *ranges]
+
+
+def _lead_block(
+    seg: Segmentation, link_density: list[float], prefix: list[float], parent: int, j: int
+) -> bool:
+    """Is block `j` (a prose block shortly before the target) a lead: an unnamed prose paragraph inside the
+    target's `parent`, with content weight, or a block in an element named like a lead?"""
+    if (  # rule: an unnamed lead paragraph (LEAD_PROSE_MIN_CHARS)
+        seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
+        and seg.kinds[j] == "paragraph"
+        and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
+        and prefix[j + 1] > prefix[j]
+        and parent >= 0
+        and seg.firsts[parent] <= j
+    ):
+        return True
+    e, levels = seg.owners[j], 0
+    while e > 0 and levels < 3:
+        ident = seg.ident(e)
+        if ident and _is_lead_class(ident):
+            return True
+        e, levels = seg.parents[e], levels + 1
+    return False
 
 
 def outside_chrome(
