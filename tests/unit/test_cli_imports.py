@@ -71,6 +71,21 @@ def test_pages_that_name_their_site_need_no_suffix_list(tmp_path: Path) -> None:
     assert heavy_imports(argv, ("publicsuffixlist",)) == ["publicsuffixlist"]
 
 
+def test_str_pages_need_no_charset_detector(tmp_path: Path) -> None:
+    # charset_normalizer (~6 ms to import) is imported only for bytes whose charset must be guessed.
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text('{"id": "1", "url": "https://ex.org/a", "html": "<p>Hello there.</p>"}\n')
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
+    assert heavy_imports(argv, ("charset_normalizer",)) == []
+    probe = "from worker.clean import decode; decode._detect(bytes(range(256))); import sys;"
+    probe += " print('charset_normalizer' in sys.modules)"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.strip() == "True"  # the probe's name is the module the detector imports
+
+
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out), "--block-model"]
