@@ -13,6 +13,7 @@ import os
 import sys
 import zlib
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -1138,3 +1139,53 @@ def test_ancestors_named_like_a_comment_equal_pythons(parts: list[str], root_att
     assert tree.root is not None
     for node in native._nodes(tree.root):
         assert collect._in_comment(node) == collect.in_comment_python(node)
+
+
+def _guard_scans_with(nesting: native.NestingCounts) -> native.NestingCounts:
+    """The nesting counts guard_scans picks when `nesting` is the Python reference."""
+    return native.guard_scans(
+        guard._scan_python,
+        nesting,
+        guard._count_attributes_python,
+        guard.LONG_TAG_CHARS,
+        guard.ATTRIBUTE_PROBE_CHARS,
+        guard.NEVER_OPEN,
+        guard.FORMATTING_NAMES,
+        guard.OPTION_SPELLINGS,
+    )[1]
+
+
+def _off_when(wrong: Callable[[str], bool]) -> native.NestingCounts:
+    def nesting(markup: str) -> tuple[int, int, int]:
+        steps, elements, options = guard._nesting_counts_python(markup)
+        return steps + wrong(markup), elements, options
+
+    return nesting
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda m: any(ord(c) > 0xFFFF for c in m),  # 4-byte strs only
+        lambda m: any(0xFF < ord(c) <= 0xFFFF for c in m) and "<b" in m,  # 2-byte strs only
+        lambda m: m.endswith("</"),  # a tag cut by the end, in the tail loop
+        lambda m: "<option<option" in m,  # spellings without `>`
+        lambda m: m.count("</p>") > 100,  # end tags below depth 0, many
+    ],
+)
+def test_the_guard_canaries_catch_a_nesting_count_that_differs(
+    wrong: Callable[[str], bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The nesting counts are compared on samples of the long canaries (native.NESTING_SAMPLE_CHARS).
+    monkeypatch.setitem(native._STATUS, "guard", "native")
+    assert _guard_scans_with(guard._nesting_counts_python) is not guard._nesting_counts_python
+    assert _guard_scans_with(off := _off_when(wrong)) is off
+    assert native._STATUS["guard"] != "native"
+
+
+def test_a_nesting_sample_keeps_the_head_and_the_tail() -> None:
+    n = native.NESTING_SAMPLE_CHARS
+    assert native._nesting_sample("<b>" * 10) == "<b>" * 10
+    text = "a" * n + "b" * n
+    assert native._nesting_sample(text) == "a" * (n // 2) + "b" * (n // 2)
