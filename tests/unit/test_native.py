@@ -1189,3 +1189,27 @@ def test_a_nesting_sample_keeps_the_head_and_the_tail() -> None:
     assert native._nesting_sample("<b>" * 10) == "<b>" * 10
     text = "a" * n + "b" * n
     assert native._nesting_sample(text) == "a" * (n // 2) + "b" * (n // 2)
+
+
+IDENT_TABLES = (
+    h.CONTENT_MARKERS,
+    h.COMMENT_TOKEN_PREFIXES,
+    h.STRONG_BAD_PREFIXES,
+    h.WEAK_BAD_PREFIXES,
+    h.BAD_EXACT,
+    h.GOOD_TOKEN_PREFIXES,
+    h.POST_MARKERS,
+    h.POST_MARKER_PREFIXES,
+    h.CAPTION_PREFIXES,
+    h.GALLERY_PREFIXES,
+)
+
+
+def test_the_class_id_canaries_read_every_word_alone_and_every_table_every_way() -> None:
+    pairs = set(native._ident_canaries(IDENT_TABLES))
+    for table in IDENT_TABLES:
+        for word in table:  # every word alone, as a class, in some shape
+            assert any((shape.format(word, word), "") in pairs for shape in native.IDENT_SHAPES), word
+        for reading in native.IDENT_READINGS:
+            texts = (shape.format(w, w) for w in table for shape in native.IDENT_SHAPES)
+            assert any(reading(text) in pairs for text in texts), (sorted(table)[:3], reading(""))
