@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tests.unit.cleankit import html_trees
 from worker.clean import dom, guard, idents, lang, native, quality, render, wordmodel
@@ -1213,3 +1213,27 @@ def test_the_class_id_canaries_read_every_word_alone_and_every_table_every_way()
         for reading in native.IDENT_READINGS:
             texts = (shape.format(w, w) for w in table for shape in native.IDENT_SHAPES)
             assert any(reading(text) in pairs for text in texts), (sorted(table)[:3], reading(""))
+
+
+@needs_native
+def test_the_header_canaries_compare_each_walk_at_its_shipped_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(native._STATUS, "header", "native")
+
+    def walks(after_at: int, before_at: int) -> tuple[native.HeaderWalk, native.HeaderWalk]:
+        def after(node: LexborNode, limit: int) -> str:
+            return hd._after_python(node, limit) + ("!" if limit == after_at else "")
+
+        def before(node: LexborNode, limit: int) -> str:
+            return hd._before_python(node, limit) + ("!" if limit == before_at else "")
+
+        return after, before
+
+    def chosen(
+        after: native.HeaderWalk, before: native.HeaderWalk
+    ) -> tuple[native.HeaderWalk, native.HeaderWalk]:
+        skipped, stops = tuple(sorted(hd._SKIPPED_TAGS)), tuple(sorted(hd._STOP_TAGS))
+        return native.header_walks(after, before, hd.HEADER_NODES_MAX, skipped, stops, (500, 150))
+
+    assert chosen(hd._after_python, hd._before_python) != (hd._after_python, hd._before_python)
+    for wrong in (walks(500, -1), walks(-1, 150), walks(7, -1), walks(-1, 0)):
+        assert chosen(*wrong) == wrong
