@@ -303,13 +303,13 @@ COMMENT_LINK_AFTER_SHARE = 2.0
 # not only trailing: dragnet 0.9339, cleaneval_dev 0.8778. Evaluation sets:
 # dragnet test split 0.9222 -> 0.9227 (model 0.9236 -> 0.9241), scrapinghub_aeb 0.9714 -> 0.9715,
 # trafilatura_eval 0.9222 -> 0.9223.
-SIGN_OFF = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF = (
     r"^(?:follow\b.{0,80}?\b(?:on|at) (?:twitter|facebook)|write to\b.{0,80}?@|this entry was posted\b"
     r"|a version of this article appeared\b|an earlier version of this\b"
     # "Follow X on Twitter" in the stoplists' other languages (lang.py)
     r"|(?:folgen sie|folge|suivez|sigue a|síguenos en|obserwuj|volg|segui|siga|följ|следите за)\b.{0,80}?"
-    r"\b(?:auf|sur|en|na|op|su|no|på|в) (?:twitter|facebook|instagram)\b)",
-    re.IGNORECASE,
+    r"\b(?:auf|sur|en|na|op|su|no|på|в) (?:twitter|facebook|instagram)\b)"
 )
 
 # The same lines in the stoplists' other languages (lang.py; numbers: the end of this file), after an optional
@@ -768,7 +768,8 @@ HEADLINE_LINE_BLOCKS = 1
 # times as dear, their patterns start with a wildcard); cleaneval_dev unchanged (0.87811). Evaluation sets:
 # dragnet test split 0.92274 -> 0.92291, scrapinghub_aeb and trafilatura_eval unchanged (0.97148,
 # 0.92234); block model: dragnet train 0.93492 -> 0.93529, test 0.92412 -> 0.92430, the others unchanged.
-SIGN_OFF_CALL = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_CALL = (
     r"^(?:(?:don['’]?t miss [^.!?]{0,40}[.!?]\s*)?subscribe (?:to|for|now)\b|sign[- ]?up (?:for|to)\b"
     r"|to subscribe\b|to receive\b.{0,80}?\b(?:e-?mail|newsletter|updates|feed)\b"
     r"|if you (?:enjoyed|liked) this\b|enter your e-?mail\b|get the latest\b.{0,80}\b(?:sent|delivered)\b"
@@ -777,8 +778,7 @@ SIGN_OFF_CALL = re.compile(
     r"|(?:jetzt )?(?:(?:unseren|den) )?newsletter abonnieren\b|abonnieren sie\b|melden sie sich\b.{0,60}?"
     r"\bnewsletter\b|abonnez-vous\b|inscrivez-vous\b.{0,60}?\bnewsletter\b|suscríbete\b|suscribite\b"
     r"|zapisz się\b.{0,60}?\bnewslett\w*|zasubskrybuj\b|abonneer (?:je|u)\b|iscriviti\b.{0,60}?\bnewsletter\b"
-    r"|inscreva-se\b|assine (?:a|nossa) newsletter\b|prenumerera\b|подпишитесь\b)",
-    re.IGNORECASE,
+    r"|inscreva-se\b|assine (?:a|nossa) newsletter\b|prenumerera\b|подпишитесь\b)"
 )
 # The author's box at the end of the kept text: a heading "About the author", "Written by X", "About me",
 # or an upper-case "ABOUT JANE DOE" among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks (not the first)
@@ -993,7 +993,8 @@ FURNITURE_MAX_CHARS = 100
 # cleaneval_dev 0.88452 -> 0.88459 (yahoo.com), the other sets unchanged. "Can't" and "Don't" (SIGN_OFF_CALL)
 # with a typographic apostrophe too ("Can’t get enough of Spencer?"): dragnet train, memory, 0.94199 ->
 # 0.94200, the other sets unchanged.
-SIGN_OFF_NOTICE = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_NOTICE = (
     r"^(?:all (?:information|content|material)\b.{0,200}?\b(?:as is|informational"
     r"|for information)\b|this (?:page|site|website) is best viewed\b|(?:note:\s*)?in accordance with title"
     r" 17\b|join (?:over |more than )?[\d,]+\+? (?:\w+ )?(?:readers|subscribers|others|people)"
@@ -1008,8 +1009,7 @@ SIGN_OFF_NOTICE = re.compile(
     r"|última (?:actualización|modificación|atualização)\b|ostatnia (?:aktualizacja|modyfikacja)\b"
     r"|laatst (?:bijgewerkt|gewijzigd)\b|ultimo aggiornamento\b|ultima modifica\b"
     r"|senast (?:uppdaterad|ändrad)\b"
-    r"|последнее обновление\b)",
-    re.IGNORECASE,
+    r"|последнее обновление\b)"
 )
 
 # --- navigation and ad units inside the article's container (worker/clean/classify.py without_page_chrome) --
@@ -1117,12 +1117,12 @@ TAIL_HEADING_MAX_CHARS = 80
 # (towleroad.com: precision undefined, so not averaged); test 0.92458 -> 0.92476, cleaneval_dev,
 # scrapinghub_aeb and trafilatura_eval unchanged; block model: train 0.93764 -> 0.93813, test 0.92755 ->
 # 0.92787. Not trailing (a byline at the top) it is the convention of dragnet's gold, which keeps most.
-SIGN_OFF_POSTED = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_POSTED = (
     r"^(?:(?:originally )?(?:posted|written|published)|veröffentlicht|geschrieben|publié|écrit|publicado"
     r"|escrito"
     r"|opublikowano|napisane|gepubliceerd|geschreven|pubblicato|scritto|publicerad|skriven|опубликовано)\b"
-    r"(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$",
-    re.IGNORECASE,
+    r"(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$"
 )
 
 # --- short lines between good text past share buttons (worker/clean/classify.py smooth, _native.c) --------
