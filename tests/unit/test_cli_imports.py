@@ -7,6 +7,7 @@ Each case runs in a fresh interpreter, since this test process may already have 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -84,6 +85,29 @@ def test_str_pages_need_no_charset_detector(tmp_path: Path) -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert proc.stdout.strip() == "True"  # the probe's name is the module the detector imports
+
+
+def test_rare_patterns_are_compiled_on_first_use(tmp_path: Path) -> None:
+    # heuristics._lazy: a page that reaches none of them compiles none.
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text('{"id": "1", "url": "https://ex.org/a", "html": "<p>Hello there.</p>"}\n')
+    probe = (
+        "import sys; from worker.__main__ import main; from worker.clean import heuristics as h;"
+        f" main(['--log-level', 'WARNING', 'clean', {str(pages)!r}, '--out', {str(tmp_path / 'o.jsonl')!r}]);"
+        " print(sorted(n for n in h._LAZY if n in vars(h)), len(h._LAZY))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.split()[-2:] == ["[]", "9"]
+    from worker.clean import heuristics as h
+
+    for name, (pattern, flags) in h._LAZY.items():
+        assert name in h.__annotations__
+        assert getattr(h, name) == re.compile(pattern, flags)
+        assert vars(h)[name] is getattr(h, name)  # bound: compiled once
+    with pytest.raises(AttributeError):
+        _ = h.NO_SUCH_PATTERN
 
 
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
