@@ -1239,3 +1239,13 @@ def test_the_header_canaries_compare_each_walk_at_its_shipped_limit(monkeypatch:
     assert chosen(hd._after_python, hd._before_python) != (hd._after_python, hd._before_python)
     for wrong in (walks(500, -1), walks(-1, 150), walks(7, -1), walks(-1, 0)):
         assert chosen(*wrong) == wrong
+
+
+def test_the_selection_canaries_read_their_own_pages_every_way_and_the_trees_from_the_root() -> None:
+    pages = native._tree_canaries(native.SELECT_CANARIES)
+    own = len(native.SELECT_CANARIES)
+    roots = [(tree, root.tag) for tree, root in native._canary_roots(pages, own)]
+    assert len(roots) == 9 * own + len(pages) - own
+    assert {tag for _, tag in roots[: 9 * own]} == {"head", "body", "html"}
+    assert len({id(tree) for tree, _ in roots[: 9 * own]}) == 3 * own  # three modes
+    assert all(tag == "html" for _, tag in roots[9 * own :])
