@@ -1249,3 +1249,26 @@ def test_the_selection_canaries_read_their_own_pages_every_way_and_the_trees_fro
     assert {tag for _, tag in roots[: 9 * own]} == {"head", "body", "html"}
     assert len({id(tree) for tree, _ in roots[: 9 * own]}) == 3 * own  # three modes
     assert all(tag == "html" for _, tag in roots[9 * own :])
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda root, limit, max_chars: limit == 1,  # a limit, on MARK_CANARIES
+        lambda root, limit, max_chars: max_chars == 2,  # a text cut inside a character
+        lambda root, limit, max_chars: root.tag == "body",  # from the body
+        lambda root, limit, max_chars: root.css_first("title") is not None,  # a page of the segmentation's
+    ],
+)
+def test_the_marked_element_canaries_catch_a_scan_that_differs(
+    wrong: Callable[[LexborNode, int, int], bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(native._STATUS, "marked", "native")
+
+    def reference(root: LexborNode, marks: Marks, limit: int, max_chars: int) -> list[mk.Marked]:
+        got = mk.marked_python(root, marks, limit, max_chars)
+        return got[1:] if got and wrong(root, limit, max_chars) else got
+
+    assert native.marker(mk.marked_python, mk._CANARY_MARKS) is not mk.marked_python
+    assert native.marker(reference, mk._CANARY_MARKS) is reference
