@@ -126,3 +126,27 @@ def test_the_probe_sees_heavy_imports() -> None:
         check=True,
     )
     assert proc.stdout.strip() == "True"
+
+
+def test_the_parser_leaves_the_collector_as_it_found_it() -> None:
+    # build_parser turns the cyclic collector off for the command modules' imports only.
+    import gc
+
+    from worker.__main__ import build_parser
+
+    assert gc.isenabled()
+    build_parser()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        build_parser()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    probe = "import gc, importlib; seen = []; importlib.import_module = lambda n: seen.append(gc.isenabled())"
+    probe += " or __import__(n, fromlist=['register']); from worker import __main__ as m;"
+    probe += " m.importlib = importlib; m.build_parser(); print(set(seen), gc.isenabled())"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.split() == ["{False}", "True"]
