@@ -110,6 +110,22 @@ def test_rare_patterns_are_compiled_on_first_use(tmp_path: Path) -> None:
         _ = h.NO_SUCH_PATTERN
 
 
+def test_clean_imports_no_other_commands_libraries(tmp_path: Path) -> None:
+    # Every command's module is imported to build the parser: what only `eval` (the scorer: statistics),
+    # `demo` (tempfile, importlib.resources, signal) use is imported where they use it.
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]
+    names = ("statistics", "tempfile", "random", "decimal", "signal")
+    assert heavy_imports(argv, names) == []
+    probe = (
+        "import sys; from worker import evaluate, sample; sample.sample_dir(); print(' '.join(sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert {"statistics", "tempfile", "random"} <= set(proc.stdout.split())  # the probe's names are real
+
+
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out), "--block-model"]
