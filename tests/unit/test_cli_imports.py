@@ -6,6 +6,7 @@ Each case runs in a fresh interpreter, since this test process may already have 
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -166,3 +167,24 @@ def test_the_parser_leaves_the_collector_as_it_found_it() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert proc.stdout.split() == ["{False}", "True"]
+
+
+def test_a_command_line_builds_its_own_command_s_parser_only() -> None:
+    from worker.__main__ import COMMANDS, build_parser, named_command
+
+    assert named_command(["--log-level", "clean", "eval", "x"]) == "eval"
+    assert named_command(["--log-level=DEBUG", "clean", "--out", "run"]) == "clean"
+    assert named_command(["-h", "clean"]) is None
+    assert named_command(["--log-level", "DEBUG"]) is None
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(sub.choices)
+
+    every = commands(build_parser())
+    assert list(every) == list(COMMANDS)
+    for name in COMMANDS:
+        alone = commands(build_parser(name))
+        assert list(alone) == [name]
+        assert alone[name].format_help() == every[name].format_help()
+    assert list(commands(build_parser("nosuch"))) == list(COMMANDS)
