@@ -6,7 +6,9 @@ Each case runs in a fresh interpreter, since this test process may already have 
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -71,6 +73,60 @@ def test_pages_that_name_their_site_need_no_suffix_list(tmp_path: Path) -> None:
     assert heavy_imports(argv, ("publicsuffixlist",)) == ["publicsuffixlist"]
 
 
+def test_str_pages_need_no_charset_detector(tmp_path: Path) -> None:
+    # charset_normalizer (~6 ms to import) is imported only for bytes whose charset must be guessed.
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text('{"id": "1", "url": "https://ex.org/a", "html": "<p>Hello there.</p>"}\n')
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
+    assert heavy_imports(argv, ("charset_normalizer",)) == []
+    probe = "from worker.clean import decode; decode._detect(bytes(range(256))); import sys;"
+    probe += " print('charset_normalizer' in sys.modules)"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.strip() == "True"  # the probe's name is the module the detector imports
+
+
+def test_rare_patterns_are_compiled_on_first_use(tmp_path: Path) -> None:
+    # heuristics._lazy: a page that reaches none of them compiles none.
+    pages = tmp_path / "pages.jsonl"
+    pages.write_text('{"id": "1", "url": "https://ex.org/a", "html": "<p>Hello there.</p>"}\n')
+    probe = (
+        "import sys; from worker.__main__ import main; from worker.clean import heuristics as h;"
+        f" main(['--log-level', 'WARNING', 'clean', {str(pages)!r}, '--out', {str(tmp_path / 'o.jsonl')!r}]);"
+        " print(sorted(n for n in h._LAZY if n in vars(h)), len(h._LAZY))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.split()[-2:] == ["[]", "9"]
+    from worker.clean import heuristics as h
+
+    for name, (pattern, flags) in h._LAZY.items():
+        assert name in h.__annotations__
+        assert getattr(h, name) == re.compile(pattern, flags)
+        assert vars(h)[name] is getattr(h, name)  # bound: compiled once
+    with pytest.raises(AttributeError):
+        _ = h.NO_SUCH_PATTERN
+
+
+def test_clean_imports_no_other_commands_libraries(tmp_path: Path) -> None:
+    # Every command's module is imported to build the parser: what only `eval` (the scorer: statistics),
+    # `demo` (tempfile, importlib.resources, signal) use is imported where they use it.
+    out = tmp_path / "out.jsonl"
+    argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out)]
+    names = ("statistics", "tempfile", "random", "decimal", "signal")
+    assert heavy_imports(argv, names) == []
+    probe = (
+        "import sys; from worker import evaluate, sample; sample.sample_dir(); print(' '.join(sys.modules))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert {"statistics", "tempfile", "random"} <= set(proc.stdout.split())  # the probe's names are real
+
+
 def test_the_block_model_brings_numpy(tmp_path: Path) -> None:
     out = tmp_path / "out.jsonl"
     argv = ["--log-level", "WARNING", "clean", str(sample_dir()), "--out", str(out), "--block-model"]
@@ -87,3 +143,48 @@ def test_the_probe_sees_heavy_imports() -> None:
         check=True,
     )
     assert proc.stdout.strip() == "True"
+
+
+def test_the_parser_leaves_the_collector_as_it_found_it() -> None:
+    # build_parser turns the cyclic collector off for the command modules' imports only.
+    import gc
+
+    from worker.__main__ import build_parser
+
+    assert gc.isenabled()
+    build_parser()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        build_parser()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    probe = "import gc, importlib; seen = []; importlib.import_module = lambda n: seen.append(gc.isenabled())"
+    probe += " or __import__(n, fromlist=['register']); from worker import __main__ as m;"
+    probe += " m.importlib = importlib; m.build_parser(); print(set(seen), gc.isenabled())"
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert proc.stdout.split() == ["{False}", "True"]
+
+
+def test_a_command_line_builds_its_own_command_s_parser_only() -> None:
+    from worker.__main__ import COMMANDS, build_parser, named_command
+
+    assert named_command(["--log-level", "clean", "eval", "x"]) == "eval"
+    assert named_command(["--log-level=DEBUG", "clean", "--out", "run"]) == "clean"
+    assert named_command(["-h", "clean"]) is None
+    assert named_command(["--log-level", "DEBUG"]) is None
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return dict(sub.choices)
+
+    every = commands(build_parser())
+    assert list(every) == list(COMMANDS)
+    for name in COMMANDS:
+        alone = commands(build_parser(name))
+        assert list(alone) == [name]
+        assert alone[name].format_help() == every[name].format_help()
+    assert list(commands(build_parser("nosuch"))) == list(COMMANDS)

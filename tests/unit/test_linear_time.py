@@ -7,6 +7,7 @@ so each size is timed several times, interleaved, and the fastest run counts."""
 from __future__ import annotations
 
 import gc
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -248,9 +249,17 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "author tail": (lambda n: " on" * n + "x", h.AUTHOR_TAIL.search, 20_000),
     "taxonomy label, spaces": (lambda n: "tags" + " " * n, h.TAXONOMY_LABEL.search, 20_000),
     "taxonomy label, repeated": (lambda n: "filed under " * n, h.TAXONOMY_LABEL.search, 5_000),
-    "sign-off": (lambda n: "follow " + "on " * n + "x", h.SIGN_OFF.match, 20_000),
-    "sign-off call": (lambda n: "to receive " + "e" * n, h.SIGN_OFF_CALL.match, 20_000),
-    "sign-off notice": (lambda n: "want more " + "? " * n, h.SIGN_OFF_NOTICE.match, 20_000),
+    "sign-off": (lambda n: "follow " + "on " * n + "x", re.compile(h.SIGN_OFF, re.IGNORECASE).match, 20_000),
+    "sign-off call": (
+        lambda n: "to receive " + "e" * n,
+        re.compile(h.SIGN_OFF_CALL, re.IGNORECASE).match,
+        20_000,
+    ),
+    "sign-off notice": (
+        lambda n: "want more " + "? " * n,
+        re.compile(h.SIGN_OFF_NOTICE, re.IGNORECASE).match,
+        20_000,
+    ),
     "furniture line": (lambda n: "visit " + "a " * n + "on", _line_rules, 20_000),
     "widget line, pager": (lambda n: "1 " * n + "x", _line_rules, 20_000),
     "widget line, vendor": (lambda n: "powered by " + "a - " * n + "x", _line_rules, 20_000),

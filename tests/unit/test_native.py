@@ -13,13 +13,14 @@ import os
 import sys
 import zlib
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tests.unit.cleankit import html_trees
 from worker.clean import dom, guard, idents, lang, native, quality, render, wordmodel
@@ -1138,3 +1139,136 @@ def test_ancestors_named_like_a_comment_equal_pythons(parts: list[str], root_att
     assert tree.root is not None
     for node in native._nodes(tree.root):
         assert collect._in_comment(node) == collect.in_comment_python(node)
+
+
+def _guard_scans_with(nesting: native.NestingCounts) -> native.NestingCounts:
+    """The nesting counts guard_scans picks when `nesting` is the Python reference."""
+    return native.guard_scans(
+        guard._scan_python,
+        nesting,
+        guard._count_attributes_python,
+        guard.LONG_TAG_CHARS,
+        guard.ATTRIBUTE_PROBE_CHARS,
+        guard.NEVER_OPEN,
+        guard.FORMATTING_NAMES,
+        guard.OPTION_SPELLINGS,
+    )[1]
+
+
+def _off_when(wrong: Callable[[str], bool]) -> native.NestingCounts:
+    def nesting(markup: str) -> tuple[int, int, int]:
+        steps, elements, options = guard._nesting_counts_python(markup)
+        return steps + wrong(markup), elements, options
+
+    return nesting
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda m: any(ord(c) > 0xFFFF for c in m),  # 4-byte strs only
+        lambda m: any(0xFF < ord(c) <= 0xFFFF for c in m) and "<b" in m,  # 2-byte strs only
+        lambda m: m.endswith("</"),  # a tag cut by the end, in the tail loop
+        lambda m: "<option<option" in m,  # spellings without `>`
+        lambda m: m.count("</p>") > 40,  # end tags below depth 0, many
+    ],
+)
+def test_the_guard_canaries_catch_a_nesting_count_that_differs(
+    wrong: Callable[[str], bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The nesting counts are compared on samples of the long canaries (native.NESTING_SAMPLE_CHARS).
+    monkeypatch.setitem(native._STATUS, "guard", "native")
+    assert _guard_scans_with(guard._nesting_counts_python) is not guard._nesting_counts_python
+    assert _guard_scans_with(off := _off_when(wrong)) is off
+    assert native._STATUS["guard"] != "native"
+
+
+def test_a_nesting_sample_keeps_the_head_and_the_tail() -> None:
+    n = native.NESTING_SAMPLE_CHARS
+    assert native._nesting_sample("<b>" * 10) == "<b>" * 10
+    text = "a" * n + "b" * n
+    assert native._nesting_sample(text) == "a" * (n // 2) + "b" * (n // 2)
+
+
+IDENT_TABLES = (
+    h.CONTENT_MARKERS,
+    h.COMMENT_TOKEN_PREFIXES,
+    h.STRONG_BAD_PREFIXES,
+    h.WEAK_BAD_PREFIXES,
+    h.BAD_EXACT,
+    h.GOOD_TOKEN_PREFIXES,
+    h.POST_MARKERS,
+    h.POST_MARKER_PREFIXES,
+    h.CAPTION_PREFIXES,
+    h.GALLERY_PREFIXES,
+)
+
+
+def test_the_class_id_canaries_look_every_word_up_and_read_every_table_every_way() -> None:
+    pairs = set(native._ident_canaries(IDENT_TABLES))
+    in_c = native.IDENT_READINGS[:-1]  # the last: beyond ASCII, the C code asks the reference
+    for table in IDENT_TABLES:
+        for word in table:  # every word looked up by the C code, in some shape and reading
+            texts = [shape.format(word, word) for shape in native.IDENT_SHAPES]
+            assert any(reading(text) in pairs for text in texts for reading in in_c), word
+        for reading in native.IDENT_READINGS:
+            texts = [shape.format(w, w) for w in table for shape in native.IDENT_SHAPES]
+            assert any(reading(text) in pairs for text in texts), (sorted(table)[:3], reading(""))
+
+
+@needs_native
+def test_the_header_canaries_compare_each_walk_at_its_shipped_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(native._STATUS, "header", "native")
+
+    def walks(after_at: int, before_at: int) -> tuple[native.HeaderWalk, native.HeaderWalk]:
+        def after(node: LexborNode, limit: int) -> str:
+            return hd._after_python(node, limit) + ("!" if limit == after_at else "")
+
+        def before(node: LexborNode, limit: int) -> str:
+            return hd._before_python(node, limit) + ("!" if limit == before_at else "")
+
+        return after, before
+
+    def chosen(
+        after: native.HeaderWalk, before: native.HeaderWalk
+    ) -> tuple[native.HeaderWalk, native.HeaderWalk]:
+        skipped, stops = tuple(sorted(hd._SKIPPED_TAGS)), tuple(sorted(hd._STOP_TAGS))
+        return native.header_walks(after, before, hd.HEADER_NODES_MAX, skipped, stops, (500, 150))
+
+    assert chosen(hd._after_python, hd._before_python) != (hd._after_python, hd._before_python)
+    for wrong in (walks(500, -1), walks(-1, 150), walks(7, -1), walks(-1, 0)):
+        assert chosen(*wrong) == wrong
+
+
+def test_the_selection_canaries_read_their_own_pages_every_way_and_the_trees_from_the_root() -> None:
+    pages = native._tree_canaries(native.SELECT_CANARIES)
+    own = len(native.SELECT_CANARIES)
+    roots = [(tree, root.tag) for tree, root in native._canary_roots(pages, own)]
+    assert len(roots) == 5 * own + len(pages) - own  # each mode from the root, one from head and body too
+    assert sorted(tag for _, tag in roots[:5]) == ["body", "head", "html", "html", "html"]
+    assert len({id(tree) for tree, _ in roots[: 5 * own]}) == 3 * own  # three modes
+    assert all(tag == "html" for _, tag in roots[5 * own :])
+
+
+@needs_native
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        lambda root, limit, max_chars: limit == 1,  # a limit, on MARK_CANARIES
+        lambda root, limit, max_chars: max_chars == 2,  # a text cut inside a character
+        lambda root, limit, max_chars: root.tag == "body",  # from the body
+        lambda root, limit, max_chars: root.css_first("title") is not None,  # a page of the segmentation's
+    ],
+)
+def test_the_marked_element_canaries_catch_a_scan_that_differs(
+    wrong: Callable[[LexborNode, int, int], bool], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(native._STATUS, "marked", "native")
+
+    def reference(root: LexborNode, marks: Marks, limit: int, max_chars: int) -> list[mk.Marked]:
+        got = mk.marked_python(root, marks, limit, max_chars)
+        return got[1:] if got and wrong(root, limit, max_chars) else got
+
+    assert native.marker(mk.marked_python, mk._CANARY_MARKS) is not mk.marked_python
+    assert native.marker(reference, mk._CANARY_MARKS) is reference

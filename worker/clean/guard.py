@@ -233,7 +233,10 @@ _COMMENT = r"(?:>|->|(?:[^-]++|-(?!-!?>))*+(?:--!?>)?)"
 # value included, as the HTML tokenizer reads it: a quote opens a value only right after `=`), so nothing
 # inside them reads as a tag. Every loop is possessive or a negated class: no input makes it backtrack.
 # Groups: (name, attributes) of a tag, both empty for everything else; then the raw-text element's name.
-_TOKEN = re.compile(
+# A pattern's source, compiled by re's own cache on first use: only pages the probes flag reach it
+# (most_attributes, shape), and compiling it and the flat rewrite's patterns at import cost one page's
+# `clean` 17 million instructions (callgrind).
+_TOKEN = (
     r"<(?:"
     r"(/?(?!(?i:" + _RAW + r"|plaintext)" + _NAME_END + r")[A-Za-z][^\t\n\f\r />]*+)"
     r"(" + _ATTRIBUTES.removesuffix(">?") + r")>?"
@@ -250,7 +253,7 @@ _ATTRIBUTE = re.compile(r"[^\s/>\"'=][^\s/>=]*+(?:\s*+=\s*+(?:\"[^\"]*+\"|'[^']*
 def most_attributes(markup: str) -> int:
     """The most attributes on one tag of `markup` (tags in comments and raw text do not count)."""
     most = 0
-    for _name, attrs, _raw in _TOKEN.findall(markup):
+    for _name, attrs, _raw in re.findall(_TOKEN, markup):
         if len(attrs) >= LONG_TAG_CHARS:
             most = max(most, len(_ATTRIBUTE.findall(attrs)))
     return most
@@ -523,7 +526,7 @@ def shape(markup: str, max_nodes: int) -> Shape:
     tags = 0
     over: str | None = None
     lower: dict[str, str] = {}
-    for m in _TOKEN.finditer(markup):  # lazily: a hostile page is given up on long before its end
+    for m in re.finditer(_TOKEN, markup):  # lazily: a hostile page is given up on long before its end
         raw = m.group(1)
         if not raw:
             continue  # a comment or raw text
@@ -707,9 +710,11 @@ def _end(r: _Replay, name: str) -> None:
 
 # --- the flat rewrite ---------------------------------------------------------------------------------
 
+# Pattern sources, compiled by re's own cache when a page is first flattened (see _TOKEN).
+
 # What goes with its content: comments, bogus comments, raw text (scripts and styles: pre-cleaning drops
 # them anyway); the first <title> keeps its text.
-_FLAT_DROP = re.compile(
+_FLAT_DROP = (
     r"<(?:!--" + _COMMENT + r"|[!?][^>]*+>?|/(?![A-Za-z])[^>]*+>?"
     r"|(?P<raw>(?i:script|style|xmp|iframe|noembed|noframes|textarea|title))" + _NAME_END + r"[^>]*+>?"
     r"(?P<text>[^<]*+(?:<(?!/(?i:(?P=raw))" + _NAME_END + r")[^<]*+)*+)"
@@ -719,20 +724,20 @@ _FLAT_DROP = re.compile(
 # becomes a paragraph break. Every block tag first closes whatever block (and link) is open: end tags of
 # elements that are not open are ignored by the parser, so this needs no state and nothing can nest.
 _FLAT_CLOSE = "</a></h1></li></pre>"
-_FLAT_HEADING = re.compile(r"<(/?)((?i:h[1-6]))" + _NAME_END + _ATTRIBUTES)
-_FLAT_ITEM = re.compile(r"<(/?)(?i:li|dd|dt)" + _NAME_END + _ATTRIBUTES)
-_FLAT_PRE = re.compile(r"<(/?)(?i:pre|listing)" + _NAME_END + _ATTRIBUTES)
-_FLAT_BLOCK = re.compile(
+_FLAT_HEADING = r"<(/?)((?i:h[1-6]))" + _NAME_END + _ATTRIBUTES
+_FLAT_ITEM = r"<(/?)(?i:li|dd|dt)" + _NAME_END + _ATTRIBUTES
+_FLAT_PRE = r"<(/?)(?i:pre|listing)" + _NAME_END + _ATTRIBUTES
+_FLAT_BLOCK = (
     r"</?(?i:address|article|aside|blockquote|body|br|caption|center|details|dialog|dir|div|dl|fieldset"
     r"|figcaption|figure|footer|form|header|hgroup|hr|html|legend|main|menu|nav|noscript|ol|optgroup|option"
     r"|p|plaintext|search|section|summary|table|tbody|td|tfoot|th|thead|tr|ul)" + _NAME_END + _ATTRIBUTES
 )
-_FLAT_LINK = re.compile(r"<(/?)(?i:a)" + _NAME_END + _ATTRIBUTES)
+_FLAT_LINK = r"<(/?)(?i:a)" + _NAME_END + _ATTRIBUTES
 # A `<` that starts no tag, comment or end tag is text to the parser; escaped first, because the passes
 # below delete markup after it and could join it to the letters beyond into a tag ("<" "<script>" "x>").
-_FLAT_STRAY_LT = re.compile(r"<(?![A-Za-z!?/])")
+_FLAT_STRAY_LT = r"<(?![A-Za-z!?/])"
 # Every other tag goes, except the bare ones the passes above wrote.
-_FLAT_OTHER = re.compile(r"<(?!/?(?:a|p|li|pre|title|h[1-6])>)/?[A-Za-z][^\t\n\f\r />]*+" + _ATTRIBUTES)
+_FLAT_OTHER = r"<(?!/?(?:a|p|li|pre|title|h[1-6])>)/?[A-Za-z][^\t\n\f\r />]*+" + _ATTRIBUTES
 
 
 def flatten(markup: str) -> str:
@@ -743,16 +748,18 @@ def flatten(markup: str) -> str:
     tag carries an attribute.
     """
     titles: list[str] = []
-    markup = _FLAT_STRAY_LT.sub("&lt;", markup)
-    markup = _FLAT_DROP.sub(lambda m: _dropped(m, titles), markup)
-    markup = _FLAT_HEADING.sub(
-        lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + f"<{m.group(2).lower()}>", markup
+    markup = re.sub(_FLAT_STRAY_LT, "&lt;", markup)
+    markup = re.sub(_FLAT_DROP, lambda m: _dropped(m, titles), markup)
+    markup = re.sub(
+        _FLAT_HEADING,
+        lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + f"<{m.group(2).lower()}>",
+        markup,
     )
-    markup = _FLAT_ITEM.sub(lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + "<li>", markup)
-    markup = _FLAT_PRE.sub(lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + "<pre>", markup)
-    markup = _FLAT_BLOCK.sub(_FLAT_CLOSE + "<p>", markup)
-    markup = _FLAT_LINK.sub(r"<\1a>", markup)
-    return _FLAT_OTHER.sub("", markup)
+    markup = re.sub(_FLAT_ITEM, lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + "<li>", markup)
+    markup = re.sub(_FLAT_PRE, lambda m: _FLAT_CLOSE if m.group(1) else _FLAT_CLOSE + "<pre>", markup)
+    markup = re.sub(_FLAT_BLOCK, _FLAT_CLOSE + "<p>", markup)
+    markup = re.sub(_FLAT_LINK, r"<\1a>", markup)
+    return re.sub(_FLAT_OTHER, "", markup)
 
 
 def _dropped(m: re.Match[str], titles: list[str]) -> str:

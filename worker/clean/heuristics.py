@@ -7,6 +7,7 @@ there, not by hand-waving.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 
 def _by_first_character(alternatives: tuple[str, ...]) -> str:
@@ -16,6 +17,19 @@ def _by_first_character(alternatives: tuple[str, ...]) -> str:
     for a in alternatives:
         branches.setdefault(a[0], []).append(a[1:])
     return "|".join(f"{re.escape(c)}(?:{'|'.join(rest)})" for c, rest in sorted(branches.items()))
+
+
+# Patterns that most pages never reach (a comment section's controls, a trailing "More from X" heading, an
+# ad unit's label), compiled on their first use, not at import: each is matched on under a fifth of the
+# pages (the first 100 of each shared set), and compiling these 9 at import cost one page's `clean` 46
+# million more instructions (callgrind; that page reaches one of them). Each name is declared with its
+# type where it is defined; __getattr__ at the end of this module compiles it and binds it as a module
+# global, so every later use costs what a compiled pattern's does.
+_LAZY: dict[str, tuple[str, int]] = {}
+
+
+def _lazy(name: str, pattern: str, flags: int = 0) -> None:
+    _LAZY[name] = (pattern, flags)
 
 
 # --- pre-cleaning ---------------------------------------------------------------------------------
@@ -325,13 +339,13 @@ COMMENT_LINK_AFTER_SHARE = 2.0
 # not only trailing: dragnet 0.9339, cleaneval_dev 0.8778. Evaluation sets:
 # dragnet test split 0.9222 -> 0.9227 (model 0.9236 -> 0.9241), scrapinghub_aeb 0.9714 -> 0.9715,
 # trafilatura_eval 0.9222 -> 0.9223.
-SIGN_OFF = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF = (
     r"^(?:follow\b.{0,80}?\b(?:on|at) (?:twitter|facebook)|write to\b.{0,80}?@|this entry was posted\b"
     r"|a version of this article appeared\b|an earlier version of this\b"
     # "Follow X on Twitter" in the stoplists' other languages (lang.py)
     r"|(?:folgen sie|folge|suivez|sigue a|síguenos en|obserwuj|volg|segui|siga|följ|следите за)\b.{0,80}?"
-    r"\b(?:auf|sur|en|na|op|su|no|på|в) (?:twitter|facebook|instagram)\b)",
-    re.IGNORECASE,
+    r"\b(?:auf|sur|en|na|op|su|no|på|в) (?:twitter|facebook|instagram)\b)"
 )
 
 # The same lines in the stoplists' other languages (lang.py; numbers: the end of this file), after an optional
@@ -547,7 +561,9 @@ REGION_MARKS_MAX_SHARE = 0.7
 # credit"). Shipped model, single-page: scrapinghub_aeb 0.9688 -> 0.9713, trafilatura_eval snippets
 # 0.9176 -> 0.9199; dragnet test split 0.9119 -> 0.9107 and cleaneval_dev 0.8850 -> 0.8839 (their gold
 # keeps some of those lines).
-CROSS_LINK = re.compile(
+CROSS_LINK: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "CROSS_LINK",
     r"^(related|read more|see more|also on|more:|watch|click here|file photo|photo:|video|advertisement"
     # the stoplists' other languages (lang.py; numbers: the end of this file)
     r"|ähnliche|verwandte|mehr zum thema|lesen sie auch|weiterlesen|mehr:|foto:|bild:|anzeige|werbung"
@@ -651,7 +667,9 @@ COMMENT_FORM_PREFIXES: tuple[str, ...] = (
     "subscribe", "login", "logged", "hidden", "preview", "recent",
 )  # fmt: skip
 # Short lines that are a comment's controls, not its text (matched on the whole block, case-folded).
-COMMENT_CONTROL = re.compile(
+COMMENT_CONTROL: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "COMMENT_CONTROL",
     r"^\W*(?:(?:reply|replies|report( abuse| comment)?|like|unlike|dislike|flag|quote|permalink|link"
     r"|share|edit|delete|log in to reply|login to reply|sign in to reply|reply to this( comment)?"
     r"|antworten|répondre|responder|rispondi|\d+ (likes?|replies|points?|votes?)"
@@ -667,7 +685,9 @@ COMMENT_CONTROL = re.compile(
 COMMENT_CONTROL_MAX_CHARS = 40
 # A line that counts comments ("12 Responses to “Bridge reopens”", "{ 74 comments… read them below }");
 # with the arrowed pagination above: 0.8710 -> 0.8729.
-COMMENT_COUNT = re.compile(
+COMMENT_COUNT: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "COMMENT_COUNT",
     r"^\W*(\d+|no|one|two|three|four|five|six|seven|eight|nine|ten)\s+"
     r"(comments?|responses?|replies|thoughts|reactions"
     # the stoplists' other languages (lang.py), after a number
@@ -790,7 +810,8 @@ HEADLINE_LINE_BLOCKS = 1
 # times as dear, their patterns start with a wildcard); cleaneval_dev unchanged (0.87811). Evaluation sets:
 # dragnet test split 0.92274 -> 0.92291, scrapinghub_aeb and trafilatura_eval unchanged (0.97148,
 # 0.92234); block model: dragnet train 0.93492 -> 0.93529, test 0.92412 -> 0.92430, the others unchanged.
-SIGN_OFF_CALL = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_CALL = (
     r"^(?:(?:don['’]?t miss [^.!?]{0,40}[.!?]\s*)?subscribe (?:to|for|now)\b|sign[- ]?up (?:for|to)\b"
     r"|to subscribe\b|to receive\b.{0,80}?\b(?:e-?mail|newsletter|updates|feed)\b"
     r"|if you (?:enjoyed|liked) this\b|enter your e-?mail\b|get the latest\b.{0,80}\b(?:sent|delivered)\b"
@@ -799,8 +820,7 @@ SIGN_OFF_CALL = re.compile(
     r"|(?:jetzt )?(?:(?:unseren|den) )?newsletter abonnieren\b|abonnieren sie\b|melden sie sich\b.{0,60}?"
     r"\bnewsletter\b|abonnez-vous\b|inscrivez-vous\b.{0,60}?\bnewsletter\b|suscríbete\b|suscribite\b"
     r"|zapisz się\b.{0,60}?\bnewslett\w*|zasubskrybuj\b|abonneer (?:je|u)\b|iscriviti\b.{0,60}?\bnewsletter\b"
-    r"|inscreva-se\b|assine (?:a|nossa) newsletter\b|prenumerera\b|подпишитесь\b)",
-    re.IGNORECASE,
+    r"|inscreva-se\b|assine (?:a|nossa) newsletter\b|prenumerera\b|подпишитесь\b)"
 )
 # The author's box at the end of the kept text: a heading "About the author", "Written by X", "About me",
 # or an upper-case "ABOUT JANE DOE" among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks (not the first)
@@ -811,13 +831,15 @@ SIGN_OFF_CALL = re.compile(
 # "About Jane Doe" too: train unchanged); cleaneval_dev unchanged. Evaluation sets: dragnet test split
 # 0.92291 -> 0.92299, scrapinghub_aeb and trafilatura_eval unchanged; block model: dragnet train 0.93529
 # -> 0.93546, test 0.92430 -> 0.92437.
-AUTHOR_HEADING = re.compile(
+AUTHOR_HEADING: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "AUTHOR_HEADING",
     r"(?i:about (?:the )?(?:author|writer|blogger|contributor)s?|written by\b.*|about us|about me"
     # the stoplists' other languages (lang.py; numbers: the end of this file)
     r"|über (?:den autor|die autorin|mich|uns)|zum autor|zur autorin|à propos de l['’]auteur|sobre (?:el|o)"
     r" autor|sobre mí|o autorze|o mnie|over de auteur|over mij|sull['’]autore|om författaren|om mig"
     r"|об авторе|обо мне)\W*$"
-    r"|ABOUT(?: [A-Z]\w*(?:['’.-]\w+)*){1,3}\W*$"
+    r"|ABOUT(?: [A-Z]\w*(?:['’.-]\w+)*){1,3}\W*$",
 )
 AUTHOR_HEADING_TAIL_BLOCKS = 5
 
@@ -859,7 +881,9 @@ CLOSING_SENTENCE_MIN_CHARS = 20
 # 0.93519 (5 pages gain, none loses); cleaneval_dev unchanged (0.88222). Evaluation sets: dragnet test split
 # 0.92360 -> 0.92362, scrapinghub_aeb and trafilatura_eval unchanged (0.97168, 0.92274); block model:
 # dragnet train 0.93577 -> 0.93583, test 0.92457 -> 0.92459, the others unchanged.
-PHOTO_CREDIT = re.compile(
+PHOTO_CREDIT: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "PHOTO_CREDIT",
     r"\(?[^.!?/()]{2,50}(?:\s?/\s?[^.!?/()]{1,40}){0,2}\s?/\s?(?:getty ?images|ap(?: photo)?|afp|reuters"
     r"|associated press|the new york times|epa|corbis|bloomberg|pool|shutterstock|istock(?:photo)?"
     r"|[\w .'-]{1,30} (?:images|photos?|pictures))\)?",
@@ -1015,7 +1039,8 @@ FURNITURE_MAX_CHARS = 100
 # cleaneval_dev 0.88452 -> 0.88459 (yahoo.com), the other sets unchanged. "Can't" and "Don't" (SIGN_OFF_CALL)
 # with a typographic apostrophe too ("Can’t get enough of Spencer?"): dragnet train, memory, 0.94199 ->
 # 0.94200, the other sets unchanged.
-SIGN_OFF_NOTICE = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_NOTICE = (
     r"^(?:all (?:information|content|material)\b.{0,200}?\b(?:as is|informational"
     r"|for information)\b|this (?:page|site|website) is best viewed\b|(?:note:\s*)?in accordance with title"
     r" 17\b|join (?:over |more than )?[\d,]+\+? (?:\w+ )?(?:readers|subscribers|others|people)"
@@ -1030,8 +1055,7 @@ SIGN_OFF_NOTICE = re.compile(
     r"|última (?:actualización|modificación|atualização)\b|ostatnia (?:aktualizacja|modyfikacja)\b"
     r"|laatst (?:bijgewerkt|gewijzigd)\b|ultimo aggiornamento\b|ultima modifica\b"
     r"|senast (?:uppdaterad|ändrad)\b"
-    r"|последнее обновление\b)",
-    re.IGNORECASE,
+    r"|последнее обновление\b)"
 )
 
 # --- navigation and ad units inside the article's container (worker/clean/classify.py without_page_chrome) --
@@ -1048,7 +1072,8 @@ SIGN_OFF_NOTICE = re.compile(
 # cleaneval_dev 0.88371 -> 0.88417 (businessweek.com's "BW MALL SPONSORED LINKS" and its five ads); dragnet
 # test, scrapinghub_aeb and trafilatura_eval unchanged (0.92432, 0.97168, 0.92274); block model: train
 # 0.93735 -> 0.93737, cleaneval_dev 0.88975 -> 0.89022, the others unchanged.
-BREADCRUMB = re.compile(r"[^.!?>»›]{1,40}(?:\s[>»›]\s[^.!?>»›]{1,60}){2,}")
+BREADCRUMB: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy("BREADCRUMB", r"[^.!?>»›]{1,40}(?:\s[>»›]\s[^.!?>»›]{1,60}){2,}")
 BREADCRUMB_MAX_CHARS = 160
 # The first kept block is a blog's welcome box for new visitors (a WordPress plugin's "If you're new here,
 # you may want to subscribe to my RSS feed. Thanks for visiting!", "Welcome to Million Dollar Journey! If
@@ -1078,7 +1103,9 @@ BROWSER_NOTICE_MAX_CHARS = 400
 # A kept line, of at most AD_UNIT_LABEL_MAX_CHARS characters, that labels an ad unit ("BW MALL SPONSORED
 # LINKS", "Ads by Google") right before a run of kept list items, is no article text, nor are the items (the
 # ads). Looked for only before a run of list items: a label alone is BOILERPLATE_LINE's or a short line's.
-AD_UNIT_LABEL = re.compile(
+AD_UNIT_LABEL: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "AD_UNIT_LABEL",
     r"\W*(?:[\w ]{0,20} )?(?:sponsored (?:links|results|listings)|ads by google|paid links"
     # the stoplists' other languages (lang.py; numbers: the end of this file)
     r"|gesponserte (?:links|anzeigen|inhalte)|anzeigen von google|liens (?:sponsorisés|commerciaux)"
@@ -1100,7 +1127,9 @@ AD_UNIT_LABEL_MAX_CHARS = 60
 # 0.93737 -> 0.93764, test 0.92729 -> 0.92755. Headings only: such a paragraph is the article's text ("Other
 # albums of note out this week:", "Space is limited so sign up today!"; any kind of block, within 8 blocks of
 # the end: dragnet train -0.00035); "Top ...", "More on ..." section headings are not matched.
-TAIL_HEADING = re.compile(
+TAIL_HEADING: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "TAIL_HEADING",
     r"\W*(?:more (?:from|in) .{1,40}|more (?:news|stories|posts|articles|videos)\b.{0,30}"
     r"|related(?: posts?| articles?| stories| links| content| reading| coverage| videos)?"
     r"|you (?:may|might) also (?:like|enjoy)\b.{0,20}|(?:recommended|popular|recent"
@@ -1139,12 +1168,12 @@ TAIL_HEADING_MAX_CHARS = 80
 # (towleroad.com: precision undefined, so not averaged); test 0.92458 -> 0.92476, cleaneval_dev,
 # scrapinghub_aeb and trafilatura_eval unchanged; block model: train 0.93764 -> 0.93813, test 0.92755 ->
 # 0.92787. Not trailing (a byline at the top) it is the convention of dragnet's gold, which keeps most.
-SIGN_OFF_POSTED = re.compile(
+# (A pattern's source, matched case-folded in classify._SIGN_OFF_LINE with the other sign-off lines.)
+SIGN_OFF_POSTED = (
     r"^(?:(?:originally )?(?:posted|written|published)|veröffentlicht|geschrieben|publié|écrit|publicado"
     r"|escrito"
     r"|opublikowano|napisane|gepubliceerd|geschreven|pubblicato|scritto|publicerad|skriven|опубликовано)\b"
-    r"(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$",
-    re.IGNORECASE,
+    r"(?=.{0,150}\b(?:19|20)\d\d\b).{0,150}$"
 )
 
 # --- short lines between good text past share buttons (worker/clean/classify.py smooth, _native.c) --------
@@ -1380,7 +1409,9 @@ SHARE_COUNT = re.compile(r"\d[\d,.]*[kKmM]?")
 # 15, the text held 53 on main and 211 now; most of the 92 left sit further from the text's start. Cost: only
 # with keep_headline, ~1.6 us a page (at most three short blocks matched; min of 30 repetitions over
 # dragnet's pages).
-BYLINE = re.compile(
+BYLINE: re.Pattern[str]  # compiled on its first use (_lazy)
+_lazy(
+    "BYLINE",
     r"^(?:(?:posted|written|published|words|story|text|reported|geschrieben|verfasst|publié|écrit|escrito"
     r"|publicado|scritto|pubblicato|geplaatst|geschreven|skrevet|napisane|opublikowane)\s+)?"
     r"(?:by|von|par|por|di|door|av|af|przez|autor(?:in)?|author|auteur)\s*:?\s+",
@@ -1390,3 +1421,15 @@ BYLINE_MAX_CHARS = 80
 BYLINE_MAX_WORDS = 12
 BYLINE_BEFORE_FIRST = 2
 BYLINE_AFTER_FIRST = 1
+
+
+if not TYPE_CHECKING:  # mypy reads the declarations (a typed __getattr__ would accept any name)
+
+    def __getattr__(name: str) -> re.Pattern[str]:
+        """A _lazy pattern, compiled and bound as a module global on its first use."""
+        try:
+            pattern, flags = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        compiled = globals()[name] = re.compile(pattern, flags)
+        return compiled

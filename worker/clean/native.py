@@ -16,7 +16,7 @@ import logging
 import re
 import sys
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar, cast
@@ -759,8 +759,22 @@ GUARD_CANARIES = (
 )
 
 
-# The longest canary whose 2- and 4-byte copies the nesting counts are compared on (see guard_scans).
-WIDE_NESTING_CANARY_CHARS = 4096
+# The nesting counts (guard._nesting_counts_python) are compared on a canary's first and last
+# NESTING_SAMPLE_CHARS // 2 characters when it is longer. Their C loop keeps five counters and reads the
+# markup sixteen characters a step, then the tail one at a time: no state of it grows with the markup's
+# length, so a head and a tail still meet every name kind, end tags below depth 0, every offset of a `<`
+# in a step, the tail loop and a spelling cut by the end; the long canaries are for the scans. The whole
+# canaries (the long ones in one storage kind) cost one page's `clean` 101 million more instructions,
+# 1024 characters 10 million more (callgrind).
+NESTING_SAMPLE_CHARS = 512
+
+
+def _nesting_sample(text: str) -> str:
+    """`text`, or its head and tail when it is longer than NESTING_SAMPLE_CHARS (see there)."""
+    half = NESTING_SAMPLE_CHARS // 2
+    return text if len(text) <= NESTING_SAMPLE_CHARS else text[:half] + text[-half:]
+
+
 CountAttributes = Callable[[str, int, int], int]
 # Attribute lists: quoted, unquoted and empty values, spaces around "=", stray and unclosed quotes, names
 # holding quotes, slashes, whitespace beyond ASCII.
@@ -836,12 +850,17 @@ def marker(reference: Marker, marks: tuple[Any, ...]) -> Marker:
         if problem := _tree_reading_off():
             return problem
         scan = native(ext)
-        for html in _tree_canaries(MARK_CANARIES, " class='date'"):
+        for i, html in enumerate(_tree_canaries(MARK_CANARIES, " class='date'")):
             tree = LexborHTMLParser(html)
-            for root in (tree.body, tree.root):
+            # The limits cut what the scan returns and the roots move where it starts, which MARK_CANARIES
+            # are made to test (elements of every mark, texts of every width); the segmentation's pages
+            # after them add kinds of node, every one of which the unlimited scan from the root reads.
+            # Those pages every way too: 13 million more instructions of one page's `clean` (callgrind).
+            own = i < len(MARK_CANARIES)
+            for root in (tree.body, tree.root) if own else (tree.root,):
                 assert root is not None
                 for wanted in marks:
-                    for limit, max_chars in _MARK_LIMITS:
+                    for limit, max_chars in _MARK_LIMITS if own else _MARK_LIMITS[-1:]:
                         got = scan(root, wanted, limit, max_chars)
                         want = reference(root, wanted, limit, max_chars)
                         if got != want:
@@ -868,20 +887,28 @@ SELECT_CANARIES = (
     '<div class="\u212author author\u00a0">l</div><a rel="author\vx">m</a><a rel>n</a><h1 class=AUTHOR>'
     'o<time itemprop>p</time></h1><script type="text/json+ld">q</script><link rel><link>',
 )
+_STANDARDS_DOCTYPE = "<!DOCTYPE html>"
 _SELECT_DOCTYPES = (
     "",
-    "<!DOCTYPE html>",
+    _STANDARDS_DOCTYPE,
     '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
     '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">',
 )
 
 
-def _canary_roots(pages: Iterable[str]) -> Iterator[tuple[LexborHTMLParser, LexborNode]]:
-    """Each page parsed in quirks, limited-quirks and standards mode, with its head, body and root."""
-    for page in pages:
-        for doctype in _SELECT_DOCTYPES:
+def _canary_roots(pages: list[str], own: int) -> Iterator[tuple[LexborHTMLParser, LexborNode]]:
+    """The first `own` pages (a stage's own canaries) parsed in quirks, limited-quirks and standards mode,
+    from the root in each mode and from the head and the body in standards mode too; the others
+    (_tree_canaries' pages of the segmentation, there for their kinds of node) as every stage parses
+    them, from the root only. The modes change which elements a selector names, which the root's scan
+    meets every one of; the roots change where a scan starts, which one mode shows. The segmentation's
+    pages every way too: 14 million more instructions of one page's `clean`; the own pages from every
+    root in every mode: 10 million more (callgrind)."""
+    for i, page in enumerate(pages):
+        for doctype in _SELECT_DOCTYPES if i < own else ("",):
             tree = LexborHTMLParser(doctype + page)
-            for root in (tree.head, tree.body, tree.root):
+            every = i < own and doctype == _STANDARDS_DOCTYPE
+            for root in (tree.head, tree.body, tree.root) if every else (tree.root,):
                 assert root is not None
                 yield tree, root
 
@@ -908,7 +935,8 @@ def selector(reference: NodeSelector, lists: tuple[Any, ...]) -> NodeSelector:
         assert sample.body is not None
         ext.configure_nodes(sample.body, sample.body.mem_id, sample)
         scan = native(ext)
-        for tree, root in _canary_roots(_tree_canaries(SELECT_CANARIES, " class=author itemprop=x")):
+        pages = _tree_canaries(SELECT_CANARIES, " class=author itemprop=x")
+        for tree, root in _canary_roots(pages, len(SELECT_CANARIES)):
             for wanted in lists:
                 got, want = scan(root, wanted), reference(root, wanted)
                 if [_seen(n) for n in got] != [_seen(n) for n in want]:
@@ -982,7 +1010,8 @@ def meta_scanner(
         scan = native(ext)
         pages = _tree_canaries(META_CANARIES + SELECT_CANARIES, " class=author itemprop=x")
         head = "<head>" + META_CANARIES[0] + "</head>"
-        for _, root in _canary_roots(page.replace("<head></head>", head) for page in pages):
+        pages = [page.replace("<head></head>", head) for page in pages]
+        for _, root in _canary_roots(pages, len(META_CANARIES + SELECT_CANARIES)):
             for wanted_list in lists:
                 got, want = scan(root, wanted_list), reference(root, wanted_list)
                 if seen(got) != seen(want):
@@ -1108,15 +1137,24 @@ HEADER_CANARIES = (
     "<h1>alone</h1>",
     "<div><div><h1></h1></div></div>x<h1>a<b>b</b></h1><p>  </p>tail",
 )
-# Limits of the check: none, one character, a word, the shipped limits.
-_HEADER_LIMITS = (0, 1, 7, 150, 500)
+# Limits of the check: none, one character, a word; then each walk's shipped limit, the one it is called
+# with (header_walks' `limits`). Each walk at the other's limit too (150 and 500) gave the same text as at
+# its own from every node of every canary (none has 150 characters within the walks' reach): 17 million
+# instructions of one page's `clean` for no other comparison (callgrind).
+_HEADER_LIMITS = (0, 1, 7)
 
 
 def header_walks(
-    after: HeaderWalk, before: HeaderWalk, max_nodes: int, skipped: tuple[int, ...], stops: tuple[int, ...]
+    after: HeaderWalk,
+    before: HeaderWalk,
+    max_nodes: int,
+    skipped: tuple[int, ...],
+    stops: tuple[int, ...],
+    limits: tuple[int, int],
 ) -> tuple[HeaderWalk, HeaderWalk]:
     """The C walks from the headline if they equal `after` and `before` from every element of the canaries
-    (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`); else those."""
+    (walking at most `max_nodes` steps, into no element of `skipped`, out of none of `stops`; each at the
+    small limits and at its own of `limits`, the one the pipeline calls it with); else those."""
 
     def native(ext: Any) -> tuple[HeaderWalk, HeaderWalk]:
         # A text that is not valid UTF-8 (None from C) is left to the Python walk, as selectolax decodes it.
@@ -1134,14 +1172,19 @@ def header_walks(
         if problem := _tree_reading_off():
             return problem
         walks = native(ext)
-        for html in _tree_canaries(HEADER_CANARIES):
+        for i, html in enumerate(_tree_canaries(HEADER_CANARIES)):
             body = LexborHTMLParser(html).body
             assert body is not None
             nodes = list(_nodes(body))
+            # The small limits test where a walk stops and cuts, which HEADER_CANARIES are made for; the
+            # segmentation's pages after them add kinds of node, which the walks at the shipped limits
+            # start from and pass through (at the small limits too: 16 million more instructions of one
+            # page's `clean`, callgrind).
+            small = _HEADER_LIMITS if i < len(HEADER_CANARIES) else ()
             # From every node of a small page; from its headline on the page longer than the walks.
             for node in nodes if len(nodes) < 100 else body.css("h1"):
-                for ours, reference in zip(walks, (after, before), strict=True):
-                    for limit in _HEADER_LIMITS:
+                for ours, reference, shipped in zip(walks, (after, before), limits, strict=True):
+                    for limit in (*small, shipped):
                         got, want = ours(node, limit), reference(node, limit)
                         if got != want:
                             return f"header text differs on a canary: {got!r} != {want!r}"
@@ -1178,11 +1221,10 @@ def guard_scans(
         for markup in GUARD_CANARIES:
             wide = {markup.replace("x", c) for c in ("\u00e9", "\u4e00", "\U0001f600")} - {markup}
             for text in (markup, *sorted(wide)):
-                # The Python nesting counts of every canary in every storage kind took 18 ms of every
-                # process's start-up: on the long canaries they are compared in one kind only (every
-                # kind is compared on the shorter ones; the guard's import 25 -> 15 ms, measured).
-                nesting = text is markup or len(text) <= WIDE_NESTING_CANARY_CHARS
-                if scans(text) != scan(text) or (nesting and counts(text) != nesting_counts(text)):
+                # The nesting counts on a head and a tail of the long canaries (NESTING_SAMPLE_CHARS),
+                # in every storage kind; the scans on the whole canaries.
+                sample = _nesting_sample(text)
+                if scans(text) != scan(text) or counts(sample) != nesting_counts(sample):
                     problem = f"guard scans differ on {text[:40]!r}"
         for text in ATTRIBUTE_CANARIES:
             for start, close in ((0, len(text)), (1, len(text) - 1), (3, 7)):
@@ -1210,18 +1252,34 @@ def _chosen(
 IdentFlags = Callable[[list[str], list[str]], bytes]
 
 
+# Where a table word stands in a class (_ident_canaries).
+IDENT_SHAPES = ("{}", "{}x", "x-{}", "x_{}", "{}-x", "{}_x", "X{}", "{}-", "-{}", "a b-{}-c", "{}\x1c{}")
+# The readings of a word in a shape: alone as the class, as the id, upper-cased, after another word with a
+# post's id, beyond ASCII (the C code asks flags_of instead of reading the tables).
+IDENT_READINGS: tuple[Callable[[str], tuple[str, str]], ...] = (
+    lambda text: (text, ""),
+    lambda text: ("", text),
+    lambda text: (text.upper(), "row"),
+    lambda text: ("col " + text, "post-4711"),
+    lambda text: (text.replace("a", "\u00e4"), "menu"),
+)
+
+
 def _ident_canaries(tables: tuple[frozenset[str] | tuple[str, ...], ...]) -> list[tuple[str, str]]:
     """(class, id) pairs that exercise every table word in every place the rules look at it."""
     words = sorted({w for table in tables for w in table})
-    shapes = ("{}", "{}x", "x-{}", "x_{}", "{}-x", "{}_x", "X{}", "{}-", "-{}", "a b-{}-c", "{}\x1c{}")
+    shapes, readings = IDENT_SHAPES, IDENT_READINGS
     out = [("", ""), (" ", ""), ("", "Post-12"), ("post-", "post-1a"), ("POST-7 Nav", ""), ("Ünï-nav", "x")]
-    # Every word in two shapes, every shape with many words: a few hundred pairs (all words in all
-    # shapes cost 20 ms at import); the tests compare both paths on generated and shared pages.
+    # Every word in two shapes, every shape with many words (all words in all shapes cost 20 ms at
+    # import); the tests compare both paths on generated and shared pages. A word's own part of the C
+    # code is its table lookup, which every reading but the last makes; the readings are otherwise the
+    # same code for every word, so each word-shape takes one of them in turn: a word's two are next to
+    # each other in IDENT_READINGS, never both the last, and every table meets every reading
+    # (tests/unit/test_native.py). All five readings of every word-shape: 70 million more instructions
+    # of one page's `clean` (callgrind).
     for i, w in enumerate(words):
-        for shape in (shapes[i % len(shapes)], shapes[(i * 7 + 3) % len(shapes)]):
-            text = shape.format(w, w)
-            out += [(text, ""), ("", text), (text.upper(), "row"), ("col " + text, "post-4711")]
-            out.append((text.replace("a", "\u00e4"), "menu"))
+        for k, shape in enumerate((shapes[i % len(shapes)], shapes[(i * 7 + 3) % len(shapes)])):
+            out.append(readings[(2 * i + k) % len(readings)](shape.format(w, w)))
     return out
 
 

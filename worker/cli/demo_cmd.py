@@ -12,9 +12,7 @@ import dataclasses
 import logging
 import os
 import shutil
-import signal
 import sys
-import tempfile
 import textwrap
 import time
 from collections import Counter, deque
@@ -132,6 +130,7 @@ class Progress:
 
 async def demo(args: argparse.Namespace, settings: Settings, bootstrap: str, log_dir: Path) -> int:
     import asyncio
+    import signal
 
     from worker.stream.broker import create_topics
     from worker.stream.local import OutputWatcher, WorkerProcess, pipeline_topics
@@ -204,7 +203,9 @@ async def demo(args: argparse.Namespace, settings: Settings, bootstrap: str, log
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here: every command imports this module to build the parser (tempfile brings random).
     import asyncio
+    import tempfile
 
     from worker.stream.broker import BrokerError, free_port, start_broker
     from worker.stream.local import local_settings

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -30,10 +30,15 @@ from worker.cli.clean_cmd import (
     load_settings,
     progress,
 )
-from worker.evaluate import Gold, score, summary_lines
 from worker.gc_policy import tune_gc
 from worker.io import PredictionWriter, ReadStats, iter_jsonl, pages_from_records
 from worker.models import Document, Page
+
+if TYPE_CHECKING:
+    # The scorer is imported where it scores: every command imports this module to build the parser,
+    # and the scorer brings statistics, fractions, decimal and random (one page's `clean`: ~15 ms in
+    # python -X importtime).
+    from worker.evaluate import Gold
 
 COMMENTS_GOLD = "gold_comments"
 
@@ -46,13 +51,15 @@ def dataset_pages(path: Path, golds: list[Gold], stats: ReadStats, field: str = 
 def _with_golds(
     records: Iterable[tuple[str, dict[str, Any]]], golds: list[Gold], stats: ReadStats, field: str
 ) -> Iterator[tuple[str, dict[str, Any]]]:
+    from worker import evaluate  # here, not with the module: see the TYPE_CHECKING import
+
     for where, record in records:
         if "id" not in record:
             stats.problem(where, "no 'id' field")
             continue
         # Appended before the page is built: a record that is no page still counts in scoring, as a
         # missing (empty) prediction.
-        golds.append(Gold.from_record(record, field))
+        golds.append(evaluate.Gold.from_record(record, field))
         yield where, record
 
 
@@ -71,6 +78,8 @@ def evaluate_dataset(
     two_pass: bool = False,
     comments: bool = False,
 ) -> dict[str, Any]:
+    from worker import evaluate  # here, not with the module: see the TYPE_CHECKING import
+
     golds: list[Gold] = []
     preds: dict[str, str] = {}
     read_stats = ReadStats()
@@ -95,7 +104,7 @@ def evaluate_dataset(
             writer.close()
     # With --limit, `golds` holds only the records read, so unread pages do not count as empty output.
     result: dict[str, Any] = {"dataset": str(path)}
-    result.update(score(golds, preds, sites_min=sites_min, by_site=by_site))
+    result.update(evaluate.score(golds, preds, sites_min=sites_min, by_site=by_site))
     result["pipeline"] = {
         "pages": stats.pages,
         "scored": field,
@@ -149,6 +158,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from worker import evaluate  # here, not with the module: see the TYPE_CHECKING import
+
     if not args.dataset.exists():
         print(f"eval: no such dataset: {args.dataset}", file=sys.stderr)
         return 2
@@ -167,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         comments=args.comments,
     )
     summary = result.pop("_summary")
-    for line in summary_lines(result):
+    for line in evaluate.summary_lines(result):
         print(line)
     print(f"eval: {summary}", file=sys.stderr)
     if result["skipped_pages"]:

@@ -8,7 +8,6 @@ article; three pages have a comment section, and library-festival.html is window
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
 SITE = "larkfield-courier.example"
@@ -16,6 +15,10 @@ SITE = "larkfield-courier.example"
 
 def sample_dir() -> Path:
     """The folder holding the sample pages (a real directory: the package is never zipped)."""
+    # Imported here: the demo's module imports this one to build every command's parser, and
+    # importlib.resources brings tempfile, which brings random (~9 ms, python -X importtime).
+    from importlib.resources import files
+
     return Path(str(files(__name__).joinpath("site")))
 
 

@@ -109,7 +109,12 @@ def _before_python(node: LexborNode, limit: int) -> str:
 # The walks in C (worker/clean/_native.c: the same steps without a Python node per step), once native.py
 # has checked them against these on canary pages; else these.
 _after, _before = native.header_walks(
-    _after_python, _before_python, HEADER_NODES_MAX, tuple(sorted(_SKIPPED_TAGS)), tuple(sorted(_STOP_TAGS))
+    _after_python,
+    _before_python,
+    HEADER_NODES_MAX,
+    tuple(sorted(_SKIPPED_TAGS)),
+    tuple(sorted(_STOP_TAGS)),
+    (HEADER_AFTER, HEADER_BEFORE),
 )
 
 
