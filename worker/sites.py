@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 from hashlib import blake2b
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:  # loaded on first use (~30 ms to read the list): records that name their site skip it
@@ -29,27 +29,9 @@ def _suffixes() -> PublicSuffixList:
     # name, .example, .test, an IP) has no registered domain; its whole host is the site (site_of).
     # accept_encoded_idn=False: the punycode copy of every IDN rule took 24-48 of the build's 36-60 ms
     # (one page's `clean` starts in ~250 ms); a host's punycode labels are decoded for the lookup instead.
-    from publicsuffixlist import ENCODING, ERRORMODE, PublicSuffixList
+    from publicsuffixlist import PublicSuffixList
 
-    class Suffixes(PublicSuffixList):
-        """The list's rules read as PublicSuffixList._parse reads them, with the whole file decoded and
-        lower-cased at once and one set comprehension over its lines (the library's loop cost one page's
-        `clean` 26 million more instructions, callgrind). tests/unit/test_sites.py checks that both read
-        the same rules and label count from the installed list."""
-
-        def _parse(self, source: Any, accept_encoded_idn: bool, only_icann: bool = False) -> None:
-            if accept_encoded_idn or only_icann or not hasattr(source, "read"):
-                super()._parse(source, accept_encoded_idn, only_icann)  # type: ignore[no-untyped-call]
-                return
-            # The library's steps for each line of the binary file (split at b"\n"): decoded, lower-cased,
-            # up to its first space, trailing whitespace off; empty lines and comments skipped.
-            text = source.read().decode(ENCODING, ERRORMODE).lower()
-            rules = {line.split(" ")[0].rstrip() for line in text.split("\n")}
-            rules = {rule for rule in rules if rule and not rule.startswith("//")}
-            self._publicsuffix = frozenset(rules)
-            self._maxlabel = max((rule.count(".") + 1 for rule in rules), default=0)
-
-    return Suffixes(accept_unknown=False, accept_encoded_idn=False)
+    return PublicSuffixList(accept_unknown=False, accept_encoded_idn=False)
 
 
 def _unicode_host(host: str) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import io
-
 from publicsuffixlist import PSLFILE, PublicSuffixList, encode_idn
 
 from worker.sites import bounded_site, site_of
@@ -37,19 +35,3 @@ def test_idn_hosts_get_the_sites_the_punycode_rules_gave() -> None:
     assert checked == len(idn) * 10
     assert site_of("https://www.xn--mnchen-3ya.de/a") == "xn--mnchen-3ya.de"
     assert site_of("http://b.a.xn--fiqs8s/") == "a.xn--fiqs8s"
-
-
-def test_the_suffix_list_is_read_as_the_library_reads_it() -> None:
-    from worker import sites
-
-    ours = sites._suffixes()
-    theirs = PublicSuffixList(accept_unknown=False, accept_encoded_idn=False)
-    assert type(ours) is not PublicSuffixList  # our parse, not the library's
-    assert (ours._publicsuffix, ours._maxlabel) == (theirs._publicsuffix, theirs._maxlabel)
-    # odd lines, from a binary file as the list is read: comments, blank and indented lines, upper case,
-    # whitespace after a rule, a space inside one, exceptions and wildcards, bytes that are no UTF-8
-    odd = b"// c\n\n  x.y\nA.B\t\nc.d e\n\xc3\x9c.de\r\n!www.ck\n*.ck\nbad\xff.x\n//end"
-    mine = type(ours)(io.BytesIO(odd), accept_unknown=False, accept_encoded_idn=False)
-    lib = PublicSuffixList(io.BytesIO(odd), accept_unknown=False, accept_encoded_idn=False)
-    assert (mine._publicsuffix, mine._maxlabel) == (lib._publicsuffix, lib._maxlabel)
-    assert len(lib._publicsuffix) == 6
