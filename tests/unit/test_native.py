@@ -554,6 +554,18 @@ def test_utf8_equals_str_encode(text: str) -> None:
     assert dom.utf8(text) == text.encode("utf-8")
 
 
+# The vector steps (32 and 16 code units of a 2-byte str, 16 bytes of a Latin-1 str): a character past
+# ASCII at every offset of long ASCII runs, in every storage kind, and at both ends.
+@needs_native
+@pytest.mark.parametrize("other", ["\xe9", "\xa0\xff", "\u2019", "\u20ac\xe9", "\U0001f600"])
+def test_utf8_of_long_ascii_runs_with_one_other_character_anywhere(other: str) -> None:
+    for size in (15, 16, 17, 31, 32, 33, 64, 100):
+        for at in range(size + 1):
+            text = "a" * at + other + "<b>" * (size - at)
+            assert dom.utf8(text) == text.encode("utf-8"), (size, at)
+            assert dom.utf8(text + "x" * size + other) == (text + "x" * size + other).encode("utf-8")
+
+
 @needs_native
 def test_a_lone_surrogate_is_left_to_str_encode() -> None:
     assert native._native.utf8("ok \ud800 then") is None
