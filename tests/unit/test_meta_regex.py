@@ -181,3 +181,19 @@ def test_a_year_without_another_digit_in_its_window_starts_no_date_around_it(s: 
         for p in range(start, year.start() + 1):
             m = dates.TEXT_DATE.match(s, p, end)
             assert m is None or m.end() < year.end()
+
+
+# TEXT_DATE tests where a date may start before its branches (dates.py): what the plain alternation finds,
+# at every start position, with the same groups and branch.
+PLAIN_TEXT_DATE = re.compile(dates.TEXT_DATE.pattern.removeprefix(dates.TEXT_DATE_STARTS))
+
+
+@settings(max_examples=500)
+@given(DATEISH)
+def test_text_date_finds_what_the_plain_alternation_finds(s: str) -> None:
+    assert PLAIN_TEXT_DATE.pattern != dates.TEXT_DATE.pattern
+    for p in range(len(s) + 1):
+        ours, plain = dates.TEXT_DATE.search(s, p), PLAIN_TEXT_DATE.search(s, p)
+        assert (ours is None) == (plain is None)
+        if ours is not None and plain is not None:
+            assert (ours.span(), ours.groups(), ours.lastgroup) == (plain.span(), plain.groups(), plain.lastgroup)
