@@ -76,6 +76,17 @@ def _assert_same(html: str | bytes) -> Segmentation:
     return ours
 
 
+# The scorer's sentence marks: ASCII ones by a table, the rest by a search of the sorted marks; a block
+# holding each one alone (or none, or a character next to one), Latin, CJK and Thai text around it.
+@needs_native
+@pytest.mark.parametrize("around", ["words and more words", "\u6f22\u5b57\u304b\u306a", "\u0e44\u0e17\u0e22 x"])
+def test_every_sentence_mark_scores_alike(around: str) -> None:
+    marks = sorted(c for c in map(chr, range(0x10000)) if h.SENTENCE_PUNCT.fullmatch(c))
+    near = ["-", "/", "\u00b7", "\u2019", "\u3000", "+", "a"]
+    items = "".join(f"<p>{around} {c} {around}</p><li><a href=x>{around}</a>{c}</li>" for c in marks + near)
+    _assert_same(f"<html><body><div>{items}</div></body></html>")
+
+
 # Generated pages: every branch of the walk, with text and attribute values that stress the details.
 SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n "]
 WORDS = [

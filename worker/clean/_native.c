@@ -5175,6 +5175,8 @@ static struct {
     double max_ld, no_punct, mark_max_share, boost, marks_max_removed, unspaced;
     Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
     Py_ssize_t npunct;
+    unsigned char punct_ascii[128]; /* those of them below 128, by code: has_punct's test of an ASCII
+                                       character is then one load, not a binary search (most text) */
     PyObject *scripts;       /* heuristics.UNSPACED_SCRIPTS: str of each range's first and last character */
     PyObject *dense;         /* heuristics.DENSE_SCRIPTS, the same way */
     double dense_extra;      /* heuristics.DENSE_CHAR_WEIGHT - 1 */
@@ -5216,6 +5218,9 @@ static PyObject *native_configure_score(PyObject *self, PyObject *args) {
     }
     if ((sc.npunct = sorted_chars(punct, &sc.punct)) < 0)
         return NULL;
+    for (Py_ssize_t k = 0; k < sc.npunct; k++)
+        if (sc.punct[k] < 128)
+            sc.punct_ascii[sc.punct[k]] = 1;
     sc.kind_weight = Py_NewRef(kind_weight);
     sc.scripts = Py_NewRef(scripts);
     sc.dense = Py_NewRef(dense);
@@ -5244,12 +5249,25 @@ static int tag_in(PyObject *tag, PyObject *tuple) {
 }
 
 /* Does `text` hold a character of one of the ranges `bounds` (a str of each range's first and last)? */
+/* The lowest first character of the ranges `bounds`: a character below it is in none (a Latin text's
+   characters all are, and then the ranges are not read; PyUnicode_READ_CHAR is no plain load). */
+static Py_UCS4 lowest_bound(PyObject *bounds) {
+    Py_UCS4 lo = 0x110000;
+    for (Py_ssize_t j = 0; j + 1 < PyUnicode_GET_LENGTH(bounds); j += 2)
+        if (PyUnicode_READ_CHAR(bounds, j) < lo)
+            lo = PyUnicode_READ_CHAR(bounds, j);
+    return lo;
+}
+
 static int has_char_in(PyObject *text, PyObject *bounds) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds);
+    Py_UCS4 lo = lowest_bound(bounds);
     for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < lo)
+            continue;
         for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
             if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1))
                 return 1;
@@ -5262,8 +5280,11 @@ static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds), count = 0;
+    Py_UCS4 lo = lowest_bound(bounds);
     for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < lo)
+            continue;
         for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
             if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1)) {
                 count++;
@@ -5276,9 +5297,11 @@ static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
 static int has_punct(PyObject *text) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
-        if (in_sorted(sc.punct, sc.npunct, PyUnicode_READ(kind, data, i)))
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 ? sc.punct_ascii[c] : in_sorted(sc.punct, sc.npunct, c))
             return 1;
+    }
     return 0;
 }
 
