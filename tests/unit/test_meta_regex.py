@@ -194,6 +194,9 @@ def test_text_date_finds_what_the_plain_alternation_finds(s: str) -> None:
     assert PLAIN_TEXT_DATE.pattern != dates.TEXT_DATE.pattern
     for p in range(len(s) + 1):
         ours, plain = dates.TEXT_DATE.search(s, p), PLAIN_TEXT_DATE.search(s, p)
-        assert (ours is None) == (plain is None)
-        if ours is not None and plain is not None:
-            assert (ours.span(), ours.groups(), ours.lastgroup) == (plain.span(), plain.groups(), plain.lastgroup)
+        assert _seen(ours) == _seen(plain)
+
+
+def _seen(m: re.Match[str] | None) -> object:
+    """What text_dates and match_day read of a match."""
+    return None if m is None else (m.span(), m.groups(), m.lastgroup)
