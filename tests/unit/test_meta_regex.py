@@ -181,3 +181,22 @@ def test_a_year_without_another_digit_in_its_window_starts_no_date_around_it(s: 
         for p in range(start, year.start() + 1):
             m = dates.TEXT_DATE.match(s, p, end)
             assert m is None or m.end() < year.end()
+
+
+# TEXT_DATE tests where a date may start before its branches (dates.py): what the plain alternation finds,
+# at every start position, with the same groups and branch.
+PLAIN_TEXT_DATE = re.compile(dates.TEXT_DATE.pattern.removeprefix(dates.TEXT_DATE_STARTS))
+
+
+@settings(max_examples=500)
+@given(DATEISH)
+def test_text_date_finds_what_the_plain_alternation_finds(s: str) -> None:
+    assert PLAIN_TEXT_DATE.pattern != dates.TEXT_DATE.pattern
+    for p in range(len(s) + 1):
+        ours, plain = dates.TEXT_DATE.search(s, p), PLAIN_TEXT_DATE.search(s, p)
+        assert _seen(ours) == _seen(plain)
+
+
+def _seen(m: re.Match[str] | None) -> object:
+    """What text_dates and match_day read of a match."""
+    return None if m is None else (m.span(), m.groups(), m.lastgroup)

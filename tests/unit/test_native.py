@@ -77,6 +77,17 @@ def _assert_same(html: str | bytes) -> Segmentation:
     return ours
 
 
+# The scorer's sentence marks: ASCII ones by a table, the rest by a search of the sorted marks; a block
+# holding each one alone (or none, or a character next to one), Latin, CJK and Thai text around it.
+@needs_native
+@pytest.mark.parametrize("around", ["words and more", "\u6f22\u5b57\u304b\u306a", "\u0e44\u0e17\u0e22 x"])
+def test_every_sentence_mark_scores_alike(around: str) -> None:
+    marks = sorted(c for c in map(chr, range(0x10000)) if h.SENTENCE_PUNCT.fullmatch(c))
+    near = ["-", "/", "\u00b7", "\u2019", "\u3000", "+", "a"]
+    items = "".join(f"<p>{around} {c} {around}</p><li><a href=x>{around}</a>{c}</li>" for c in marks + near)
+    _assert_same(f"<html><body><div>{items}</div></body></html>")
+
+
 # Generated pages: every branch of the walk, with text and attribute values that stress the details.
 SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n "]
 WORDS = [
@@ -553,6 +564,18 @@ def test_unequal_position_columns_leave_the_article_slots_to_python() -> None:
 )
 def test_utf8_equals_str_encode(text: str) -> None:
     assert dom.utf8(text) == text.encode("utf-8")
+
+
+# The vector steps (32 and 16 code units of a 2-byte str, 16 bytes of a Latin-1 str): a character past
+# ASCII at every offset of long ASCII runs, in every storage kind, and at both ends.
+@needs_native
+@pytest.mark.parametrize("other", ["\xe9", "\xa0\xff", "\u2019", "\u20ac\xe9", "\U0001f600"])
+def test_utf8_of_long_ascii_runs_with_one_other_character_anywhere(other: str) -> None:
+    for size in (15, 16, 17, 31, 32, 33, 64, 100):
+        for at in range(size + 1):
+            text = "a" * at + other + "<b>" * (size - at)
+            assert dom.utf8(text) == text.encode("utf-8"), (size, at)
+            assert dom.utf8(text + "x" * size + other) == (text + "x" * size + other).encode("utf-8")
 
 
 @needs_native

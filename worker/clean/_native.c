@@ -2465,27 +2465,40 @@ done:
 
 /* ------------------------------------------------------------------------------------------------ */
 /* A page's UTF-8 for lexbor (pipeline._input_size): str.encode("utf-8"), with a 2-byte str's runs of
-   ASCII tested and narrowed eight code units a step (SSE2). CPython encodes a 2- or 4-byte str one code
-   unit a step (~0.55 ns a character on the benchmark's pages, most of which hold one curly quote or
-   dash and are therefore 2-byte strs). */
+   ASCII tested and narrowed many code units a step (SSE2), and a Latin-1 str's sixteen bytes a step.
+   CPython encodes a 2- or 4-byte str one code unit a step (~0.55 ns a character on the benchmark's
+   pages, most of which hold one curly quote or dash and are therefore 2-byte strs; the rest are ASCII,
+   copied whole, or Latin-1: a no-break space or an accented letter). A 2-byte str's size is tested 32
+   code units a step and written 16 a step (was 8 and 8), a Latin-1 str's 16 (was one byte a step): the
+   encoding was 4.5 instructions a character of the non-ASCII pages, ~3% of a --no-templates page's
+   instructions under callgrind (every other page of the bench's two sets). */
 
 /* Bytes of the UTF-8 of s[0:n], or -1 when it holds a surrogate (str.encode then raises). */
 SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
     Py_ssize_t size = n, i = 0;
     uint32_t bad = 0;
 #ifdef __SSE2__
-    if (kind == PyUnicode_2BYTE_KIND) { /* eight ASCII code units a step: one test */
+    if (kind == PyUnicode_2BYTE_KIND) { /* 32 ASCII code units a step: four loads OR-ed, one test */
         const Py_UCS2 *u = (const Py_UCS2 *)s;
         const __m128i high = _mm_set1_epi16((short)0xFF80);
-        for (; i + 8 <= n; i += 8) {
-            __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+        for (; i + 32 <= n; i += 32) {
+            const __m128i *p = (const __m128i *)(u + i);
+            __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+                                     _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
             if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, high), _mm_setzero_si128())) == 0xFFFF)
                 continue;
-            for (Py_ssize_t j = i; j < i + 8; j++) {
+            for (Py_ssize_t j = i; j < i + 32; j++) {
                 Py_UCS4 c = u[j];
                 size += (c >= 0x80) + (c >= 0x800);
                 bad |= (c & 0xF800u) == 0xD800u;
             }
+        }
+    } else if (kind == PyUnicode_1BYTE_KIND) { /* a Latin-1 character past ASCII (high bit set) is 2 bytes */
+        const unsigned char *u = (const unsigned char *)s;
+        for (; i + 16 <= n; i += 16) {
+            unsigned high = (unsigned)_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(u + i)));
+            if (high) /* rare: without -mpopcnt the count is a libgcc call */
+                size += __builtin_popcount(high);
         }
     }
 #endif
@@ -2501,9 +2514,32 @@ SPECIALISED void utf8_write(int kind, const void *s, Py_ssize_t n, unsigned char
     Py_ssize_t i = 0;
     while (i < n) {
 #ifdef __SSE2__
-        if (kind == PyUnicode_2BYTE_KIND) { /* eight ASCII code units a step, narrowed to bytes */
+        if (kind == PyUnicode_1BYTE_KIND) { /* sixteen ASCII bytes a step, copied */
+            const unsigned char *u = (const unsigned char *)s;
+            while (i + 16 <= n) {
+                __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+                if (_mm_movemask_epi8(v) != 0)
+                    break;
+                _mm_storeu_si128((__m128i *)out, v);
+                out += 16;
+                i += 16;
+            }
+            if (i >= n)
+                break;
+        }
+        if (kind == PyUnicode_2BYTE_KIND) { /* sixteen, then eight ASCII code units a step, narrowed */
             const Py_UCS2 *u = (const Py_UCS2 *)s;
             const __m128i high = _mm_set1_epi16((short)0xFF80);
+            while (i + 16 <= n) {
+                __m128i a = _mm_loadu_si128((const __m128i *)(u + i));
+                __m128i b = _mm_loadu_si128((const __m128i *)(u + i + 8));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(_mm_or_si128(a, b), high),
+                                                      _mm_setzero_si128())) != 0xFFFF)
+                    break;
+                _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(a, b));
+                out += 16;
+                i += 16;
+            }
             while (i + 8 <= n) {
                 __m128i v = _mm_loadu_si128((const __m128i *)(u + i));
                 if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_and_si128(v, high), _mm_setzero_si128())) != 0xFFFF)
@@ -5139,6 +5175,8 @@ static struct {
     double max_ld, no_punct, mark_max_share, boost, marks_max_removed, unspaced;
     Py_UCS4 *punct;          /* the characters of heuristics.SENTENCE_PUNCT's class, sorted */
     Py_ssize_t npunct;
+    unsigned char punct_ascii[128]; /* those of them below 128, by code: has_punct's test of an ASCII
+                                       character is then one load, not a binary search (most text) */
     PyObject *scripts;       /* heuristics.UNSPACED_SCRIPTS: str of each range's first and last character */
     PyObject *dense;         /* heuristics.DENSE_SCRIPTS, the same way */
     double dense_extra;      /* heuristics.DENSE_CHAR_WEIGHT - 1 */
@@ -5180,6 +5218,9 @@ static PyObject *native_configure_score(PyObject *self, PyObject *args) {
     }
     if ((sc.npunct = sorted_chars(punct, &sc.punct)) < 0)
         return NULL;
+    for (Py_ssize_t k = 0; k < sc.npunct; k++)
+        if (sc.punct[k] < 128)
+            sc.punct_ascii[sc.punct[k]] = 1;
     sc.kind_weight = Py_NewRef(kind_weight);
     sc.scripts = Py_NewRef(scripts);
     sc.dense = Py_NewRef(dense);
@@ -5208,12 +5249,25 @@ static int tag_in(PyObject *tag, PyObject *tuple) {
 }
 
 /* Does `text` hold a character of one of the ranges `bounds` (a str of each range's first and last)? */
+/* The lowest first character of the ranges `bounds`: a character below it is in none (a Latin text's
+   characters all are, and then the ranges are not read; PyUnicode_READ_CHAR is no plain load). */
+static Py_UCS4 lowest_bound(PyObject *bounds) {
+    Py_UCS4 lo = 0x110000;
+    for (Py_ssize_t j = 0; j + 1 < PyUnicode_GET_LENGTH(bounds); j += 2)
+        if (PyUnicode_READ_CHAR(bounds, j) < lo)
+            lo = PyUnicode_READ_CHAR(bounds, j);
+    return lo;
+}
+
 static int has_char_in(PyObject *text, PyObject *bounds) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds);
+    Py_UCS4 lo = lowest_bound(bounds);
     for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < lo)
+            continue;
         for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
             if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1))
                 return 1;
@@ -5226,8 +5280,11 @@ static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds), count = 0;
+    Py_UCS4 lo = lowest_bound(bounds);
     for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < lo)
+            continue;
         for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
             if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1)) {
                 count++;
@@ -5240,9 +5297,11 @@ static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
 static int has_punct(PyObject *text) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++)
-        if (in_sorted(sc.punct, sc.npunct, PyUnicode_READ(kind, data, i)))
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, i);
+        if (c < 128 ? sc.punct_ascii[c] : in_sorted(sc.punct, sc.npunct, c))
             return 1;
+    }
     return 0;
 }
 

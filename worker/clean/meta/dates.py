@@ -34,7 +34,13 @@ _ISO = re.compile(
 # read from the named group. Letters that may be a month name are captured as [^\W\d_]{3,12} and
 # looked up in MONTHS (one dict lookup instead of a 300-name alternation).
 _WORD = r"[^\W\d_]{3,12}"
+# Every branch starts with an ASCII digit, but "mdy" with a letter that starts a word: the lookahead
+# says so first, so a position that starts no date (most letters, spaces, punctuation) fails one test
+# instead of all six branches. The same matches and groups (tests/unit/test_meta_regex.py) for ~35% less
+# of the search's CPU on the windows text.text_dates searches (~2% of a --no-templates page, callgrind).
+TEXT_DATE_STARTS = r"(?=[0-9]|(?<![^\W\d_])[^\W\d_])"
 TEXT_DATE = re.compile(
+    TEXT_DATE_STARTS + r"(?:"
     # 2019-03-14, 2019/03/14, 2019.03.14, "2019. 3. 14." (Korean, Hungarian)
     r"(?P<ymd>(?<![0-9])(?P<y1>[12][0-9]{3})(?P<s1>[-/.]) ?(?P<m1>[01]?[0-9])(?P=s1) ?"
     r"(?P<d1>[0-3]?[0-9])(?![0-9]))"
@@ -53,6 +59,7 @@ TEXT_DATE = re.compile(
     r"(?:[0-2][0-9]:[0-5][0-9](?::[0-5][0-9])? (?:[A-Z]{2,5} )?)?(?P<y5>[12][0-9]{3})(?![0-9]))"
     # 2019. március 14. (Hungarian), 2019 Mar 14
     r"|(?P<ydm>(?<![0-9])(?P<y6>[12][0-9]{3})\.? (?P<w6>" + _WORD + r")\.? (?P<d6>[0-3]?[0-9])(?![0-9]))"
+    r")"
 )
 
 
