@@ -1214,18 +1214,7 @@ def test_a_nesting_sample_keeps_the_head_and_the_tail() -> None:
     assert native._nesting_sample(text) == "a" * (n // 2) + "b" * (n // 2)
 
 
-IDENT_TABLES = (
-    h.CONTENT_MARKERS,
-    h.COMMENT_TOKEN_PREFIXES,
-    h.STRONG_BAD_PREFIXES,
-    h.WEAK_BAD_PREFIXES,
-    h.BAD_EXACT,
-    h.GOOD_TOKEN_PREFIXES,
-    h.POST_MARKERS,
-    h.POST_MARKER_PREFIXES,
-    h.CAPTION_PREFIXES,
-    h.GALLERY_PREFIXES,
-)
+IDENT_TABLES = idents.TABLES
 
 
 def test_the_class_id_canaries_look_every_word_up_and_read_every_table_every_way() -> None:

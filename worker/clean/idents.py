@@ -110,20 +110,19 @@ def ident_flags_python(classes: list[str], ids: list[str]) -> bytes:
     return bytes(map(flags_of, classes, ids))
 
 
+# The word tables the C code looks class and id words up in, in the order its configuration reads them.
+TABLES: tuple[frozenset[str] | tuple[str, ...], ...] = (
+    h.CONTENT_MARKERS,
+    h.COMMENT_TOKEN_PREFIXES,
+    h.STRONG_BAD_PREFIXES,
+    h.WEAK_BAD_PREFIXES,
+    h.BAD_EXACT,
+    h.GOOD_TOKEN_PREFIXES,
+    h.POST_MARKERS,
+    h.POST_MARKER_PREFIXES,
+    h.CAPTION_PREFIXES,
+    h.GALLERY_PREFIXES,
+)
 ident_flags = native.ident_flagger(
-    (BAD, COMMENT, GOOD, POST, CAPTION, GALLERY),
-    (
-        h.CONTENT_MARKERS,
-        h.COMMENT_TOKEN_PREFIXES,
-        h.STRONG_BAD_PREFIXES,
-        h.WEAK_BAD_PREFIXES,
-        h.BAD_EXACT,
-        h.GOOD_TOKEN_PREFIXES,
-        h.POST_MARKERS,
-        h.POST_MARKER_PREFIXES,
-        h.CAPTION_PREFIXES,
-        h.GALLERY_PREFIXES,
-    ),
-    flags_of,
-    ident_flags_python,
+    (BAD, COMMENT, GOOD, POST, CAPTION, GALLERY), TABLES, flags_of, ident_flags_python
 )
