@@ -5248,7 +5248,6 @@ static int tag_in(PyObject *tag, PyObject *tuple) {
     return 0;
 }
 
-/* Does `text` hold a character of one of the ranges `bounds` (a str of each range's first and last)? */
 /* The lowest first character of the ranges `bounds`: a character below it is in none (a Latin text's
    characters all are, and then the ranges are not read; PyUnicode_READ_CHAR is no plain load). */
 static Py_UCS4 lowest_bound(PyObject *bounds) {
@@ -5259,29 +5258,16 @@ static Py_UCS4 lowest_bound(PyObject *bounds) {
     return lo;
 }
 
-static int has_char_in(PyObject *text, PyObject *bounds) {
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds);
-    Py_UCS4 lo = lowest_bound(bounds);
-    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
-        Py_UCS4 c = PyUnicode_READ(kind, data, i);
-        if (c < lo)
-            continue;
-        for (Py_ssize_t j = 0; j + 1 < nb; j += 2)
-            if (PyUnicode_READ_CHAR(bounds, j) <= c && c <= PyUnicode_READ_CHAR(bounds, j + 1))
-                return 1;
-    }
-    return 0;
-}
-
-/* How many characters of `text` are in the ranges `bounds` (as has_char_in)? */
-static Py_ssize_t count_in(PyObject *text, PyObject *bounds) {
+/* How many characters of `text` are in the ranges `bounds` (a str of each range's first and last), counted
+   up to `most` (1: does it hold one?). */
+static Py_ssize_t count_in(PyObject *text, PyObject *bounds, Py_ssize_t most) {
     int kind = PyUnicode_KIND(text);
     const void *data = PyUnicode_DATA(text);
     Py_ssize_t nb = PyUnicode_GET_LENGTH(bounds), count = 0;
     Py_UCS4 lo = lowest_bound(bounds);
-    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n; i++) {
+    if (lo >= 128 && PyUnicode_IS_ASCII(text)) /* most text: none of its characters reaches the ranges */
+        return 0;
+    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n && count < most; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c < lo)
             continue;
@@ -5419,10 +5405,10 @@ static PyObject *native_score(PyObject *self, PyObject *args) {
         /* libm's pow, as float ** 2 calls it: a constant exponent would let the compiler square instead,
            which rounds differently in the last bit on some values (1 - 8/41). */
         /* a character of a dense script weighs DENSE_CHAR_WEIGHT characters */
-        double size = PyUnicode_IS_ASCII(text) ? (double)c : (double)c + sc.dense_extra * (double)count_in(text, sc.dense);
+        double size = (double)c + sc.dense_extra * (double)count_in(text, sc.dense, PY_SSIZE_T_MAX);
         double x = size * pow(1.0 - ld[b], square) * kw;
         /* text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD) */
-        int sentences = has_punct(text) || ((double)c > sc.unspaced * (double)w && has_char_in(text, sc.scripts));
+        int sentences = has_punct(text) || ((double)c > sc.unspaced * (double)w && count_in(text, sc.scripts, 1));
         prose[b] = sentences ? x : x * sc.no_punct;
     }
     /* Each element's own marks, from its tag and class/id flags (the root's describe the page). */
@@ -7073,7 +7059,7 @@ static int initial_class(const ClBlocks *b, Py_ssize_t k, int has_lang, double g
     /* text of a script that does not space words reads as sentences (UNSPACED_CHARS_PER_WORD) */
     if (chars < cl.nostop_good)
         return C_NEAR;
-    return has_char_of(text, cl.punct) || (chars > cl.unspaced * (double)b->words[k] && has_char_in(text, cl.scripts))
+    return has_char_of(text, cl.punct) || (chars > cl.unspaced * (double)b->words[k] && count_in(text, cl.scripts, 1))
                ? C_GOOD
                : C_NEAR;
 }

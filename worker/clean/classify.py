@@ -407,8 +407,8 @@ def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], ke
     Car Loans > Financing and Credit > Honda 0 Percent Financing") or a blog's welcome box there
     (h.WELCOME_BOX: "If you're new here, you may want to subscribe to my RSS feed.") or a notice to browsers
     without its style sheets there (h.BROWSER_NOTICE: "This page is best viewed in an up-to-date web browser
-    ..."), and an ad unit: a
-    label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") and the run of list items right after it."""
+    ..."), and an ad unit: a label (h.AD_UNIT_LABEL: "Sponsored links", "Ads by Google") and the run of list
+    items right after it."""
     if not kept:
         return kept
     drop: set[int] = set()
