@@ -546,15 +546,18 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
     marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK).
     Run on the final blocks, after the site memory has learned from density's: a position the memory learns
     as an article slot joins on every page of the site."""
-    texts, kinds, chars, words, owners = seg.texts, seg.kinds, seg.chars, seg.words, seg.owners
+    texts, end = seg.texts, h.INTRO_LINE_END
+    # most pages have none: the one test run on every kept block (block 0 has no block before it)
+    after = [k for k in kept if k and texts[k - 1].endswith(end)]
+    if not after:
+        return kept
+    kinds, chars, words, owners = seg.kinds, seg.chars, seg.words, seg.owners
     parents, skips, marked, comment = seg.parents, seg.skips, scores.marked, scores.comment
-    end, most, fewest, inside = h.INTRO_LINE_END, h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
+    most, fewest, inside = h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
     added = [
         i
-        for k in kept
-        if (i := k - 1) >= 0
-        and texts[i].endswith(end)
-        and i not in inside
+        for k in after
+        if (i := k - 1) not in inside
         and kinds[i] == "paragraph"
         and chars[i] <= most
         and words[i] >= fewest
