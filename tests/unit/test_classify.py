@@ -827,3 +827,60 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}</ul><p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert "Series of posts on profound knowledge by John Hunter today" in text
+
+
+# A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).
+INTRO = "KPCC reports that:"
+QUOTED = f"<blockquote><p>{PROSE2}</p></blockquote>"
+
+
+def _with_intro_lines(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the lines introducing them join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    kept = classify_region(seg, scores, region).kept
+    joined = classify_mod.with_intro_lines(seg, scores, kept)
+    return [seg.texts[i] for i in kept], [seg.texts[i] for i in joined]
+
+
+def test_a_line_introducing_a_kept_block_joins_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{QUOTED}</div>"
+    kept, joined = _with_intro_lines(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops it: a short block after boilerplate
+    assert joined == [PROSE, INTRO, PROSE2]
+    # a linked source too (the quote's)
+    linked = html.replace("KPCC reports", "<a href='/kpcc'>KPCC</a> reports")
+    assert _with_intro_lines(linked)[1] == [PROSE, INTRO, PROSE2]
+    # rule off: dropped
+    monkeypatch.setattr(h, "INTRO_LINE_MAX_CHARS", 0)
+    assert _with_intro_lines(html)[1] == [PROSE, PROSE2]
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (INTRO, "KPCC reports that"),  # no colon
+        (INTRO, "KPCC reports:"),  # under INTRO_LINE_MIN_WORDS
+        (INTRO, "Related stories from KPCC:"),  # a cross-link
+        (INTRO, "Tags: KPCC, health care:"),  # a taxonomy line
+        (f"<p>{INTRO}</p>", f"<div class='box'><p>{INTRO}</p></div>"),  # not in the box holding the quote
+        (f"<p>{INTRO}</p>", f"<ul><li>{INTRO}</li></ul>"),  # a list item
+        (f"<p>{INTRO}</p>", f"<p>{INTRO}</p>{LINKS}"),  # before a dropped block
+    ],
+)
+def test_a_line_introducing_a_kept_block_joins_only_as_such(old: str, new: str) -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{QUOTED}</div>".replace(old, new)
+    kept, joined = _with_intro_lines(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_line_introducing_a_quote() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{QUOTED}</div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert INTRO in text
+    assert PROSE2 in text

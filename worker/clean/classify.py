@@ -537,3 +537,35 @@ def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
             return True
         e = parents[e]
     return False
+
+
+def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list[int]:
+    """`kept` with the short paragraphs that introduce the kept block right after them, in the box that holds
+    it: at most h.INTRO_LINE_MAX_CHARS characters and h.INTRO_LINE_MIN_WORDS words, ending in
+    h.INTRO_LINE_END ("Here is some of what he had to say:", "KPCC reports that:" before a kept quote), in no
+    marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK).
+    Run on the final blocks, after the site memory has learned from density's: a position the memory learns
+    as an article slot joins on every page of the site."""
+    texts, end = seg.texts, h.INTRO_LINE_END
+    # most pages have none: the one test run on every kept block (block 0 has no block before it)
+    after = [k for k in kept if k and texts[k - 1].endswith(end)]
+    if not after:
+        return kept
+    kinds, chars, words, owners = seg.kinds, seg.chars, seg.words, seg.owners
+    parents, skips, marked, comment = seg.parents, seg.skips, scores.marked, scores.comment
+    most, fewest, inside = h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
+    added = [
+        i
+        for k in after
+        if (i := k - 1) not in inside
+        and kinds[i] == "paragraph"
+        and chars[i] <= most
+        and words[i] >= fewest
+        and (box := parents[owners[i]]) <= owners[k] < skips[box]  # one box holds both
+        and not marked[owners[i]]
+        and not comment[owners[i]]
+        and not is_boilerplate(texts[i], chars[i], 0.0)
+        and h.TAXONOMY_LABEL.search(texts[i]) is None
+        and h.CROSS_LINK.search(texts[i]) is None
+    ]
+    return sorted(kept + added) if added else kept

@@ -26,7 +26,7 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region, with_linked_items
+from worker.clean.classify import Classified, classify_region, with_intro_lines, with_linked_items
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headlines, text_blocks
 from worker.clean.meta import extract_metadata
@@ -210,7 +210,7 @@ def clean_page(
         texts = result.seg.texts
         kept, kinds = text_blocks(
             result.seg,
-            outside_chrome(result.seg, result.scores.idents, result.classified.kept, result.added),
+            outside_chrome(result.seg, result.scores.idents, _with_intro(result, model), result.added),
             result.headline,
             options.keep_headline,
             options.keep_captions,
@@ -272,6 +272,13 @@ def extract(
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
+
+
+def _with_intro(result: Extraction, model: learned.BlockDecider | None) -> list[int]:
+    """The kept blocks with the lines introducing them (classify.with_intro_lines; the block model decides
+    them otherwise)."""
+    kept = result.classified.kept
+    return kept if model is not None else with_intro_lines(result.seg, result.scores, kept)
 
 
 def _shipped_model() -> learned.BlockDecider:
