@@ -77,7 +77,8 @@ def test_a_page_of_a_url_needs_no_openssl_and_no_entity_table(tmp_path: Path) ->
     # The sites' and the memory's blake2b is hashlib's own without hashlib (whose import loads OpenSSL:
     # 9 million instructions); the html module's entity table (7.6 million) only for a field with an entity.
     pages = tmp_path / "pages.jsonl"
-    pages.write_text('{"id": "1", "url": "https://ex.org/a", "html": "<title>A</title><p>Hello there.</p>"}\n')
+    page = '{"id": "1", "url": "https://ex.org/a", "html": "<title>A</title><p>Hello there.</p>"}'
+    pages.write_text(page + "\n")
     out = tmp_path / "out.jsonl"
     argv = ["--log-level", "WARNING", "clean", str(pages), "--out", str(out)]
     assert heavy_imports(argv, ("hashlib", "_hashlib", "html")) == []
