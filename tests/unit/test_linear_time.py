@@ -195,8 +195,8 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "site_of, long host": (lambda n: "https://" + "a." * n + "example.com/", site_of, 5_000),
     "bounded_site": (lambda n: "s" * n, bounded_site, 100_000),
     # io: readers and WARC
-    "canonical link regex": (lambda n: b"<link rel=canonical " * n, readers._CANONICAL.search, 2_000),
-    "og:url regex": (lambda n: b"<meta property='og:url' " * n, readers._CANONICAL.search, 2_000),
+    "canonical link regex": (lambda n: b"<link rel=canonical " * n, readers._canonical().search, 2_000),
+    "og:url regex": (lambda n: b"<meta property='og:url' " * n, readers._canonical().search, 2_000),
     "jsonl record": (
         lambda n: {"id": "x" * n, "url": "https://a.example.com/" + "u" * n, "html": "<p>" * n},
         lambda r: readers.page_from_record(r, "f:1"),

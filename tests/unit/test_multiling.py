@@ -297,3 +297,13 @@ def test_hindi_article_beside_a_punctuated_about_box() -> None:
     text = clean_page(Page(id="hi", html=html), None, CleanOptions(block_model=False)).text
     assert all(p in text for p in (HI_PROSE, HI_PROSE2, HI_PROSE3))
     assert about not in text
+
+
+def test_each_stopword_is_looked_up_in_the_lists_that_hold_it() -> None:
+    # _LISTS_OF, built list by list: each word of any stoplist -> every list holding it, in LANGS order
+    from worker.clean import lang
+
+    every = frozenset().union(*lang.STOPWORDS.values())
+    want = {w: tuple(k for k, code in enumerate(lang.LANGS) if w in lang.STOPWORDS[code]) for w in every}
+    assert want == lang._LISTS_OF
+    assert any(len(lists) > 1 for lists in want.values())  # words that several languages share

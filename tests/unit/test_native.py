@@ -1284,3 +1284,23 @@ def test_the_marked_element_canaries_catch_a_scan_that_differs(
 
     assert native.marker(mk.marked_python, mk._CANARY_MARKS) is not mk.marked_python
     assert native.marker(reference, mk._CANARY_MARKS) is reference
+
+
+def test_the_elements_made_in_one_document_have_create_tag_s_tag_ids() -> None:
+    # the tag ids the cleaning core reads at import come from elements of one document (native.element),
+    # not from create_tag's document for each: a standard tag's id is the same either way
+    from selectolax.lexbor import create_tag
+
+    from worker.clean.meta.select import STANDARD_TAG_IDS as STANDARD_IDS
+
+    names = (
+        h.BLOCK_TAGS | h.VOID_TAGS | (h.REMOVE_TAGS - {"-comment"}) | {"html", "body", "head", "td", "image"}
+    )
+    for name in sorted(names):
+        made = native.element(name)
+        assert made.tag == name == create_tag(name).tag
+        assert made.tag_id == create_tag(name).tag_id < STANDARD_IDS, name
+    assert native.element("div") is native.element("div")
+    # a custom element's id is no standard one in either way (meta.select refuses it)
+    assert native.element("my-widget").tag_id >= STANDARD_IDS
+    assert create_tag("my-widget").tag_id >= STANDARD_IDS

@@ -14,6 +14,7 @@ GB18030, and so on. Unknown or non-text labels are skipped. Nothing here raises 
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -96,11 +97,20 @@ _LATIN_SINGLE_BYTE = frozenset(
     }
 )  # fmt: skip
 
-# Every repetition is possessive, and a <meta> scan stops at the next `<`: no input makes these backtrack,
-# so each runs in time linear in what it reads (`charset=` followed by 64 KB of spaces was quadratic).
-_CT_CHARSET = re.compile(rb"charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
-_META = re.compile(rb"<meta\b[^<>]*?charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
-_XML_DECL = re.compile(rb"\s*+<\?xml[^<>]*?encoding\s*+=\s*+[\"']([A-Za-z0-9_.:\-]++)", re.IGNORECASE)
+
+@functools.cache
+def _declarations() -> tuple[re.Pattern[bytes], re.Pattern[bytes], re.Pattern[bytes]]:
+    """The patterns of a Content-Type's charset, a <meta> charset and an XML declaration, compiled on first
+    use: a page given as text (`clean` reading JSONL) needs none (2 million instructions of start-up).
+
+    Every repetition is possessive, and a <meta> scan stops at the next `<`: no input makes these backtrack,
+    so each runs in time linear in what it reads (`charset=` followed by 64 KB of spaces was quadratic)."""
+    return (
+        re.compile(rb"charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE),
+        re.compile(rb"<meta\b[^<>]*?charset\s*+=\s*+[\"']?+\s*+([A-Za-z0-9_.:\-]++)", re.IGNORECASE),
+        re.compile(rb"\s*+<\?xml[^<>]*?encoding\s*+=\s*+[\"']([A-Za-z0-9_.:\-]++)", re.IGNORECASE),
+    )
+
 
 _HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml"})
 
@@ -157,7 +167,7 @@ def charset_from_content_type(declared: str | None) -> str | None:
     if not declared:
         return None
     raw = declared.encode("latin-1", "replace")
-    m = _CT_CHARSET.search(raw)
+    m = _declarations()[0].search(raw)
     if m:
         return m.group(1).decode("ascii")
     if b"/" in raw or b";" in raw or b"=" in raw:
@@ -167,7 +177,8 @@ def charset_from_content_type(declared: str | None) -> str | None:
 
 def sniff_meta(head: bytes) -> str | None:
     """Charset label from an XML declaration or <meta> in the document head, if any."""
-    m = _XML_DECL.match(head) or _META.search(head)
+    _, meta, xml_declaration = _declarations()
+    m = xml_declaration.match(head) or meta.search(head)
     return m.group(1).decode("ascii") if m else None
 
 

@@ -12,6 +12,7 @@ which stages run natively and why the others do not.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import sys
@@ -38,6 +39,19 @@ except ImportError as exc:  # not built: the pure-Python core runs
 
 # Stage -> "native", or why it runs in Python.
 _STATUS: dict[str, str] = {}
+
+# The elements whose tag ids the cleaning core reads at import are made in one document: selectolax's
+# create_tag makes a document for each (~70,000 instructions: its ~150 calls cost one page's `clean` 10
+# million, callgrind). A standard tag's id is one of lexbor's constants, the same in every document (a
+# custom tag's is not, in either way: meta.select refuses those).
+_ELEMENTS = LexborHTMLParser("")
+
+
+@functools.cache
+def element(name: str) -> LexborNode:
+    """An element named `name`, created as create_tag creates it (not parsed: "html" or "td" too); one a
+    name, in the one document."""
+    return _ELEMENTS.create_node(name)
 
 
 def status() -> dict[str, str]:

@@ -15,7 +15,7 @@ from itertools import compress, repeat
 from operator import add
 from typing import Any, TypeVar
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from worker.clean import heuristics as h
 from worker.clean import native
@@ -219,7 +219,7 @@ def _tag_ids(names: frozenset[str]) -> dict[int, str]:
     never collide with one of these."""
     ids: dict[int, str] = {}
     for name in names:
-        node = create_tag(name)
+        node = native.element(name)
         assert node.tag == name, name  # a typo in a table would silently become a custom element
         ids[node.tag_id] = name
     return ids
@@ -232,8 +232,8 @@ _VOID_IDS = frozenset(_tag_ids(h.VOID_TAGS))
 _SKIP_IDS = frozenset(_tag_ids(h.REMOVE_TAGS - {"-comment"})) | {
     LexborHTMLParser("<p><!--c--></p>").body.child.child.tag_id  # type: ignore[union-attr]
 }
-_A_ID = create_tag("a").tag_id
-_BR_ID = create_tag("br").tag_id
+_A_ID = native.element("a").tag_id
+_BR_ID = native.element("br").tag_id
 _TEXT_ID = LexborHTMLParser("<p>x</p>").body.child.child.tag_id  # type: ignore[union-attr]
 _KIND_BY_ID = {tag_id: h.KIND_TAGS[name] for tag_id, name in _BLOCK_IDS.items() if name in h.KIND_TAGS}
 

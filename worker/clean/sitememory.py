@@ -34,12 +34,12 @@ from __future__ import annotations
 import math
 import struct
 import sys
+from _blake2 import blake2b  # hashlib's own, without importing OpenSSL (9 M instructions of start-up)
 from array import array
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from hashlib import blake2b
 from itertools import compress
 
 from worker.clean import native

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode, create_tag
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from worker.clean import native
 from worker.clean.meta import jsonld
@@ -81,7 +81,7 @@ H1_MAX = 8
 
 _SCHEMA_PREFIXES = ("schema:", "http://schema.org/", "https://schema.org/")
 _META, _SCRIPT, _LINK, _TITLE, _TIME, _H1, _ABBR = (
-    create_tag(name).tag_id for name in ("meta", "script", "link", "title", "time", "h1", "abbr")
+    native.element(name).tag_id for name in ("meta", "script", "link", "title", "time", "h1", "abbr")
 )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from selectolax.lexbor import LexborNode, create_tag
+from selectolax.lexbor import LexborNode
 
 from worker.clean import native
 from worker.clean.meta.text import TextDate, text_dates
@@ -35,10 +35,10 @@ LOGO_MARKERS: tuple[str, ...] = ("logo", "site-title", "site-name", "sitename", 
 # Elements whose text no reader sees, and <nav>: the site's menus, whose links name other pages'
 # days (on htmldate's pages skipping <nav> gains 1 dev page and loses none).
 _SKIPPED_TAGS: frozenset[int] = frozenset(
-    create_tag(name).tag_id for name in ("script", "style", "noscript", "template", "svg", "head", "nav")
+    native.element(name).tag_id for name in ("script", "style", "noscript", "template", "svg", "head", "nav")
 )
 _TEXT_TAG = 2  # lexbor's tag id of a text node (LXB_TAG__TEXT)
-_STOP_TAGS: frozenset[int] = frozenset(create_tag(name).tag_id for name in ("body", "html"))
+_STOP_TAGS: frozenset[int] = frozenset(native.element(name).tag_id for name in ("body", "html"))
 
 
 def _after_python(node: LexborNode, limit: int) -> str:

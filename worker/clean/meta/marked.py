@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from selectolax.lexbor import LexborNode, create_tag
+from selectolax.lexbor import LexborNode
 
 from worker.clean import native
 from worker.clean.meta.text import SKIPPED_MIN_CHARS, visible_text
@@ -43,7 +43,7 @@ class Marks:
     def native_args(self) -> tuple[tuple[int, ...], tuple[bytes, ...], tuple[bytes, ...]]:
         """What the C walk is told: lexbor's tag ids, the words as bytes."""
         return (
-            tuple(create_tag(t).tag_id for t in self.tags),
+            tuple(native.element(t).tag_id for t in self.tags),
             tuple(w.encode("ascii") for w in self.in_class),
             tuple(w.encode("ascii") for w in self.in_id),
         )

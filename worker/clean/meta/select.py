@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from selectolax.lexbor import LexborNode, create_tag
+from selectolax.lexbor import LexborNode
 
 from worker.clean import native
 
@@ -74,7 +74,7 @@ class Compound:
         tests = [a.native_args() for a in self.attrs]
         if self.cls:  # lexbor matches a class selector in any ASCII case in quirks mode only
             tests.append((b"class", _OPS["~="], self.cls.encode(), _QUIRKS_CASE))
-        tag_id = create_tag(self.tag).tag_id if self.tag else 0
+        tag_id = native.element(self.tag).tag_id if self.tag else 0
         if tag_id >= STANDARD_TAG_IDS:
             raise ValueError(f"{self.tag!r} is no standard tag: its id differs from page to page")
         return tag_id, tuple(tests)
