@@ -1006,7 +1006,11 @@ def test_every_character_that_lower_changes_is_lowered_before_it_is_counted() ->
 # nodes the dispatch reads. Attributes and values in every case and shape the tests look at: words across
 # whitespace lexbor splits at and that it does not (\v, \xa0), substrings, valueless and empty attributes.
 SELECT_VALUES = ["author", "Author", "AUTHOR", "x author", "author\ty", "x\vauthor", "authors", "\xa0author",
-                 "application/ld+json", "LD+JSON", "ld+jso", "", "k\u212author"]  # fmt: skip
+                 "application/ld+json", "LD+JSON", "ld+jso", "", "k\u212author",
+                 # past the sixteen bytes the word test reads a step: before, across and after the step's end
+                 "entry-meta by-author author", "aaaaaaaaaaaaa author", "aaaaaaaaaaaaaaaaAuthor",
+                 "aaaaaaaaaaaaaaaaaaaauthor", "post-author-name vcard",
+                 "a a a a a a a a a a a a a author x"]  # fmt: skip
 SELECT_ATTRS = st.lists(
     st.tuples(
         st.sampled_from(["class", "rel", "type", "itemprop", "property", "content", "title", "data-x", "id"]),
@@ -1061,6 +1065,20 @@ def test_selected_elements_equal_lexbors_css_scan(
         got, want = sl.select(root, selector), sl.select_python(root, selector)
         assert [n.mem_id for n in got] == [n.mem_id for n in want]
         assert all(n.parser is tree and n.attributes == w.attributes for n, w in zip(got, want, strict=True))
+
+
+# The class word test reads sixteen bytes a step: "author" starting at every offset around a step's end, as
+# the whole value, after a word and before one.
+@needs_native
+@pytest.mark.parametrize("before", ["", "x ", "Author-", "a"])
+def test_a_class_word_at_every_offset_is_selected_as_lexbor_selects_it(before: str) -> None:
+    classes = [f"{'a' * k} {before}author{tail}" for k in range(24) for tail in ("", " x", "s")]
+    items = "".join(f'<p class="{c}">t</p>' for c in classes)
+    body = LexborHTMLParser(f"<html><body>{items}</body></html>").body
+    assert body is not None
+    got, want = sl.select(body, collect.BODY), sl.select_python(body, collect.BODY)
+    assert [n.mem_id for n in got] == [n.mem_id for n in want]
+    assert len(got) == (48 if before in ("", "x ") else 0)
 
 
 @needs_native

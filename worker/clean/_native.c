@@ -3629,7 +3629,26 @@ static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t 
         f0 = ascii_fold(want[0]);
         f1 = f0 >= 'a' && f0 <= 'z' ? (unsigned char)(f0 - 32) : f0;
     }
-    for (size_t i = 0; i + c->vlen <= vn; i++) {
+    if (c->vlen > vn)
+        return 0;
+    size_t last = vn - c->vlen, i = 0; /* the value can start at 0..last */
+#ifdef __SSE2__
+    /* sixteen positions a step: the ones holding the first byte (most steps hold none) */
+    const __m128i a0 = _mm_set1_epi8((char)f0), a1 = _mm_set1_epi8((char)f1);
+    for (; i + 16 <= vn; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, a0), _mm_cmpeq_epi8(x, a1)));
+        for (; m; m &= m - 1) {
+            size_t at = i + (size_t)__builtin_ctz(m), e = at + c->vlen;
+            if (at > last)
+                return 0;
+            if ((at == 0 || lexbor_space(v[at - 1])) && (e == vn || lexbor_space(v[e])) &&
+                bytes_eq(v + at, want, c->vlen, ci))
+                return 1;
+        }
+    }
+#endif
+    for (; i <= last; i++) {
         if (v[i] != f0 && v[i] != f1)
             continue;
         size_t e = i + c->vlen;
@@ -3686,7 +3705,8 @@ static void read_sel_attrs(Node *el, SelList *l) {
     }
 }
 
-static int compound_holds(const SelList *l, const SelCompound *c, const Node *el) {
+static inline __attribute__((always_inline)) int compound_holds(const SelList *l, const SelCompound *c,
+                                                               const Node *el) {
     if ((l->found & c->needs) != c->needs)
         return 0;
     for (Py_ssize_t j = 0; j < c->nconds; j++) {
