@@ -566,12 +566,13 @@ def test_utf8_equals_str_encode(text: str) -> None:
     assert dom.utf8(text) == text.encode("utf-8")
 
 
-# The vector steps (32 and 16 code units of a 2-byte str, 16 bytes of a Latin-1 str): a character past
-# ASCII at every offset of long ASCII runs, in every storage kind, and at both ends.
+# The vector steps (64 and 32 code units of a 2-byte str with AVX2, 32 and 16 without; 16 bytes of a
+# Latin-1 str): a character past ASCII at every offset of long ASCII runs, in every storage kind, and at
+# both ends.
 @needs_native
 @pytest.mark.parametrize("other", ["\xe9", "\xa0\xff", "\u2019", "\u20ac\xe9", "\U0001f600"])
 def test_utf8_of_long_ascii_runs_with_one_other_character_anywhere(other: str) -> None:
-    for size in (15, 16, 17, 31, 32, 33, 64, 100):
+    for size in (15, 16, 17, 31, 32, 33, 63, 64, 65, 100, 128, 129):
         for at in range(size + 1):
             text = "a" * at + other + "<b>" * (size - at)
             assert dom.utf8(text) == text.encode("utf-8"), (size, at)
@@ -613,6 +614,32 @@ def test_guard_scans_equal_pythons(markup: str) -> None:
         assert guard.check(markup, 5000) == verdict
 
 
+# The walk appends printable ASCII a run at a time (sixteen bytes a step) and ASCII whitespace a run at a
+# time: runs of every length around the sixteen-byte steps, cut by each kind of character the runs stop
+# at (whitespace, NUL, another control, DEL, beyond ASCII), inside and outside links.
+@needs_native
+@pytest.mark.parametrize(
+    "cut", [" ", "\t\n  ", "\x00", "\x01", "\x1c", "\x7f", "\xe9", "\u3000", "\U0001f600"]
+)
+def test_ascii_runs_of_every_length_segment_alike(cut: str) -> None:
+    texts = ["a" * k + cut + "B" * (40 - k) for k in range(41)]
+    items = "".join(f"<p>{t}</p><p>x<a href=y>{t} {t}</a>{t}</p><p>{cut}{t}{cut}</p>" for t in texts)
+    ours = _assert_same(f"<html><body><div>{items}</div></body></html>")
+    assert len(ours.texts) == 3 * len(texts)
+    assert "B" * 40 in ours.texts[0]
+
+
+# A class is hidden only when it holds one of the hints; the hints are found by their first byte, two of them
+# by "s": a class holding one after a false start of the other is hidden on both paths.
+@needs_native
+@pytest.mark.parametrize(
+    "cls", ["sr-x screen-reader-text", "scr sr-only", "s sr-onl sr-only", "no nonex d-none"]
+)
+def test_a_hidden_class_after_a_near_hint_is_hidden_alike(cls: str) -> None:
+    ours = _assert_same(f'<html><body><p>kept</p><div class="{cls}"><p>gone</p></div></body></html>')
+    assert ours.texts == ["kept"]
+
+
 # The class/id flags: words of the tables, cut and joined at the places the rules look at.
 IDENT_WORDS = sorted(
     h.CONTENT_MARKERS | h.BAD_EXACT | h.POST_MARKERS
@@ -644,6 +671,25 @@ def test_class_id_flags_of_repeated_pairs_equal_pythons(pairs: list[tuple[str, s
     chosen = [pairs[k % len(pairs)] for k in at]
     classes, ids = ["".join(list(c)) for c, _ in chosen], ["".join(list(i)) for _, i in chosen]
     assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
+
+
+@needs_native
+def test_class_id_flags_are_kept_per_pair_not_per_joined_string() -> None:
+    # the kept pairs are the class's and the id's bytes one after the other: where the class ends matters
+    pairs = [("hentr", "y"), ("hentry", ""), ("", "hentry"), ("h", "entry"), ("hentr", "y")]
+    for order in (pairs, pairs[::-1]):
+        classes, ids = [c for c, _ in order], [i for _, i in order]
+        assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
+
+
+@needs_native
+def test_class_id_flags_stay_pythons_when_the_kept_pairs_are_emptied() -> None:
+    # more distinct pairs than the C table keeps (it is emptied when half of its 32,768 slots are used)
+    words = ("nav", "entry-content", "comment-list", "hentry", "x")
+    classes = [f"w{k} {words[k % 5]}" for k in range(40_000)]
+    ids = [("", "main", "post-7")[k % 3] for k in range(40_000)]
+    for _ in range(2):
+        assert idents.ident_flags(classes, ids) == idents.ident_flags_python(classes, ids)
 
 
 @needs_native
@@ -960,7 +1006,11 @@ def test_every_character_that_lower_changes_is_lowered_before_it_is_counted() ->
 # nodes the dispatch reads. Attributes and values in every case and shape the tests look at: words across
 # whitespace lexbor splits at and that it does not (\v, \xa0), substrings, valueless and empty attributes.
 SELECT_VALUES = ["author", "Author", "AUTHOR", "x author", "author\ty", "x\vauthor", "authors", "\xa0author",
-                 "application/ld+json", "LD+JSON", "ld+jso", "", "k\u212author"]  # fmt: skip
+                 "application/ld+json", "LD+JSON", "ld+jso", "", "k\u212author",
+                 # past the sixteen bytes the word test reads a step: before, across and after the step's end
+                 "entry-meta by-author author", "aaaaaaaaaaaaa author", "aaaaaaaaaaaaaaaaAuthor",
+                 "aaaaaaaaaaaaaaaaaaaauthor", "post-author-name vcard",
+                 "a a a a a a a a a a a a a author x"]  # fmt: skip
 SELECT_ATTRS = st.lists(
     st.tuples(
         st.sampled_from(["class", "rel", "type", "itemprop", "property", "content", "title", "data-x", "id"]),
@@ -1015,6 +1065,20 @@ def test_selected_elements_equal_lexbors_css_scan(
         got, want = sl.select(root, selector), sl.select_python(root, selector)
         assert [n.mem_id for n in got] == [n.mem_id for n in want]
         assert all(n.parser is tree and n.attributes == w.attributes for n, w in zip(got, want, strict=True))
+
+
+# The class word test reads sixteen bytes a step: "author" starting at every offset around a step's end, as
+# the whole value, after a word and before one.
+@needs_native
+@pytest.mark.parametrize("before", ["", "x ", "Author-", "a"])
+def test_a_class_word_at_every_offset_is_selected_as_lexbor_selects_it(before: str) -> None:
+    classes = [f"{'a' * k} {before}author{tail}" for k in range(24) for tail in ("", " x", "s")]
+    items = "".join(f'<p class="{c}">t</p>' for c in classes)
+    body = LexborHTMLParser(f"<html><body>{items}</body></html>").body
+    assert body is not None
+    got, want = sl.select(body, collect.BODY), sl.select_python(body, collect.BODY)
+    assert [n.mem_id for n in got] == [n.mem_id for n in want]
+    assert len(got) == (48 if before in ("", "x ") else 0)
 
 
 @needs_native

@@ -134,6 +134,20 @@ def test_blocks_hidden_by_framework_classes_are_skipped() -> None:
     ]
 
 
+def test_hiding_styles_are_memoised_up_to_their_bound_only() -> None:
+    long = "color: red; " * (sg.STYLE_MEMO_CHARS // 12) + "Display : NONE"
+    assert len(long) > sg.STYLE_MEMO_CHARS
+    kept = sg._hidden_short_style.cache_info().currsize
+    assert _texts(f'<p>shown</p><div style="{long}"><p>gone</p></div>') == ["shown"]
+    assert sg._hidden_short_style.cache_info().currsize == kept  # a long style is tested, not kept
+    for style in ("display:none", "DISPLAY: none;", "visibility : Hidden", "display: block; none: x"):
+        twice = [sg._hidden_style(style), sg._hidden_style(style)]
+        assert twice == [sg._style_hides(style)] * 2
+    assert _texts('<div style="display:none"><p>gone</p></div><p style="display: block">shown</p>') == [
+        "shown"
+    ]
+
+
 def test_a_nul_in_the_text_does_not_split_blocks() -> None:
     tree = dom.parse("<html><body><p>a</p><p>b</p></body></html>")
     assert tree.body is not None

@@ -101,6 +101,8 @@ static struct {
     PyObject *hidden_class;  /* segment._hidden_class(str) -> bool */
     PyObject *hidden_style;  /* segment._hidden_style(str) -> bool */
     PyObject *class_hints;   /* tuple of bytes: a class can only be hidden if it holds one of them */
+    uint32_t hint_first[256];/* the hints (a bit per index in class_hints) starting with each byte */
+    int hint_empty;          /* an empty hint: every class holds it */
     PyObject *too_many_nodes;/* options.TooManyNodes */
     PyObject *stage;         /* "segment", the budget stage */
     PyObject *empty;         /* "" */
@@ -224,15 +226,6 @@ static Py_ssize_t first_nonspace(const unsigned char *s, size_t n) {
     return (Py_ssize_t)n;
 }
 
-static int contains(const unsigned char *s, size_t n, const char *needle, size_t m) {
-    if (m == 0)
-        return 1;
-    for (size_t i = 0; i + m <= n; i++)
-        if (s[i] == (unsigned char)needle[0] && memcmp(s + i, needle, m) == 0)
-            return 1;
-    return 0;
-}
-
 /* ASCII-case-insensitive substring test (needle in lower case). */
 static int contains_ci(const unsigned char *s, size_t n, const char *needle, size_t m) {
     for (size_t i = 0; i + m <= n; i++) {
@@ -352,7 +345,8 @@ static unsigned char ascii_space[128];
    inside <a>. *nonspace: it held a character that is not whitespace. Inlined twice, with and without
    the link counts (most text is outside links). */
 static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const int in_link, int *nonspace) {
-    if (buf_reserve(&w->text, 3 * n + 1) < 0) /* a NUL (1 byte) becomes 3, a space may precede the first */
+    /* a NUL (1 byte) becomes 3, a space may precede the first; 16 more for the runs' whole-vector stores */
+    if (buf_reserve(&w->text, 3 * n + 1 + 16) < 0)
         return -1;
     unsigned char *out = w->text.b + w->text.n;
     Py_ssize_t chars = w->chars, spaces = w->spaces;
@@ -362,6 +356,63 @@ static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const i
     size_t i = 0;
     while (i < n) {
         unsigned char c = s[i];
+        if (c > 0x20 && c < 0x80) {
+            /* A run of printable ASCII (no whitespace, no NUL: ascii_space is 0 above 0x20, checked at
+               import): what the loop below does character by character, once for the run. */
+            seen = 1;
+            if (pending) {
+                *out++ = ' ';
+                chars++;
+                spaces++;
+                pending = 0;
+            }
+            size_t j = i;
+#ifdef __SSE2__
+            const __m128i blank = _mm_set1_epi8(0x20);
+            while (j + 16 <= n) { /* bytes 0x21-0x7F are the signed bytes above 0x20 */
+                __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
+                _mm_storeu_si128((__m128i *)(out + (j - i)), v);
+                unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, blank)) ^ 0xFFFFu;
+                if (m) {
+                    j += (size_t)__builtin_ctz(m);
+                    goto run_end;
+                }
+                j += 16;
+            }
+#endif
+            while (j < n && s[j] > 0x20 && s[j] < 0x80) {
+                out[j - i] = s[j];
+                j++;
+            }
+#ifdef __SSE2__
+        run_end:
+#endif
+            out += j - i;
+            chars += (Py_ssize_t)(j - i);
+            if (in_link) {
+                if (!link_in_word)
+                    link_words++, link_in_word = 1;
+                link_started = 1;
+                link_len += (Py_ssize_t)(j - i);
+                link_trail = 0;
+            }
+            i = j;
+            continue;
+        }
+        if (c < 0x80 && ascii_space[c]) { /* a run of ASCII whitespace, as the loop below reads it */
+            size_t j = i + 1;
+            while (j < n && s[j] < 0x80 && ascii_space[s[j]])
+                j++;
+            if (chars)
+                pending = 1;
+            if (in_link) {
+                link_in_word = 0;
+                if (link_started)
+                    link_len += (Py_ssize_t)(j - i), link_trail += (Py_ssize_t)(j - i);
+            }
+            i = j;
+            continue;
+        }
         Py_UCS4 cp = c;
         int len = 1, space;
         if (c < 0x80)
@@ -575,12 +626,14 @@ static PyObject *decode_attr(const unsigned char *v, size_t n) {
 
 /* segment._hidden_class on the class attribute, after segment's cheap pre-test (substrings). */
 static int hidden_class(const unsigned char *cls, size_t n, PyObject *cls_str) {
-    Py_ssize_t k = PyTuple_GET_SIZE(cfg.class_hints);
-    int hint = 0;
-    for (Py_ssize_t i = 0; i < k && !hint; i++) {
-        PyObject *b = PyTuple_GET_ITEM(cfg.class_hints, i);
-        hint = contains(cls, n, PyBytes_AS_STRING(b), (size_t)PyBytes_GET_SIZE(b));
-    }
+    /* Whether it holds a hint: one pass, each position compared with the hints starting with its byte. */
+    int hint = cfg.hint_empty;
+    for (size_t i = 0; i < n && !hint; i++)
+        for (uint32_t maybe = cfg.hint_first[cls[i]]; maybe && !hint; maybe &= maybe - 1) {
+            PyObject *b = PyTuple_GET_ITEM(cfg.class_hints, __builtin_ctz(maybe));
+            size_t m = (size_t)PyBytes_GET_SIZE(b);
+            hint = m <= n - i && memcmp(cls + i, PyBytes_AS_STRING(b), m) == 0;
+        }
     if (!hint)
         return 0;
     PyObject *r = PyObject_CallOneArg(cfg.hidden_class, cls_str);
@@ -2474,6 +2527,43 @@ done:
    instructions under callgrind (every other page of the bench's two sets). */
 
 /* Bytes of the UTF-8 of s[0:n], or -1 when it holds a surrogate (str.encode then raises). */
+#ifdef VECTOR_HASHES
+static int vector_utf8; /* the CPU has AVX2 (asked once, at import): the page's UTF-8 and the guard's scan */
+
+/* The first i' >= i (i' <= n - 64 or the first block that is not) where the 64 code units u[i', i' + 64)
+   are not all ASCII, stepping 64 at a time: the 2-byte str's ASCII runs that utf8_size skips. */
+__attribute__((target("avx2"))) static Py_ssize_t ucs2_ascii_skip(const Py_UCS2 *u, Py_ssize_t i, Py_ssize_t n) {
+    const __m256i high = _mm256_set1_epi16((short)0xFF80);
+    for (; i + 64 <= n; i += 64) {
+        const __m256i *p = (const __m256i *)(u + i);
+        __m256i v = _mm256_or_si256(_mm256_or_si256(_mm256_loadu_si256(p), _mm256_loadu_si256(p + 1)),
+                                    _mm256_or_si256(_mm256_loadu_si256(p + 2), _mm256_loadu_si256(p + 3)));
+        if (!_mm256_testz_si256(v, high))
+            break;
+    }
+    return i;
+}
+
+/* utf8_write's ASCII steps for a 2-byte str, 32 code units a step: the units from i narrowed to bytes at
+   *out while a whole step is ASCII; the index where that stops. */
+__attribute__((target("avx2"))) static Py_ssize_t ucs2_ascii_narrow(const Py_UCS2 *u, Py_ssize_t i, Py_ssize_t n,
+                                                                   unsigned char **out) {
+    const __m256i high = _mm256_set1_epi16((short)0xFF80);
+    unsigned char *o = *out;
+    for (; i + 32 <= n; i += 32, o += 32) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)(u + i));
+        __m256i b = _mm256_loadu_si256((const __m256i *)(u + i + 16));
+        if (!_mm256_testz_si256(_mm256_or_si256(a, b), high))
+            break;
+        /* packus works within 128-bit lanes: a0 b0 a1 b1, put back in order a0 a1 b0 b1 */
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi16(a, b), 0xD8);
+        _mm256_storeu_si256((__m256i *)o, packed);
+    }
+    *out = o;
+    return i;
+}
+#endif
+
 SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
     Py_ssize_t size = n, i = 0;
     uint32_t bad = 0;
@@ -2482,6 +2572,10 @@ SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
         const Py_UCS2 *u = (const Py_UCS2 *)s;
         const __m128i high = _mm_set1_epi16((short)0xFF80);
         for (; i + 32 <= n; i += 32) {
+#ifdef VECTOR_HASHES
+            if (vector_utf8 && (i = ucs2_ascii_skip(u, i, n)) + 32 > n)
+                break;
+#endif
             const __m128i *p = (const __m128i *)(u + i);
             __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
                                      _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
@@ -2530,6 +2624,10 @@ SPECIALISED void utf8_write(int kind, const void *s, Py_ssize_t n, unsigned char
         if (kind == PyUnicode_2BYTE_KIND) { /* sixteen, then eight ASCII code units a step, narrowed */
             const Py_UCS2 *u = (const Py_UCS2 *)s;
             const __m128i high = _mm_set1_epi16((short)0xFF80);
+#ifdef VECTOR_HASHES
+            if (vector_utf8)
+                i = ucs2_ascii_narrow(u, i, n, &out);
+#endif
             while (i + 16 <= n) {
                 __m128i a = _mm_loadu_si128((const __m128i *)(u + i));
                 __m128i b = _mm_loadu_si128((const __m128i *)(u + i + 8));
@@ -2641,6 +2739,21 @@ SPECIALISED Py_ssize_t scan_blocks(int kind, const void *s, Py_ssize_t n, Py_ssi
     return tags;
 }
 
+#ifdef VECTOR_HASHES
+/* scan_blocks compiled for AVX2 (gcc vectorises the same loops 32 bytes a step), where the CPU has it. */
+__attribute__((target("avx2"))) static Py_ssize_t scan_blocks_avx2(int kind, const void *s, Py_ssize_t n,
+                                                                  Py_ssize_t block, unsigned char *quiet) {
+    Py_ssize_t tags = 0, i = 0, k = 0;
+    if (kind == PyUnicode_1BYTE_KIND)
+        SCAN_BLOCKS(Py_UCS1);
+    else if (kind == PyUnicode_2BYTE_KIND)
+        SCAN_BLOCKS(Py_UCS2);
+    else
+        SCAN_BLOCKS(Py_UCS4);
+    return tags;
+}
+#endif
+
 static inline int ascii_letter(Py_UCS4 c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /* guard._TAG_OPEN at `at`: `<` then a letter, or `</` then a letter. */
@@ -2725,7 +2838,12 @@ static PyObject *native_scan(PyObject *self, PyObject *args) {
     if (quiet == NULL)
         return PyErr_NoMemory();
     const void *s = PyUnicode_DATA(markup);
-    BY_KIND(tags, markup, scan_blocks, s, n, blocks > 0 ? block : n + 1, quiet);
+#ifdef VECTOR_HASHES
+    if (vector_utf8)
+        tags = scan_blocks_avx2(PyUnicode_KIND(markup), s, n, blocks > 0 ? block : n + 1, quiet);
+    else
+#endif
+        BY_KIND(tags, markup, scan_blocks, s, n, blocks > 0 ? block : n + 1, quiet);
     PyObject *runs = PyList_New(0), *result = NULL;
     if (runs != NULL && probe_scan(markup, long_tag, step, quiet, block, blocks, runs) == 0)
         result = Py_BuildValue("(nO)", tags, runs);
@@ -3115,9 +3233,19 @@ static PyObject *native_configure(PyObject *self, PyObject *args) {
             return PyErr_Format(PyExc_ValueError, "kind %ld of tag id %zu", k, tid);
         cfg.kind[tid] = (signed char)k;
     }
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hints); i++)
-        if (!PyBytes_Check(PyTuple_GET_ITEM(hints, i)))
+    if (PyTuple_GET_SIZE(hints) > 32)
+        return PyErr_Format(PyExc_ValueError, "at most 32 class hints");
+    memset(cfg.hint_first, 0, sizeof cfg.hint_first);
+    cfg.hint_empty = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hints); i++) {
+        PyObject *b = PyTuple_GET_ITEM(hints, i);
+        if (!PyBytes_Check(b))
             return PyErr_Format(PyExc_TypeError, "class hints must be bytes");
+        if (PyBytes_GET_SIZE(b) == 0)
+            cfg.hint_empty = 1;
+        else
+            cfg.hint_first[(unsigned char)PyBytes_AS_STRING(b)[0]] |= (uint32_t)1 << i;
+    }
     cfg.text_id = (uintptr_t)text_id;
     cfg.a_id = (uintptr_t)a_id;
     cfg.br_id = (uintptr_t)br_id;
@@ -3501,7 +3629,26 @@ static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t 
         f0 = ascii_fold(want[0]);
         f1 = f0 >= 'a' && f0 <= 'z' ? (unsigned char)(f0 - 32) : f0;
     }
-    for (size_t i = 0; i + c->vlen <= vn; i++) {
+    if (c->vlen > vn)
+        return 0;
+    size_t last = vn - c->vlen, i = 0; /* the value can start at 0..last */
+#ifdef __SSE2__
+    /* sixteen positions a step: the ones holding the first byte (most steps hold none) */
+    const __m128i a0 = _mm_set1_epi8((char)f0), a1 = _mm_set1_epi8((char)f1);
+    for (; i + 16 <= vn; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(v + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, a0), _mm_cmpeq_epi8(x, a1)));
+        for (; m; m &= m - 1) {
+            size_t at = i + (size_t)__builtin_ctz(m), e = at + c->vlen;
+            if (at > last)
+                return 0;
+            if ((at == 0 || lexbor_space(v[at - 1])) && (e == vn || lexbor_space(v[e])) &&
+                bytes_eq(v + at, want, c->vlen, ci))
+                return 1;
+        }
+    }
+#endif
+    for (; i <= last; i++) {
         if (v[i] != f0 && v[i] != f1)
             continue;
         size_t e = i + c->vlen;
@@ -3558,7 +3705,8 @@ static void read_sel_attrs(Node *el, SelList *l) {
     }
 }
 
-static int compound_holds(const SelList *l, const SelCompound *c, const Node *el) {
+static inline __attribute__((always_inline)) int compound_holds(const SelList *l, const SelCompound *c,
+                                                               const Node *el) {
     if ((l->found & c->needs) != c->needs)
         return 0;
     for (Py_ssize_t j = 0; j < c->nconds; j++) {
@@ -4167,11 +4315,74 @@ PyDoc_STRVAR(ident_flags_doc,
 
 enum { IDENT_BUF = 4096 }; /* longer class + id strings go to the Python reference */
 
+/* The flags are a function of the (class, id) pair, and pages repeat pairs (half of a page's non-empty
+   pairs are repeats within it: menu items, list entries; and 58% of the distinct pairs of a page were on
+   an earlier page of the bench's first 781): each pair of ASCII strings is worked out once and kept in this
+   table of the process, by content. When half full it is emptied (a bound on its memory: ~1 MB). */
 typedef struct {
     size_t hash;
-    PyObject *cls, *id; /* borrowed from the call's lists; NULL: an empty slot */
-    char flags;
-} IdentSeen;
+    char *key; /* the class, then the id (malloc'd); NULL: an empty slot */
+    uint32_t nc, ni;
+    int flags;
+} IdentMemo;
+
+enum { IDENT_MEMO_SLOTS = 1 << 15 };
+static IdentMemo *ident_memo;
+static size_t ident_memo_used;
+
+/* A hash of n bytes continuing `h`, eight bytes a step (str's SipHash, which the table used first, took
+   ~125 instructions a class or id; the strs are new on every page, so their cached hash never helped). */
+static size_t memo_hash(const char *p, size_t n, size_t h) {
+    uint64_t x = (uint64_t)h;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        x = (x ^ w) * 0x9E3779B97F4A7C15ULL;
+        x ^= x >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    x = (x ^ w ^ ((uint64_t)n << 56)) * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(x ^ (x >> 32));
+}
+
+static void ident_memo_clear(void) {
+    for (size_t k = 0; k < IDENT_MEMO_SLOTS; k++)
+        free(ident_memo[k].key);
+    memset(ident_memo, 0, IDENT_MEMO_SLOTS * sizeof *ident_memo);
+    ident_memo_used = 0;
+}
+
+/* The flags of one element with a non-empty class or id, from the table or worked out (and kept when both
+   are ASCII); -1 with an exception. */
+static int ident_flags_memo(PyObject *cls, PyObject *id, char *buf, size_t cap) {
+    Py_ssize_t nc = PyUnicode_GET_LENGTH(cls), ni = PyUnicode_GET_LENGTH(id);
+    if (!PyUnicode_IS_ASCII(cls) || !PyUnicode_IS_ASCII(id) || (size_t)nc + 1 + (size_t)ni > cap)
+        return ident_flags_of(cls, id, buf, cap);
+    const char *a = (const char *)PyUnicode_1BYTE_DATA(cls), *b = (const char *)PyUnicode_1BYTE_DATA(id);
+    size_t h = memo_hash(b, (size_t)ni, memo_hash(a, (size_t)nc, (size_t)nc)), k = h & (IDENT_MEMO_SLOTS - 1);
+    for (; ident_memo[k].key != NULL; k = (k + 1) & (IDENT_MEMO_SLOTS - 1)) {
+        const IdentMemo *e = &ident_memo[k];
+        if (e->hash == h && e->nc == (uint32_t)nc && e->ni == (uint32_t)ni && memcmp(e->key, a, (size_t)nc) == 0 &&
+            memcmp(e->key + nc, b, (size_t)ni) == 0)
+            return e->flags;
+    }
+    int f = ident_flags_of(cls, id, buf, cap);
+    if (f < 0)
+        return -1;
+    char *key = malloc((size_t)nc + (size_t)ni + 1);
+    if (key == NULL)
+        return f; /* not kept */
+    memcpy(key, a, (size_t)nc);
+    memcpy(key + nc, b, (size_t)ni);
+    if (ident_memo_used >= IDENT_MEMO_SLOTS / 2) { /* half full: emptied, so a probe ends soon */
+        ident_memo_clear();
+        k = h & (IDENT_MEMO_SLOTS - 1);
+    }
+    ident_memo[k] = (IdentMemo){h, key, (uint32_t)nc, (uint32_t)ni, f};
+    ident_memo_used++;
+    return f;
+}
 
 static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
     PyObject *classes, *ids;
@@ -4191,17 +4402,6 @@ static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
         return NULL;
     char *o = PyBytes_AS_STRING(out);
     char buf[IDENT_BUF];
-    /* A page repeats its (class, id) pairs (half of the non-empty ones on the benchmark's pages: menu items,
-       list entries), and the flags are a function of the pair: each distinct pair is worked out once per
-       call, the others found in this table (the lists hold the strs for the call's duration). */
-    size_t slots = 16;
-    while (slots < 2 * (size_t)n)
-        slots *= 2;
-    IdentSeen *seen = PyMem_Calloc(slots, sizeof *seen);
-    if (seen == NULL) {
-        Py_DECREF(out);
-        return PyErr_NoMemory();
-    }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *cls = PyList_GET_ITEM(classes, i), *id = PyList_GET_ITEM(ids, i);
         if (!PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
@@ -4212,24 +4412,13 @@ static PyObject *native_ident_flags(PyObject *self, PyObject *args) {
             o[i] = 0;
             continue;
         }
-        Py_hash_t hc = PyObject_Hash(cls), hi = PyObject_Hash(id);
-        if (hc == -1 || hi == -1)
+        int f = ident_flags_memo(cls, id, buf, sizeof buf);
+        if (f < 0)
             goto fail;
-        size_t h = ((size_t)hc * 1000003u) ^ (size_t)hi, k = h & (slots - 1);
-        while (seen[k].cls != NULL && !(seen[k].hash == h && str_eq(seen[k].cls, cls) && str_eq(seen[k].id, id)))
-            k = (k + 1) & (slots - 1);
-        if (seen[k].cls == NULL) {
-            int f = ident_flags_of(cls, id, buf, sizeof buf);
-            if (f < 0)
-                goto fail;
-            seen[k] = (IdentSeen){h, cls, id, (char)f};
-        }
-        o[i] = seen[k].flags;
+        o[i] = (char)f;
     }
-    PyMem_Free(seen);
     return out;
 fail:
-    PyMem_Free(seen);
     Py_DECREF(out);
     return NULL;
 }
@@ -4262,6 +4451,8 @@ static PyObject *native_configure_idents(PyObject *self, PyObject *args) {
     for (int k = 0; k < 10; k++)
         if (words_from(PyTuple_GET_ITEM(tables, k), dest[k]) < 0)
             return NULL;
+    if ((ident_memo = calloc(IDENT_MEMO_SLOTS, sizeof *ident_memo)) == NULL)
+        return PyErr_NoMemory();
     idt.python = Py_NewRef(python);
     idt.ready = 1;
     Py_RETURN_NONE;
@@ -7658,11 +7849,17 @@ PyMODINIT_FUNC PyInit__native(void) {
     vector_hashes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
                     __builtin_cpu_supports("sse4.1");
     vector_trees = __builtin_cpu_supports("avx2");
+    vector_utf8 = __builtin_cpu_supports("avx2");
 #endif
     for (const char *c = " \t\n\f\r"; *c; c++)
         lexbor_spaces[(unsigned char)*c] = 1;
     for (Py_UCS4 c = 0; c < 128; c++)
         ascii_space[c] = (unsigned char)(Py_UNICODE_ISSPACE(c) != 0);
+    for (int c = 0x21; c < 0x80; c++) /* add_text's runs of printable ASCII hold no whitespace */
+        if (ascii_space[c]) {
+            PyErr_SetString(PyExc_ImportError, "whitespace above U+0020 among ASCII characters");
+            return NULL;
+        }
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
