@@ -1340,9 +1340,10 @@ WIDGET_LINE = (
     r"|(?:newsroom |search |comments |site )?powered by [\w .'’-]{1,40}(?:\s[-–—|]\s[\w.'’-]{1,40})?"
     r"|(?:\d+\s+){2,}+next|(?:next|previous|prev|older|newer) (?:article|post|story|entry|page))\W*"
 )
-# The pager's repeat is possessive ("{2,}+", the same matches: a unit ends in whitespace and "next" starts with a
-# letter, so giving a unit back never lets "next" match): the plain repeat kept a backtracking entry per number,
-# and "1 " * 320,000 took 54x the time of 20,000 (16x the input; test_linear_time allows 64x), 30x now.
+# The pager's repeat is possessive ("{2,}+", the same matches: a unit ends in whitespace and "next" starts
+# with a letter, so giving a unit back never lets "next" match): the plain repeat kept a backtracking entry
+# per number, and "1 " * 320,000 took 54x the time of 20,000 (16x the input; test_linear_time allows 64x),
+# 30x now.
 # FURNITURE_LINE's and WIDGET_LINE's lines in one pattern, compiled once (each was compiled alone too:
 # 13 million instructions, 1% of one page's `clean`, callgrind): one fullmatch call per short kept block.
 FURNITURE_OR_WIDGET_LINE = re.compile(f"{FURNITURE_LINE}|{WIDGET_LINE}", re.IGNORECASE)
