@@ -323,6 +323,32 @@ def test_fingerprints_of_columns_that_are_no_segmentation_fall_back() -> None:
 
 
 @needs_native
+@pytest.mark.parametrize("bad", [-1, -(2**30), 2**30, 2**40, 2**70])
+def test_fingerprints_decline_an_index_out_of_range_of_any_size(bad: int) -> None:
+    # Indices of one 30-bit digit are read in place (small_int), the rest through PyLong_AsSsize_t: both
+    # must decline what is out of range, and a valid page must not depend on which path read it.
+    seg = Segmentation(["body", "div"], ["", ""], ["", ""], [-1, 0], [0, 0], [1, bad], [1, 1],
+                       ["x"], ["paragraph"], [1], [1], [1], [0], [0])  # fmt: skip
+    columns = (seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, seg.ends)
+    assert native._native.fingerprint(*columns) is None
+    good = (seg.texts, seg.tags, seg.classes, seg.ids, seg.parents, seg.firsts, [1, 0])
+    assert native._native.fingerprint(*good) is not None
+
+
+@needs_native
+def test_a_page_repeating_fingerprints_counts_each_once() -> None:
+    # Tracked ones are counted once a page (a mark per tracked index), untracked ones listed once (repeats
+    # dropped after their sort), as the Python set does.
+    page = array("Q", [9, 5, 9, 2**64 - 1, 5, 0, 7, 7, 2**64 - 1, 9])
+    ours = (array("Q", [7, 3]), array("f", [1.0, 2.0]))
+    ref = (array("Q", [7, 3]), array("f", [1.0, 2.0]))
+    got = sm._count_page(*ours, page, 0.5)
+    assert list(got) == [5, 9, 2**64 - 1]
+    assert got == sm._count_page_python(*ref, page, 0.5)
+    assert ours == ref == (array("Q", [7, 3]), array("f", [1.5, 2.0]))
+
+
+@needs_native
 def test_the_signature_memo_does_not_change_fingerprints() -> None:
     html = (
         '<body><div id="a1" class="post x"><p>one</p></div><div id="nav" class="menu"><p>two</p></div></body>'

@@ -1266,7 +1266,7 @@ static void sig_clear(void) {
     sig.used = 0;
 }
 
-static int str_eq(PyObject *a, PyObject *b) {
+static inline int str_eq(PyObject *a, PyObject *b) {
     if (a == b)
         return 1;
     Py_ssize_t n = PyUnicode_GET_LENGTH(a);
@@ -1394,6 +1394,12 @@ static int ascii_signature(PyObject *tag, PyObject *cls, PyObject *id, uint64_t 
     return 1;
 }
 
+/* PyObject_Hash of an exact str: the hash it keeps once computed, read without the call. */
+static inline Py_hash_t str_hash(PyObject *s) {
+    Py_hash_t h = ((PyASCIIObject *)s)->hash;
+    return h != -1 ? h : PyObject_Hash(s);
+}
+
 /* 0 and *value set, or -1 with an exception. */
 static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *value) {
     if (!PyUnicode_CheckExact(tag) || !PyUnicode_CheckExact(cls) || !PyUnicode_CheckExact(id)) {
@@ -1402,7 +1408,7 @@ static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *
     }
     if (PyUnicode_GET_LENGTH(id) && unstable_id(id))
         id = cfg_empty_str;
-    Py_hash_t ht = PyObject_Hash(tag), hc = PyObject_Hash(cls), hi = PyObject_Hash(id);
+    Py_hash_t ht = str_hash(tag), hc = str_hash(cls), hi = str_hash(id);
     if (ht == -1 || hc == -1 || hi == -1)
         return -1;
     Py_hash_t h = (Py_hash_t)(((size_t)ht * 1000003u ^ (size_t)hc) * 1000003u ^ (size_t)hi);
@@ -1449,12 +1455,38 @@ static int signature_hash(PyObject *tag, PyObject *cls, PyObject *id, uint64_t *
     return 0;
 }
 
+/* An exact int of at most one digit (|x| < 2^30: every index and count of a page) read in place into *v
+   (1), not through PyLong_AsSsize_t's call; 0 for any other (3.11's layout: ob_size is the signed count
+   of 30-bit digits; later versions always answer 0). */
+static inline int small_int(PyObject *x, Py_ssize_t *v) {
+#if PY_VERSION_HEX < 0x030C0000
+    Py_ssize_t size = Py_SIZE(x);
+    if (size >= -1 && size <= 1) {
+        *v = size * (Py_ssize_t)((PyLongObject *)x)->ob_digit[0];
+        return 1;
+    }
+#else
+    (void)x;
+    (void)v;
+#endif
+    return 0;
+}
+
+/* PyLong_AsSsize_t of an int, small_int's read where it can. */
+static inline Py_ssize_t as_ssize(PyObject *x) {
+    Py_ssize_t v;
+    return small_int(x, &v) ? v : PyLong_AsSsize_t(x);
+}
+
 /* Read list[i] as an index in [lo, hi]; -1 (no exception) when it is not one. */
 static Py_ssize_t index_at(PyObject *list, Py_ssize_t i, Py_ssize_t lo, Py_ssize_t hi) {
     PyObject *x = PyList_GET_ITEM(list, i);
     if (!PyLong_CheckExact(x))
         return -1;
-    Py_ssize_t v = PyLong_AsSsize_t(x);
+    Py_ssize_t v;
+    if (small_int(x, &v))
+        return v >= lo && v <= hi ? v : -1;
+    v = PyLong_AsSsize_t(x);
     if (v == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         return -1;
@@ -1488,7 +1520,8 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         Py_RETURN_NONE;
     PyObject *result = NULL;
     uint64_t *sums = PyMem_Malloc(((size_t)nb + 1) * sizeof *sums);
-    uint64_t *path = PyMem_Calloc((size_t)n + 1, sizeof *path); /* 0: no text (never asked for) */
+    /* 0: no text (never asked for); written for every element below, or zeroed where nothing is */
+    uint64_t *path = PyMem_Malloc(((size_t)n + 1) * sizeof *path);
     int64_t *keep = PyMem_Malloc(((size_t)n + 1) * sizeof *keep);
     uint64_t *fps = PyMem_Malloc(((size_t)n + 1) * sizeof *fps);
     Buf norm = {0};
@@ -1497,12 +1530,12 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         goto done;
     }
     if (n == 0)
-        goto packed;
+        goto zeros;
     Py_ssize_t lo0 = index_at(firsts, 0, 0, nb), hi0 = index_at(ends, 0, 0, nb);
     if (lo0 < 0 || hi0 < 0)
         goto invalid;
     if (hi0 <= lo0)
-        goto packed;
+        goto zeros;
     /* Block hashes summed: an element's text hash is a difference of prefix sums (mod 2^64, as the
        Python code's & mask). */
     sums[0] = 0;
@@ -1526,8 +1559,10 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         Py_ssize_t lo = i ? index_at(firsts, i, 0, nb) : lo0, hi = i ? index_at(ends, i, 0, nb) : hi0;
         if (lo < 0 || hi < 0)
             goto invalid;
-        if (hi <= lo)
+        if (hi <= lo) {
+            path[i] = 0;
             continue; /* no text here, so none below either: the path is never needed */
+        }
         Py_ssize_t parent = i ? index_at(parents, i, 0, i - 1) : 0;
         if (parent < 0)
             goto invalid;
@@ -1541,6 +1576,9 @@ static PyObject *native_fingerprint(PyObject *self, PyObject *args) {
         fps[kept++] = path[i] ^ (sums[hi] - sums[lo]);
     }
     path[n] = path[0]; /* a block right in <body> has parent -1: its position is <body>'s */
+    goto packed;
+zeros:
+    memset(path, 0, ((size_t)n + 1) * sizeof *path);
 packed:
     result = Py_BuildValue("(y#y#y#)", (const char *)keep, kept * 8, (const char *)fps, kept * 8,
                            (const char *)path, (n + 1) * 8);
@@ -1827,19 +1865,19 @@ static PyObject *native_count_page(PyObject *self, PyObject *args) {
     float *counts = cv.buf;
     Py_ssize_t n = fv.len / 8;
     PyObject *result = NULL;
-    size_t slots = 16, page_slots = 16;
+    size_t slots = 16;
     while (slots < 2 * (size_t)n)
         slots *= 2;
-    while (page_slots < 2 * (size_t)m)
-        page_slots *= 2;
     uint64_t *want = PyMem_Malloc((size_t)(m ? m : 1) * sizeof *want);
-    Py_ssize_t *table = PyMem_Calloc(slots, sizeof *table); /* index into fps + 1; 0 is empty */
-    uint64_t *seen = PyMem_Calloc(page_slots, sizeof *seen); /* the page's values so far; 0 is empty */
+    uint32_t *table = PyMem_Calloc(slots, sizeof *table); /* index into fps + 1; 0 is empty */
+    /* Tracked fingerprints counted on this page already (each is counted once a page); the untracked
+       ones' repeats go after their sort. No hash set of the page's values to zero. */
+    unsigned char *hit = PyMem_Calloc((size_t)n + 1, 1);
     if (cv.len / 4 != n) {
         PyErr_SetString(PyExc_ValueError, "fps and counts differ in length");
         goto done;
     }
-    if (want == NULL || table == NULL || seen == NULL) {
+    if (want == NULL || table == NULL || hit == NULL) {
         PyErr_NoMemory();
         goto done;
     }
@@ -1851,36 +1889,42 @@ static PyObject *native_count_page(PyObject *self, PyObject *args) {
     }
     if (k < 0)
         goto done;
+    if ((uint64_t)n >= UINT32_MAX) { /* more than a table of 32-bit indices holds: Python decides */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
     for (Py_ssize_t i = 0; i < n; i++) { /* a fingerprint tracked twice: the last index wins, as a dict's */
         size_t h = slot_of(fps[i], slots);
         while (table[h] && fps[table[h] - 1] != fps[i])
             h = (h + 1) & (slots - 1);
-        table[h] = i + 1;
+        table[h] = (uint32_t)i + 1;
     }
     Py_ssize_t fresh = 0; /* the page's untracked fingerprints, gathered at the front of want */
     for (Py_ssize_t j = 0; j < k; j++) {
         uint64_t x = want[j];
-        size_t p = slot_of(x, page_slots);
-        while (seen[p] && seen[p] != x)
-            p = (p + 1) & (page_slots - 1);
-        if (seen[p])
-            continue; /* counted once per page */
-        seen[p] = x;
         size_t h = slot_of(x, slots);
         while (table[h] && fps[table[h] - 1] != x)
             h = (h + 1) & (slots - 1);
         if (table[h]) {
+            if (hit[table[h] - 1])
+                continue; /* counted once per page */
+            hit[table[h] - 1] = 1;
             float *c = &counts[table[h] - 1];
             *c = (float)((double)*c + unit); /* counts[i] += unit: a double sum stored as float32 */
         } else
             want[fresh++] = x;
     }
     sort_u64(want, fresh);
+    Py_ssize_t distinct = 0; /* each untracked fingerprint once */
+    for (Py_ssize_t j = 0; j < fresh; j++)
+        if (!distinct || want[j] != want[distinct - 1])
+            want[distinct++] = want[j];
+    fresh = distinct;
     result = PyBytes_FromStringAndSize((const char *)want, fresh * (Py_ssize_t)sizeof *want);
 done:
     PyMem_Free(want);
     PyMem_Free(table);
-    PyMem_Free(seen);
+    PyMem_Free(hit);
     PyBuffer_Release(&fv);
     PyBuffer_Release(&cv);
     return result;
@@ -2012,8 +2056,8 @@ static int list_index(PyObject *list, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *ou
     PyObject *x = PyList_GET_ITEM(list, i);
     if (!PyLong_CheckExact(x))
         return 0;
-    Py_ssize_t v = PyLong_AsSsize_t(x);
-    if (v == -1 && PyErr_Occurred()) {
+    Py_ssize_t v;
+    if (!small_int(x, &v) && (v = PyLong_AsSsize_t(x)) == -1 && PyErr_Occurred()) {
         PyErr_Clear();
         return 0;
     }
@@ -2232,7 +2276,7 @@ static PyObject *native_slot_blocks(PyObject *self, PyObject *args) {
         PyObject *x = PyList_GET_ITEM(kept, j);
         if (!PyLong_CheckExact(x))
             goto invalid;
-        Py_ssize_t b = PyLong_AsSsize_t(x);
+        Py_ssize_t b = as_ssize(x);
         if (b < 0 || b >= nb) {
             PyErr_Clear();
             goto invalid;
@@ -6915,7 +6959,7 @@ static PyObject *remapped(PyObject *index, const Py_ssize_t *pos, PyObject **int
     Py_ssize_t m = PyList_GET_SIZE(index);
     PyObject *out = PyList_New(m);
     for (Py_ssize_t i = 0; out != NULL && i < m; i++) {
-        Py_ssize_t v = pos[PyLong_AsSsize_t(PyList_GET_ITEM(index, i))]; /* checked by the caller */
+        Py_ssize_t v = pos[as_ssize(PyList_GET_ITEM(index, i))]; /* checked by the caller */
         if (ints[v] == NULL && (ints[v] = PyLong_FromSsize_t(v)) == NULL) {
             Py_CLEAR(out);
             break;
@@ -6960,8 +7004,8 @@ static PyObject *native_cut(PyObject *self, PyObject *args) {
         Py_ssize_t e = index_at(elems, j, 0, m - 1);
         if (e < 0)
             goto decline;
-        spans[j].lo = PyLong_AsSsize_t(PyList_GET_ITEM(firsts, e));
-        spans[j].hi = PyLong_AsSsize_t(PyList_GET_ITEM(ends, e));
+        spans[j].lo = as_ssize(PyList_GET_ITEM(firsts, e));
+        spans[j].hi = as_ssize(PyList_GET_ITEM(ends, e));
         if (spans[j].hi < spans[j].lo)
             goto decline; /* no element's subtree: the reference's ranges and repeats decide */
     }
