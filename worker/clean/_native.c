@@ -2767,6 +2767,17 @@ static PyObject *native_utf8(PyObject *self, PyObject *text) {
             tags += u[i] == '<';                                                                         \
     } while (0)
 
+/* scan_blocks' body, for its plain and its AVX2 compilation. */
+#define SCAN_BLOCKS_BY_KIND()                                                                            \
+    do {                                                                                                 \
+        if (kind == PyUnicode_1BYTE_KIND)                                                                \
+            SCAN_BLOCKS(Py_UCS1);                                                                        \
+        else if (kind == PyUnicode_2BYTE_KIND)                                                           \
+            SCAN_BLOCKS(Py_UCS2);                                                                        \
+        else                                                                                             \
+            SCAN_BLOCKS(Py_UCS4);                                                                        \
+    } while (0)
+
 /* The `<` of s[0:n), and for each whole block of `block` characters (s[k*block:(k+1)*block)) whether it
    holds no `>` (quiet[k]). Branch-free loops over the storage's own type, comparing and summing in its
    width: gcc -O3 vectorises them (through PyUnicode_READ, whose Py_UCS4 widens every character, it
@@ -2774,12 +2785,7 @@ static PyObject *native_utf8(PyObject *self, PyObject *text) {
 SPECIALISED Py_ssize_t scan_blocks(int kind, const void *s, Py_ssize_t n, Py_ssize_t block,
                                    unsigned char *quiet) {
     Py_ssize_t tags = 0, i = 0, k = 0;
-    if (kind == PyUnicode_1BYTE_KIND)
-        SCAN_BLOCKS(Py_UCS1);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        SCAN_BLOCKS(Py_UCS2);
-    else
-        SCAN_BLOCKS(Py_UCS4);
+    SCAN_BLOCKS_BY_KIND();
     return tags;
 }
 
@@ -2788,12 +2794,7 @@ SPECIALISED Py_ssize_t scan_blocks(int kind, const void *s, Py_ssize_t n, Py_ssi
 __attribute__((target("avx2"))) static Py_ssize_t scan_blocks_avx2(int kind, const void *s, Py_ssize_t n,
                                                                   Py_ssize_t block, unsigned char *quiet) {
     Py_ssize_t tags = 0, i = 0, k = 0;
-    if (kind == PyUnicode_1BYTE_KIND)
-        SCAN_BLOCKS(Py_UCS1);
-    else if (kind == PyUnicode_2BYTE_KIND)
-        SCAN_BLOCKS(Py_UCS2);
-    else
-        SCAN_BLOCKS(Py_UCS4);
+    SCAN_BLOCKS_BY_KIND();
     return tags;
 }
 #endif
