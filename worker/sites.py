@@ -38,8 +38,8 @@ _BY_LAST_LABEL: dict[str, PublicSuffixList] = {}
 def _new_list(lines: list[bytes] | None = None) -> PublicSuffixList:
     """The bundled list (or those of its lines). accept_unknown=False: a host under no listed suffix (an
     intranet name, .example, .test, an IP) has no registered domain; its whole host is the site (site_of).
-    accept_encoded_idn=False: the punycode copy of every IDN rule took 24-48 of the whole list's 36-60 ms
-    (one page's `clean` starts in ~250 ms); a host's punycode labels are decoded for the lookup instead."""
+    accept_encoded_idn=False: the punycode copy of every IDN rule took 24-48 of the whole list's 36-60 ms;
+    a host's punycode labels are decoded for the lookup instead."""
     from publicsuffixlist import PublicSuffixList
 
     return PublicSuffixList(lines, accept_unknown=False, accept_encoded_idn=False)

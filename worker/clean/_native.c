@@ -971,6 +971,7 @@ static uint32_t adler32_of(const unsigned char *p, size_t n) {
 #include <immintrin.h>
 #define VECTOR_HASHES 1
 static int vector_hashes; /* the CPU has PCLMULQDQ, SSSE3 and SSE4.1 */
+static int vector_avx2;   /* the CPU has AVX2: the block model's trees, the page's UTF-8, the guard's scan */
 
 /* The CRC-32 register after len bytes (len >= 64, a multiple of 16), folded 64 bytes a step by carry-less
    multiplication: Gopal et al., "Fast CRC Computation for Generic Polynomials Using PCLMULQDQ Instruction"
@@ -2570,10 +2571,7 @@ done:
    encoding was 4.5 instructions a character of the non-ASCII pages, ~3% of a --no-templates page's
    instructions under callgrind (every other page of the bench's two sets). */
 
-/* Bytes of the UTF-8 of s[0:n], or -1 when it holds a surrogate (str.encode then raises). */
 #ifdef VECTOR_HASHES
-static int vector_utf8; /* the CPU has AVX2 (asked once, at import): the page's UTF-8 and the guard's scan */
-
 /* The first i' >= i (i' <= n - 64 or the first block that is not) where the 64 code units u[i', i' + 64)
    are not all ASCII, stepping 64 at a time: the 2-byte str's ASCII runs that utf8_size skips. */
 __attribute__((target("avx2"))) static Py_ssize_t ucs2_ascii_skip(const Py_UCS2 *u, Py_ssize_t i, Py_ssize_t n) {
@@ -2608,6 +2606,7 @@ __attribute__((target("avx2"))) static Py_ssize_t ucs2_ascii_narrow(const Py_UCS
 }
 #endif
 
+/* Bytes of the UTF-8 of s[0:n], or -1 when it holds a surrogate (str.encode then raises). */
 SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
     Py_ssize_t size = n, i = 0;
     uint32_t bad = 0;
@@ -2617,7 +2616,7 @@ SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
         const __m128i high = _mm_set1_epi16((short)0xFF80);
         for (; i + 32 <= n; i += 32) {
 #ifdef VECTOR_HASHES
-            if (vector_utf8 && (i = ucs2_ascii_skip(u, i, n)) + 32 > n)
+            if (vector_avx2 && (i = ucs2_ascii_skip(u, i, n)) + 32 > n)
                 break;
 #endif
             const __m128i *p = (const __m128i *)(u + i);
@@ -2669,7 +2668,7 @@ SPECIALISED void utf8_write(int kind, const void *s, Py_ssize_t n, unsigned char
             const Py_UCS2 *u = (const Py_UCS2 *)s;
             const __m128i high = _mm_set1_epi16((short)0xFF80);
 #ifdef VECTOR_HASHES
-            if (vector_utf8)
+            if (vector_avx2)
                 i = ucs2_ascii_narrow(u, i, n, &out);
 #endif
             while (i + 16 <= n) {
@@ -2884,7 +2883,7 @@ static PyObject *native_scan(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     const void *s = PyUnicode_DATA(markup);
 #ifdef VECTOR_HASHES
-    if (vector_utf8)
+    if (vector_avx2)
         tags = scan_blocks_avx2(PyUnicode_KIND(markup), s, n, blocks > 0 ? block : n + 1, quiet);
     else
 #endif
@@ -4363,7 +4362,8 @@ enum { IDENT_BUF = 4096 }; /* longer class + id strings go to the Python referen
 /* The flags are a function of the (class, id) pair, and pages repeat pairs (half of a page's non-empty
    pairs are repeats within it: menu items, list entries; and 58% of the distinct pairs of a page were on
    an earlier page of the bench's first 781): each pair of ASCII strings is worked out once and kept in this
-   table of the process, by content. When half full it is emptied (a bound on its memory: ~1 MB). */
+   table of the process, by content. When half full it is emptied (a bound on its memory: 1 MB of slots,
+   32 bytes each, and the pairs' bytes). */
 typedef struct {
     size_t hash;
     char *key; /* the class, then the id (malloc'd); NULL: an empty slot */
@@ -5753,8 +5753,6 @@ PyDoc_STRVAR(tree_scores_doc,
 #define TREE_LEAVES 8
 
 #ifdef VECTOR_HASHES
-static int vector_trees; /* the CPU has AVX2 (asked once, at import) */
-
 /* score_blocks four blocks a step with AVX2: all 7 comparisons of a tree (greater-than, ordered: NaN goes
    left as in the scalar code), the path and the leaf chosen by blends. Each block's leaves are added in
    tree order as in the scalar code, so the sums are equal to the bit. Returns how many blocks it did (a
@@ -5800,7 +5798,7 @@ static void score_blocks(const double *x, Py_ssize_t n, const int32_t *f, const 
                          const double *leaf, Py_ssize_t trees, double bias, double *out) {
     Py_ssize_t done = 0;
 #ifdef VECTOR_HASHES
-    if (vector_trees)
+    if (vector_avx2)
         done = score_blocks4(x, n, f, thr, leaf, trees, out);
 #endif
     /* tree by tree over the blocks left: a tree's comparisons read few feature rows, each in block order,
@@ -7893,8 +7891,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     __builtin_cpu_init();
     vector_hashes = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("ssse3") &&
                     __builtin_cpu_supports("sse4.1");
-    vector_trees = __builtin_cpu_supports("avx2");
-    vector_utf8 = __builtin_cpu_supports("avx2");
+    vector_avx2 = __builtin_cpu_supports("avx2");
 #endif
     for (const char *c = " \t\n\f\r"; *c; c++)
         lexbor_spaces[(unsigned char)*c] = 1;
