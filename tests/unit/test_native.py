@@ -666,6 +666,20 @@ def test_a_hidden_class_after_a_near_hint_is_hidden_alike(cls: str) -> None:
     assert ours.texts == ["kept"]
 
 
+# The hints are looked for sixteen positions a step by their first two bytes, the last sixteen byte by byte: a
+# hidden token (or a near miss, "hi"/"no"/"sr"/"sc" alone) at every offset of a long class, across a step's
+# end, is found (or not) on both paths.
+@needs_native
+@pytest.mark.parametrize(
+    "token", ["hidden", "hide", "d-none", "sr-only", "screen-reader-text", "hi no sr sc"]
+)
+def test_a_hidden_token_at_every_offset_of_a_long_class_is_found_alike(token: str) -> None:
+    for k in range(40):
+        cls = "a" * k + " " + token + " " + "b" * (40 - k)
+        ours = _assert_same(f'<html><body><p>kept</p><div class="{cls}"><p>gone</p></div></body></html>')
+        assert ours.texts == (["kept", "gone"] if token == "hi no sr sc" else ["kept"]), k
+
+
 # The class/id flags: words of the tables, cut and joined at the places the rules look at.
 IDENT_WORDS = sorted(
     h.CONTENT_MARKERS | h.BAD_EXACT | h.POST_MARKERS

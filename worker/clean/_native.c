@@ -103,6 +103,8 @@ static struct {
     PyObject *class_hints;   /* tuple of bytes: a class can only be hidden if it holds one of them */
     uint32_t hint_first[256];/* the hints (a bit per index in class_hints) starting with each byte */
     int hint_empty;          /* an empty hint: every class holds it */
+    int hint_pairs;          /* hints tested sixteen positions a step by their first two bytes (0: none) */
+    unsigned char hint_pair[8][2];
     PyObject *too_many_nodes;/* options.TooManyNodes */
     PyObject *stage;         /* "segment", the budget stage */
     PyObject *empty;         /* "" */
@@ -131,6 +133,46 @@ static int vec_push(Vec *a, Py_ssize_t x) {
     return 0;
 }
 
+/* References, appended (each push steals one) and handed over as one list: a list's append was ~50
+   instructions an item (its growth reallocates every eighth of its size), 975 items a page. */
+typedef struct {
+    PyObject **v;
+    Py_ssize_t n, cap;
+} Refs;
+
+static int refs_push(Refs *a, PyObject *x) {
+    if (a->n == a->cap) {
+        Py_ssize_t cap = a->cap ? 2 * a->cap : 256;
+        PyObject **v = PyMem_Realloc(a->v, (size_t)cap * sizeof *v);
+        if (v == NULL) {
+            Py_DECREF(x);
+            PyErr_NoMemory();
+            return -1;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = x;
+    return 0;
+}
+
+/* The references as a new list (they move to it); NULL with an exception. */
+static PyObject *refs_list(Refs *a) {
+    PyObject *list = PyList_New(a->n);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < a->n; i++)
+        PyList_SET_ITEM(list, i, a->v[i]);
+    a->n = 0;
+    return list;
+}
+
+static void refs_free(Refs *a) {
+    for (Py_ssize_t i = 0; i < a->n; i++)
+        Py_DECREF(a->v[i]);
+    PyMem_Free(a->v);
+}
+
 typedef struct {
     unsigned char *b;
     size_t n, cap;
@@ -152,12 +194,30 @@ static int buf_reserve(Buf *a, size_t more) {
     return 0;
 }
 
+/* The ints 0 .. INT_CACHE - 1, each made once per process (on first use) and shared, as CPython shares
+   -5 .. 256: a segmentation's columns are indices and counts, ~2,200 ints a page on the bench's pages, of
+   which a fifth were past 256 and so made and freed anew (PyLong_FromSsize_t and the int's free: ~70 K
+   instructions a page). 8,192 ints hold 256 KB. */
+enum { INT_CACHE = 8192 };
+static PyObject *int_cache[INT_CACHE];
+
+/* A new reference to the int v (NULL with an exception). */
+static inline PyObject *int_of(Py_ssize_t v) {
+    if ((size_t)v < INT_CACHE) {
+        PyObject *x = int_cache[v];
+        if (x == NULL && (x = int_cache[v] = PyLong_FromSsize_t(v)) == NULL)
+            return NULL;
+        return Py_NewRef(x);
+    }
+    return PyLong_FromSsize_t(v);
+}
+
 static PyObject *vec_list(const Vec *a) {
     PyObject *list = PyList_New(a->n);
     if (list == NULL)
         return NULL;
     for (Py_ssize_t i = 0; i < a->n; i++) {
-        PyObject *x = PyLong_FromSsize_t(a->v[i]);
+        PyObject *x = int_of(a->v[i]);
         if (x == NULL) {
             Py_DECREF(list);
             return NULL;
@@ -215,6 +275,12 @@ static inline int utf8_decode(const unsigned char *s, size_t n, Py_UCS4 *cp) {
 static Py_ssize_t first_nonspace(const unsigned char *s, size_t n) {
     size_t i = 0;
     while (i < n) {
+        if (s[i] < 0x80) { /* ASCII (the indentation between elements): its own code point, no decoding */
+            if (!Py_UNICODE_ISSPACE(s[i]))
+                return (Py_ssize_t)i;
+            i++;
+            continue;
+        }
         Py_UCS4 cp;
         int len = utf8_decode(s + i, n - i, &cp);
         if (len == 0)
@@ -251,7 +317,7 @@ enum { E_PARENT, E_FIRST, E_END, E_SKIP, E_COLS };    /* integers per element */
 enum { B_KIND, B_OWNER, B_START, B_STOP, B_CHARS, B_WORDS, B_LINK_WORDS, B_LINK_CHARS, B_COLS }; /* per block */
 
 typedef struct {
-    PyObject *tags, *classes, *ids; /* per element, lists of str */
+    Refs tags, classes, ids; /* per element, str */
     Vec elem[E_COLS];
     Vec block[B_COLS];
     Buf text; /* every block's folded UTF-8, back to back (B_START, B_STOP) */
@@ -618,22 +684,98 @@ static int check_limits(Walk *w) {
     return 0;
 }
 
+/* A hash of n bytes continuing `h`, eight bytes a step (str's SipHash, which the class/id flags' table used
+   first, took ~125 instructions a class or id; the strs are new on every page, so their cached hash never
+   helped). */
+static size_t memo_hash(const char *p, size_t n, size_t h) {
+    uint64_t x = (uint64_t)h;
+    for (; n >= 8; p += 8, n -= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        x = (x ^ w) * 0x9E3779B97F4A7C15ULL;
+        x ^= x >> 29;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    x = (x ^ w ^ ((uint64_t)n << 56)) * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(x ^ (x >> 32));
+}
+
+/* Class and id values decoded before (ASCII ones), shared across pages: a page repeats its classes
+   ("menu-item") and a site its pages', and a decoding was ~210 instructions, 250 a page (~50 K
+   instructions). Emptied when half full, like the class/id flags' table: 8,192 slots of 16 bytes and the
+   strs they hold. */
+enum { ATTR_MEMO_SLOTS = 1 << 13, ATTR_MEMO_LONGEST = 256 };
+typedef struct {
+    size_t hash;
+    PyObject *str; /* an ASCII str, whose bytes are the value's */
+} AttrMemo;
+static AttrMemo *attr_memo;
+static size_t attr_memo_used;
+
 static PyObject *decode_attr(const unsigned char *v, size_t n) {
     if (v == NULL || n == 0)
         return Py_NewRef(cfg.empty);
-    return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)n, "replace");
+    if (attr_memo == NULL)
+        attr_memo = calloc(ATTR_MEMO_SLOTS, sizeof *attr_memo);
+    if (n > ATTR_MEMO_LONGEST || attr_memo == NULL)
+        return PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)n, "replace");
+    size_t h = memo_hash((const char *)v, n, n), k = h & (ATTR_MEMO_SLOTS - 1);
+    for (; attr_memo[k].str != NULL; k = (k + 1) & (ATTR_MEMO_SLOTS - 1)) {
+        PyObject *s = attr_memo[k].str;
+        if (attr_memo[k].hash == h && (size_t)PyUnicode_GET_LENGTH(s) == n &&
+            memcmp(PyUnicode_1BYTE_DATA(s), v, n) == 0)
+            return Py_NewRef(s);
+    }
+    PyObject *s = PyUnicode_DecodeUTF8((const char *)v, (Py_ssize_t)n, "replace");
+    if (s == NULL || !PyUnicode_IS_ASCII(s))
+        return s;
+    if (attr_memo_used >= ATTR_MEMO_SLOTS / 2) { /* half full: emptied, so a probe ends soon */
+        for (size_t j = 0; j < ATTR_MEMO_SLOTS; j++)
+            Py_XDECREF(attr_memo[j].str);
+        memset(attr_memo, 0, ATTR_MEMO_SLOTS * sizeof *attr_memo);
+        attr_memo_used = 0;
+        k = h & (ATTR_MEMO_SLOTS - 1);
+    }
+    attr_memo[k].hash = h;
+    attr_memo[k].str = Py_NewRef(s);
+    attr_memo_used++;
+    return s;
+}
+
+/* Whether a class hint starts at cls[i]. */
+static inline int hint_at(const unsigned char *cls, size_t n, size_t i) {
+    for (uint32_t maybe = cfg.hint_first[cls[i]]; maybe; maybe &= maybe - 1) {
+        PyObject *b = PyTuple_GET_ITEM(cfg.class_hints, __builtin_ctz(maybe));
+        size_t m = (size_t)PyBytes_GET_SIZE(b);
+        if (m <= n - i && memcmp(cls + i, PyBytes_AS_STRING(b), m) == 0)
+            return 1;
+    }
+    return 0;
 }
 
 /* segment._hidden_class on the class attribute, after segment's cheap pre-test (substrings). */
 static int hidden_class(const unsigned char *cls, size_t n, PyObject *cls_str) {
     /* Whether it holds a hint: one pass, each position compared with the hints starting with its byte. */
     int hint = cfg.hint_empty;
-    for (size_t i = 0; i < n && !hint; i++)
-        for (uint32_t maybe = cfg.hint_first[cls[i]]; maybe && !hint; maybe &= maybe - 1) {
-            PyObject *b = PyTuple_GET_ITEM(cfg.class_hints, __builtin_ctz(maybe));
-            size_t m = (size_t)PyBytes_GET_SIZE(b);
-            hint = m <= n - i && memcmp(cls + i, PyBytes_AS_STRING(b), m) == 0;
+    size_t i = 0;
+#ifdef __SSE2__
+    /* Sixteen positions a step: only those holding a hint's first two bytes are compared with the hints (a
+       class's letters start one often: "n", "s", "h"; the byte-by-byte pass was 60 K instructions a page). */
+    if (cfg.hint_pairs > 0)
+        for (; i + 17 <= n && !hint; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(cls + i));
+            __m128i y = _mm_loadu_si128((const __m128i *)(cls + i + 1));
+            __m128i m = _mm_setzero_si128();
+            for (int k = 0; k < cfg.hint_pairs; k++)
+                m = _mm_or_si128(m, _mm_and_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8((char)cfg.hint_pair[k][0])),
+                                                  _mm_cmpeq_epi8(y, _mm_set1_epi8((char)cfg.hint_pair[k][1]))));
+            for (unsigned bits = (unsigned)_mm_movemask_epi8(m); bits && !hint; bits &= bits - 1)
+                hint = hint_at(cls, n, i + (size_t)__builtin_ctz(bits));
         }
+#endif
+    for (; i < n && !hint; i++)
+        hint = hint_at(cls, n, i);
     if (!hint)
         return 0;
     PyObject *r = PyObject_CallOneArg(cfg.hidden_class, cls_str);
@@ -671,12 +813,22 @@ static int block_element(Walk *w, Node *node, uintptr_t tid, Py_ssize_t cur, Py_
         Py_DECREF(cls);
         return -1;
     }
-    Py_ssize_t idx = PyList_GET_SIZE(w->tags);
-    int failed = (idx % cfg.every == 0 && check_limits(w) < 0) || PyList_Append(w->tags, cfg.names[tid]) < 0 ||
-                 PyList_Append(w->classes, cls) < 0 || PyList_Append(w->ids, id) < 0;
-    Py_DECREF(cls);
-    Py_DECREF(id);
-    if (failed)
+    Py_ssize_t idx = w->tags.n;
+    if (idx % cfg.every == 0 && check_limits(w) < 0) {
+        Py_DECREF(cls);
+        Py_DECREF(id);
+        return -1;
+    }
+    if (refs_push(&w->tags, Py_NewRef(cfg.names[tid])) < 0) {
+        Py_DECREF(cls);
+        Py_DECREF(id);
+        return -1;
+    }
+    if (refs_push(&w->classes, cls) < 0) {
+        Py_DECREF(id);
+        return -1;
+    }
+    if (refs_push(&w->ids, id) < 0)
         return -1;
     Py_ssize_t row[E_COLS];
     row[E_PARENT] = cur;
@@ -695,7 +847,7 @@ static int block_element(Walk *w, Node *node, uintptr_t tid, Py_ssize_t cur, Py_
     if (flush(w, idx, inner) < 0)
         return -1;
     w->elem[E_END].v[idx] = w->block[B_KIND].n;
-    w->elem[E_SKIP].v[idx] = PyList_GET_SIZE(w->tags);
+    w->elem[E_SKIP].v[idx] = w->tags.n;
     return 0;
 }
 
@@ -755,9 +907,9 @@ static int walk(Walk *w, Node *child, Py_ssize_t cur, Py_ssize_t kind, int in_li
 }
 
 static void walk_free(Walk *w) {
-    Py_XDECREF(w->tags);
-    Py_XDECREF(w->classes);
-    Py_XDECREF(w->ids);
+    refs_free(&w->tags);
+    refs_free(&w->classes);
+    refs_free(&w->ids);
     Py_XDECREF(w->clock);
     for (int c = 0; c < E_COLS; c++)
         PyMem_Free(w->elem[c].v);
@@ -808,9 +960,9 @@ static PyObject *block_kinds(Walk *w) {
 /* The Segmentation's fields, in FIELDS order. */
 static PyObject *build(Walk *w) {
     PyObject *parts[NFIELDS] = {
-        Py_NewRef(w->tags),
-        Py_NewRef(w->classes),
-        Py_NewRef(w->ids),
+        refs_list(&w->tags),
+        refs_list(&w->classes),
+        refs_list(&w->ids),
         vec_list(&w->elem[E_PARENT]),
         vec_list(&w->elem[E_FIRST]),
         vec_list(&w->elem[E_END]),
@@ -858,9 +1010,6 @@ static PyObject *native_segment(PyObject *self, PyObject *args) {
     w.max_nodes = max_nodes;
     w.budget = budget;
     PyObject *result = NULL;
-    w.tags = PyList_New(0);
-    w.classes = PyList_New(0);
-    w.ids = PyList_New(0);
     /* The budget's wall clock and deadline: past it, budget.check reads the CPU clock (options.Budget). */
     w.clock = PyObject_GetAttrString(budget, "wall");
     PyObject *deadline = PyObject_GetAttrString(budget, "wall_deadline");
@@ -868,10 +1017,10 @@ static PyObject *native_segment(PyObject *self, PyObject *args) {
         w.deadline = PyFloat_AsDouble(deadline);
         Py_DECREF(deadline);
     }
-    if (w.tags == NULL || w.classes == NULL || w.ids == NULL || w.clock == NULL || PyErr_Occurred())
+    if (w.clock == NULL || PyErr_Occurred())
         goto done;
-    if (PyList_Append(w.tags, root_tag) < 0 || PyList_Append(w.classes, cfg.empty) < 0 ||
-        PyList_Append(w.ids, cfg.empty) < 0)
+    if (refs_push(&w.tags, Py_NewRef(root_tag)) < 0 || refs_push(&w.classes, Py_NewRef(cfg.empty)) < 0 ||
+        refs_push(&w.ids, Py_NewRef(cfg.empty)) < 0)
         goto done;
     Py_ssize_t row[E_COLS] = {-1, 0, -1, -1};
     for (int c = 0; c < E_COLS; c++)
@@ -891,7 +1040,7 @@ static PyObject *native_segment(PyObject *self, PyObject *args) {
     if (flush(&w, 0, 0) < 0)
         goto done;
     w.elem[E_END].v[0] = w.block[B_KIND].n;
-    w.elem[E_SKIP].v[0] = PyList_GET_SIZE(w.tags);
+    w.elem[E_SKIP].v[0] = w.tags.n;
     result = build(&w);
 done:
     walk_free(&w);
@@ -2293,7 +2442,7 @@ static PyObject *native_slot_blocks(PyObject *self, PyObject *args) {
     for (Py_ssize_t b = 0, k = 0; b < nb; b++) {
         if (!mark[b])
             continue;
-        PyObject *v = PyLong_FromSsize_t(b);
+        PyObject *v = int_of(b);
         if (v == NULL) {
             Py_CLEAR(result);
             goto done;
@@ -2630,6 +2779,21 @@ SPECIALISED Py_ssize_t utf8_size(int kind, const void *s, Py_ssize_t n) {
                 bad |= (c & 0xF800u) == 0xD800u;
             }
         }
+    } else if (kind == PyUnicode_4BYTE_KIND) { /* 16 ASCII code points a step: four loads OR-ed, one test */
+        const Py_UCS4 *u = (const Py_UCS4 *)s;
+        const __m128i high = _mm_set1_epi32((int)0xFFFFFF80u);
+        for (; i + 16 <= n; i += 16) {
+            const __m128i *p = (const __m128i *)(u + i);
+            __m128i v = _mm_or_si128(_mm_or_si128(_mm_loadu_si128(p), _mm_loadu_si128(p + 1)),
+                                     _mm_or_si128(_mm_loadu_si128(p + 2), _mm_loadu_si128(p + 3)));
+            if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(v, high), _mm_setzero_si128())) == 0xFFFF)
+                continue;
+            for (Py_ssize_t j = i; j < i + 16; j++) {
+                Py_UCS4 c = u[j];
+                size += (c >= 0x80) + (c >= 0x800) + (c >= 0x10000);
+                bad |= (c & 0xFFFFF800u) == 0xD800u;
+            }
+        }
     } else if (kind == PyUnicode_1BYTE_KIND) { /* a Latin-1 character past ASCII (high bit set) is 2 bytes */
         const unsigned char *u = (const unsigned char *)s;
         for (; i + 16 <= n; i += 16) {
@@ -2658,6 +2822,23 @@ SPECIALISED void utf8_write(int kind, const void *s, Py_ssize_t n, unsigned char
                 if (_mm_movemask_epi8(v) != 0)
                     break;
                 _mm_storeu_si128((__m128i *)out, v);
+                out += 16;
+                i += 16;
+            }
+            if (i >= n)
+                break;
+        }
+        if (kind == PyUnicode_4BYTE_KIND) { /* sixteen ASCII code points a step, narrowed */
+            const Py_UCS4 *u = (const Py_UCS4 *)s;
+            const __m128i high = _mm_set1_epi32((int)0xFFFFFF80u);
+            while (i + 16 <= n) {
+                const __m128i *p = (const __m128i *)(u + i);
+                __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1), c = _mm_loadu_si128(p + 2),
+                        d = _mm_loadu_si128(p + 3);
+                __m128i v = _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d));
+                if (_mm_movemask_epi8(_mm_cmpeq_epi32(_mm_and_si128(v, high), _mm_setzero_si128())) != 0xFFFF)
+                    break;
+                _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(_mm_packs_epi32(a, b), _mm_packs_epi32(c, d)));
                 out += 16;
                 i += 16;
             }
@@ -2813,10 +2994,15 @@ static int tag_opens(PyObject *markup, Py_ssize_t at, Py_ssize_t n) {
    least long_tag - 1 characters without `>` within long_tag of `pos`, so a whole quiet block; and when
    the next block is not quiet, the next `>` is within `step`, so the probe moves on by `step`. A probe
    with no quiet block within reach of it therefore finds nothing and moves on by `step`, without a find
-   (most probes: the blocks are half a probe step, and real pages have a `>` in most of them). */
+   (most probes: the blocks are half a probe step, and real pages have a `>` in most of them). The last `<`
+   up to the probe and the last `>` before it are kept from probe to probe (the probes only move on), each
+   found in what lies between two probes: a backward find from every probe in a long run without `<` (a
+   JSON blob in a script) read the run again and again (36 M instructions over the bench's pages). */
 static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, const unsigned char *quiet,
                       Py_ssize_t block, Py_ssize_t blocks, PyObject *runs) {
     Py_ssize_t n = PyUnicode_GET_LENGTH(markup), pos = 0, reach = long_tag > step ? long_tag : step;
+    Py_ssize_t last_lt = -1, lt_upto = 0; /* the last `<` in markup[0:lt_upto], -1: none */
+    Py_ssize_t last_gt = -1, gt_upto = 0; /* the last `>` in markup[0:gt_upto] */
     while (pos < n) {
         if (blocks > 0) {
             Py_ssize_t lo = (pos > long_tag ? pos - long_tag : 0) / block, hi = (pos + reach) / block;
@@ -2834,10 +3020,19 @@ static int probe_scan(PyObject *markup, Py_ssize_t long_tag, Py_ssize_t step, co
             return -1;
         if (close < 0)
             close = n;
-        Py_ssize_t start = PyUnicode_FindChar(markup, '<', 0, pos + 1, -1);
-        if (start == -2)
+        /* start: str.rfind("<", 0, pos + 1); and whether markup[start:pos] holds no `>` */
+        Py_ssize_t found = PyUnicode_FindChar(markup, '<', lt_upto, pos + 1, -1);
+        if (found == -2)
             return -1;
-        if (start >= 0 && close - start >= long_tag && PyUnicode_FindChar(markup, '>', start, pos, -1) == -1) {
+        last_lt = found >= 0 ? found : last_lt;
+        lt_upto = pos + 1;
+        found = pos > gt_upto ? PyUnicode_FindChar(markup, '>', gt_upto, pos, -1) : -1;
+        if (found == -2)
+            return -1;
+        last_gt = found >= 0 ? found : last_gt;
+        gt_upto = pos > gt_upto ? pos : gt_upto;
+        Py_ssize_t start = last_lt;
+        if (start >= 0 && close - start >= long_tag && last_gt < start) {
             int opens = tag_opens(markup, start, n);
             if (!opens) { /* an earlier `<` since the last `>` may start the tag */
                 Py_ssize_t gt = PyUnicode_FindChar(markup, '>', 0, start, -1);
@@ -3281,10 +3476,15 @@ static PyObject *native_configure(PyObject *self, PyObject *args) {
         return PyErr_Format(PyExc_ValueError, "at most 32 class hints");
     memset(cfg.hint_first, 0, sizeof cfg.hint_first);
     cfg.hint_empty = 0;
+    cfg.hint_pairs = PyTuple_GET_SIZE(hints) <= 8 ? (int)PyTuple_GET_SIZE(hints) : 0;
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hints); i++) {
         PyObject *b = PyTuple_GET_ITEM(hints, i);
         if (!PyBytes_Check(b))
             return PyErr_Format(PyExc_TypeError, "class hints must be bytes");
+        if (PyBytes_GET_SIZE(b) < 2)
+            cfg.hint_pairs = 0; /* a hint of one byte: the byte-by-byte pass only */
+        else if (i < 8)
+            memcpy(cfg.hint_pair[i], PyBytes_AS_STRING(b), 2);
         if (PyBytes_GET_SIZE(b) == 0)
             cfg.hint_empty = 1;
         else
@@ -3619,6 +3819,7 @@ typedef struct {
     SelCompound sel[SEL_COMPOUNDS_MAX];
     Py_ssize_t n;
     Py_ssize_t any[SEL_COMPOUNDS_MAX], nany, tagged[SEL_COMPOUNDS_MAX], ntagged;
+    int any_reads; /* a compound of any tag tests an attribute: every element's are read */
     uint64_t tags[SEL_TAG_BITS / 64]; /* tag ids past these are tried on every compound that names a tag */
     const char *names[SEL_NAMES_MAX];
     size_t lens[SEL_NAMES_MAX];
@@ -3774,16 +3975,13 @@ static Py_ssize_t compounds_matching(Node *el, SelList *l) {
     int tagged = l->ntagged > 0 && (tid >= SEL_TAG_BITS || (l->tags[tid >> 6] >> (tid & 63)) & 1);
     if (!tagged && l->nany == 0)
         return 0;
-    int read = 0; /* the attributes are read once, for the first compound that tests any */
+    /* the attributes are read once, before the first compound that tests any */
+    int read = l->nany > 0 && l->any_reads;
+    if (read)
+        read_sel_attrs(el, l);
     Py_ssize_t k = 0;
-    for (Py_ssize_t i = 0; i < l->nany; i++) { /* compounds of any tag */
-        const SelCompound *c = &l->sel[l->any[i]];
-        if (c->nconds > 0 && !read) {
-            read_sel_attrs(el, l);
-            read = 1;
-        }
-        k += compound_holds(l, c, el);
-    }
+    for (Py_ssize_t i = 0; i < l->nany; i++) /* compounds of any tag */
+        k += compound_holds(l, &l->sel[l->any[i]], el);
     for (Py_ssize_t i = 0; tagged && i < l->ntagged; i++) {
         const SelCompound *c = &l->sel[l->tagged[i]];
         if (c->tag != tid)
@@ -3856,9 +4054,10 @@ static int sel_list(PyObject *spec, SelList *l) {
                 return -1;
             c->needs |= (uint32_t)1 << d->slot;
         }
-        if (c->tag == 0)
+        if (c->tag == 0) {
             l->any[l->nany++] = i;
-        else {
+            l->any_reads |= c->nconds > 0;
+        } else {
             l->tagged[l->ntagged++] = i;
             if (c->tag < SEL_TAG_BITS)
                 l->tags[c->tag >> 6] |= (uint64_t)1 << (c->tag & 63);
@@ -4207,12 +4406,22 @@ static int words_from(PyObject *tuple, Words *w) {
     return 0;
 }
 
+/* Whether the word w->s[i] (whose first byte is p's) is p[0, n): compared inline from the second byte, where
+   most candidates differ (memcmp's call was ~20 instructions a candidate, 16 M over the bench's pages). */
+static inline int word_at(const char *p, const Words *w, Py_ssize_t i, size_t n) {
+    const char *s = w->s[i];
+    size_t k = 1;
+    while (k < n && s[k] == p[k])
+        k++;
+    return k == n;
+}
+
 static int starts_any(const char *p, size_t m, const Words *w) {
     if (m == 0)
         return 0;
     unsigned char b = (unsigned char)p[0];
     for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
-        if (w->n[i] <= m && memcmp(p, w->s[i], w->n[i]) == 0)
+        if (w->n[i] <= m && word_at(p, w, i, w->n[i]))
             return 1;
     return 0;
 }
@@ -4222,7 +4431,7 @@ static int equals_any(const char *p, size_t m, const Words *w) {
         return 0;
     unsigned char b = (unsigned char)p[0];
     for (Py_ssize_t i = w->lo[b]; i < w->lo[b + 1]; i++)
-        if (w->n[i] == m && memcmp(p, w->s[i], m) == 0)
+        if (w->n[i] == m && word_at(p, w, i, m))
             return 1;
     return 0;
 }
@@ -4374,22 +4583,6 @@ typedef struct {
 enum { IDENT_MEMO_SLOTS = 1 << 15 };
 static IdentMemo *ident_memo;
 static size_t ident_memo_used;
-
-/* A hash of n bytes continuing `h`, eight bytes a step (str's SipHash, which the table used first, took
-   ~125 instructions a class or id; the strs are new on every page, so their cached hash never helped). */
-static size_t memo_hash(const char *p, size_t n, size_t h) {
-    uint64_t x = (uint64_t)h;
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        x = (x ^ w) * 0x9E3779B97F4A7C15ULL;
-        x ^= x >> 29;
-    }
-    uint64_t w = 0;
-    memcpy(&w, p, n);
-    x = (x ^ w ^ ((uint64_t)n << 56)) * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(x ^ (x >> 32));
-}
 
 static void ident_memo_clear(void) {
     for (size_t k = 0; k < IDENT_MEMO_SLOTS; k++)
@@ -4935,7 +5128,7 @@ SPECIALISED WordCounts count_words(int kind, const void *data, Py_ssize_t len, c
 }
 
 static int list_set_long(PyObject *list, Py_ssize_t i, long v) {
-    PyObject *x = PyLong_FromLong(v);
+    PyObject *x = int_of((Py_ssize_t)v);
     if (x == NULL)
         return -1;
     PyList_SET_ITEM(list, i, x);
@@ -5328,14 +5521,38 @@ SPECIALISED const StopEntry *stops_find(int kind, const void *data, Py_ssize_t s
     return NULL;
 }
 
-/* stop_hits' pass over one folded text: its token count; each token's stoplists counted in `row`. */
+/* For a Latin-1 str's characters: ascii_lower, and Py_UNICODE_ISSPACE (filled on first use). */
+static unsigned char latin1_lower[256], latin1_space[256], latin1_ready;
+
+static void latin1_tables(void) {
+    for (int c = 0; c < 256; c++) {
+        latin1_lower[c] = (unsigned char)ascii_lower(c);
+        latin1_space[c] = Py_UNICODE_ISSPACE((Py_UCS4)c) != 0;
+    }
+    latin1_ready = 1;
+}
+
+/* stop_hits' pass over one folded text: its token count; each token's stoplists counted in `row`. A Latin-1
+   str's characters are lower-cased and tested for whitespace by table (most texts; ~10 instructions a
+   character were 40 M over the bench's pages). */
 SPECIALISED long stop_scan(int kind, const void *data, Py_ssize_t len, long *row) {
     long count = 0;
     Py_ssize_t start = -1;
     uint64_t h = FNV_START;
+    if (kind == PyUnicode_1BYTE_KIND && !latin1_ready)
+        latin1_tables();
     for (Py_ssize_t j = 0; j <= len; j++) {
-        Py_UCS4 c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
-        if (j < len && !Py_UNICODE_ISSPACE(c)) {
+        Py_UCS4 c;
+        int word;
+        if (kind == PyUnicode_1BYTE_KIND) {
+            unsigned char b = j < len ? ((const Py_UCS1 *)data)[j] : ' ';
+            c = latin1_lower[b];
+            word = !latin1_space[b];
+        } else {
+            c = j < len ? (Py_UCS4)ascii_lower((int)PyUnicode_READ(kind, data, j)) : ' ';
+            word = j < len && !Py_UNICODE_ISSPACE(c);
+        }
+        if (word) {
             if (start < 0) {
                 start = j;
                 h = FNV_START;
@@ -5503,7 +5720,21 @@ static Py_ssize_t count_in(PyObject *text, PyObject *bounds, Py_ssize_t most) {
     Py_UCS4 lo = lowest_bound(bounds);
     if (lo >= 128 && PyUnicode_IS_ASCII(text)) /* most text: none of its characters reaches the ranges */
         return 0;
-    for (Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text); i < n && count < most; i++) {
+    if ((lo >= 256 && kind == PyUnicode_1BYTE_KIND) || (lo >= 0x10000 && kind == PyUnicode_2BYTE_KIND))
+        return 0; /* the storage holds no character that high */
+    Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(text);
+#ifdef __SSE2__
+    /* a 2-byte str's characters under `lo`, eight a step (a curly quote or a dash in a Latin text) */
+    if (kind == PyUnicode_2BYTE_KIND && lo > 0) {
+        const Py_UCS2 *u = (const Py_UCS2 *)data;
+        const __m128i below = _mm_set1_epi16((short)(lo - 1)); /* a unit >= lo survives subtracting lo - 1 */
+        for (; i + 8 <= n; i += 8)
+            if (_mm_movemask_epi8(_mm_cmpeq_epi16(_mm_subs_epu16(_mm_loadu_si128((const __m128i *)(u + i)), below),
+                                                  _mm_setzero_si128())) != 0xFFFF)
+                break;
+    }
+#endif
+    for (; i < n && count < most; i++) {
         Py_UCS4 c = PyUnicode_READ(kind, data, i);
         if (c < lo)
             continue;
@@ -5527,12 +5758,19 @@ static int has_punct(PyObject *text) {
     return 0;
 }
 
-/* list[i] as a C long; -1 with an exception set when it is no int. */
+/* list[i] as a C long; -1 with an exception set when it is no int. A one-digit int (every count and index
+   of a page) is read in place (small_int): PyLong_AsLong's call was ~26 instructions a read, 1.4 million
+   reads over the bench's 781 pages. */
 static int long_at(PyObject *list, Py_ssize_t i, long *v) {
     PyObject *x = PyList_GET_ITEM(list, i);
     if (!PyLong_CheckExact(x)) {
         PyErr_SetString(PyExc_TypeError, "expected int columns");
         return -1;
+    }
+    Py_ssize_t small;
+    if (small_int(x, &small)) {
+        *v = (long)small;
+        return 0;
     }
     *v = PyLong_AsLong(x);
     return *v == -1 && PyErr_Occurred() ? -1 : 0;
@@ -5679,7 +5917,7 @@ static PyObject *native_score(PyObject *self, PyObject *args) {
         goto done;
     for (Py_ssize_t i = 0; i < n; i++)
         if (comment[i]) {
-            PyObject *x = PyLong_FromSsize_t(i);
+            PyObject *x = int_of(i);
             if (x == NULL || PyList_Append(comment_marked, x) < 0) {
                 Py_XDECREF(x);
                 goto done;
