@@ -184,6 +184,31 @@ async def test_a_key_stays_on_its_process_while_its_pages_are_queued() -> None:
         assert feed.hand_out(pool, b"b.example") is pool.slots[1]  # a new site does not wait
 
 
+async def test_a_page_is_handed_over_only_while_it_fits_in_the_pipe() -> None:
+    """What is queued on a process (sent, not answered) and the page must fit in its request pipe: a
+    page that does not fit waits for a reply (asyncio's writer would hold it and wake the event loop at
+    every read of the process), unless the process has nothing queued."""
+    async with running() as pool:
+        pool.adopt({0: []})
+        for slot in pool.slots:
+            assert slot.proc is not None
+            slot.proc.pipe_bytes = 100_000
+        room = 100_000 - pool_mod.PIPE_SLACK
+        feed = Feed()
+        assert feed.hand_out(pool, b"a.example", 60_000) is pool.slots[0]
+        # with the first page's frame, more than the room
+        assert feed.hand_out(pool, b"a.example", room - 60_000) is None
+        assert feed.hand_out(pool, b"a.example", room - 61_000) is pool.slots[0]
+        # larger than the pipe: it goes to a process with nothing queued
+        assert feed.hand_out(pool, b"b.example", 300_000) is pool.slots[1]
+        assert feed.hand_out(pool, b"c.example", 1_000) is None  # neither queue has room for it
+        assert pool.has_room()  # room for a smaller page: the runner still walks its backlogs
+        assert feed.hand_out(pool, b"c.example", 500) is pool.slots[0]
+        assert pool.slots[1].proc is not None
+        pool.slots[1].proc.pipe_bytes = 0  # its size unknown: only the page count limits it
+        assert feed.hand_out(pool, b"d.example", 50_000) is pool.slots[1]
+
+
 async def test_has_room_is_false_only_when_no_page_could_be_routed() -> None:
     """The runner stops walking its backlogs on `has_room() is False`: every route must then be None."""
     async with running() as pool:
