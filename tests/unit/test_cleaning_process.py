@@ -180,6 +180,28 @@ async def test_a_quiet_pipe_is_read_again_at_the_next_instants_before_it_is_wait
     os.close(read_fd)
 
 
+async def test_the_rest_of_a_reply_is_waited_for_at_the_read_instants_not_in_a_busy_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    child, read_fd, write_fd = reply_reader()
+    reads = 0
+    read = child._read
+
+    def counted() -> bool:
+        nonlocal reads
+        reads += 1
+        return read()
+
+    monkeypatch.setattr(child, "_read", counted)
+    frame = ipc.encode((ipc.DONE, b"x" * 1000))
+    os.write(write_fd, frame[:500])  # half a reply: the other half comes 50 ms later
+    asyncio.get_running_loop().call_later(0.05, os.write, write_fd, frame[500:])
+    assert await child.receive() is not None
+    assert reads <= 2 + 0.05 / spawn.REPLY_BATCH_S + 5  # a read at each instant, give or take
+    os.close(write_fd)
+    os.close(read_fd)
+
+
 def test_every_process_reads_its_replies_at_the_same_instants() -> None:
     """Reads fall on one grid of REPLY_BATCH_S, so two processes' reads share the loop's wake-ups, and
     no read waits longer than REPLY_BATCH_S after the last one."""

@@ -63,6 +63,8 @@ CONTROL_DEADLINE_S = 60.0
 # Room kept free in a process's request pipe beyond the bytes of its queued requests: a PAGE frame's
 # few hundred bytes (its record without the value) and a partly read pipe slot.
 PIPE_SLACK = 8 * 1024
+# From this many pages queued on a process, a page is handed to it only if it fits in its pipe (below).
+FIT_AFTER_PAGES = 3
 # A process that cannot be started is tried again a few times before the worker gives up.
 START_ATTEMPTS = 5
 START_BACKOFF_S = 0.5
@@ -290,17 +292,21 @@ class CleaningPool:
         if slot.pages == 0:
             return True
         assert slot.proc is not None
-        # A page is handed over only while it fits in the pipe beside everything queued on the
-        # process (the page it is cleaning counted too, though the process has read it: bytes sent
-        # and not yet answered are an upper bound of what the pipe holds). A page that does not fit
-        # waits in asyncio's pipe writer, which holds on to the pipe: every read of the process
-        # wakes the worker's event loop to write the next piece and move the rest of the buffer
-        # (measured on the e2e drain, two processes: ~0.4 such wake-ups a page). The pipe
-        # (child.PIPE_BYTES) holds ~10 pages of ~100 KB, ~20 ms of cleaning, and every reply makes
-        # room; a page too large for it goes to an idle process (above) and waits in the writer.
+        # A page is handed over only while it fits in the pipe beside the requests queued behind the
+        # one the process works on (that one it has read whole before working on it, unless it has
+        # only just answered the one before). A page that does not fit waits in asyncio's pipe
+        # writer, which holds on to the pipe: every read of the process wakes the worker's event
+        # loop to write the next piece and move the rest of the buffer (e2e drain, two processes:
+        # ~0.45 more writes a page). The pipe (child.PIPE_BYTES) holds ~10 pages of ~100 KB, ~20 ms
+        # of cleaning, and every reply makes room; a page too large for it goes to an idle process
+        # (above), and one that finds its head request unread waits in the writer as before. A
+        # process with fewer than FIT_AFTER_PAGES pages queued takes a page whether it fits or not:
+        # its pipe must not run dry before the next read of its replies (REPLY_BATCH_S).
         pipe = slot.proc.pipe_bytes
-        if pipe and slot.nbytes + nbytes > pipe - PIPE_SLACK:
-            return False
+        if pipe and nbytes and slot.pages >= FIT_AFTER_PAGES:
+            behind = slot.nbytes - (slot.queue[0].nbytes if slot.queue else 0)
+            if behind + nbytes > pipe - PIPE_SLACK:
+                return False
         return slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES and slot.proc.buffered() == 0
 
     def submit(self, job: Job, slot: Slot) -> None:

@@ -81,7 +81,6 @@ class SubprocessChild:
         self._end = 0  # end of the bytes read
         self._eof = False
         self._read_at: float | None = None  # when the last read found data
-        self._polled_at = 0.0  # when the pipe was last read (found data or not), while it is polled
         self.pipe_bytes = 0  # known once the process is READY (it sizes its pipes before that)
 
     def send(self, *parts: bytes) -> None:
@@ -101,14 +100,14 @@ class SubprocessChild:
             if self._eof:
                 return None
             if self._read_at is not None and self._at == self._end:
-                delay = next_read_time(self._polled_at) - time.monotonic()
+                delay = next_read_time(self._read_at) - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
             if self._read():
                 continue
             now = time.monotonic()
             if self._read_at is not None and now - self._read_at < POLL_IDLE_S:
-                self._polled_at = now  # nothing yet: look again at the next instant
+                await asyncio.sleep(next_read_time(now) - now)  # nothing yet: the next instant
                 continue
             self._read_at = None
             await self._readable()
@@ -153,7 +152,7 @@ class SubprocessChild:
             if self._end < len(self._buffer):  # the pipe had less than the room: it is empty
                 break
         if got:
-            self._read_at = self._polled_at = time.monotonic()
+            self._read_at = time.monotonic()
         return got
 
     def _make_room(self) -> None:
