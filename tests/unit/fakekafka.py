@@ -224,6 +224,7 @@ class FakeChild:
     """A cleaning process in this event loop: the real Cleaner behind the framed protocol."""
 
     pid_counter = 1000
+    pipe_bytes = 0  # unknown: pages are queued up to QUEUE_PAGES whatever their size
 
     def __init__(self, cleaner: Cleaner, behaviour: Behaviour) -> None:
         FakeChild.pid_counter += 1

@@ -148,6 +148,60 @@ async def test_a_reply_that_arrives_alone_is_taken_at_once_and_the_next_ones_tog
     os.close(read_fd)
 
 
+async def test_a_quiet_pipe_is_read_again_at_the_next_instants_before_it_is_waited_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A read that finds nothing right after replies came is tried again at the next read instants
+    (shared with the other processes' reads) instead of waiting on the pipe, which costs the loop a
+    wake-up of its own per reply; only after POLL_IDLE_S without a reply does the reader wait."""
+    child, read_fd, write_fd = reply_reader()
+    waits = 0
+    readable = child._readable
+
+    async def counted() -> None:
+        nonlocal waits
+        waits += 1
+        await readable()
+
+    monkeypatch.setattr(child, "_readable", counted)
+    os.write(write_fd, ipc.encode((ipc.DONE, 0)))
+    assert await child.receive() is not None
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.015, os.write, write_fd, ipc.encode((ipc.DONE, 1)))
+    started = time.monotonic()
+    assert await child.receive() is not None
+    assert time.monotonic() - started < 0.015 + spawn.REPLY_BATCH_S + 0.2
+    assert waits == 0  # taken at a read instant
+    loop.call_later(spawn.POLL_IDLE_S + 0.1, os.write, write_fd, ipc.encode((ipc.DONE, 2)))
+    assert await child.receive() is not None
+    assert waits == 1  # quiet for longer than POLL_IDLE_S: waited on the pipe
+    os.close(write_fd)
+    assert await child.receive() is None
+    os.close(read_fd)
+
+
+async def test_the_rest_of_a_reply_is_waited_for_at_the_read_instants_not_in_a_busy_loop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    child, read_fd, write_fd = reply_reader()
+    reads = 0
+    read = child._read
+
+    def counted() -> bool:
+        nonlocal reads
+        reads += 1
+        return read()
+
+    monkeypatch.setattr(child, "_read", counted)
+    frame = ipc.encode((ipc.DONE, b"x" * 1000))
+    os.write(write_fd, frame[:500])  # half a reply: the other half comes 50 ms later
+    asyncio.get_running_loop().call_later(0.05, os.write, write_fd, frame[500:])
+    assert await child.receive() is not None
+    assert reads <= 2 + 0.05 / spawn.REPLY_BATCH_S + 5  # a read at each instant, give or take
+    os.close(write_fd)
+    os.close(read_fd)
+
+
 def test_every_process_reads_its_replies_at_the_same_instants() -> None:
     """Reads fall on one grid of REPLY_BATCH_S, so two processes' reads share the loop's wake-ups, and
     no read waits longer than REPLY_BATCH_S after the last one."""
@@ -287,6 +341,7 @@ class _Stuck:
     """A cleaning process whose pipe is full: written requests wait in the writer's buffer."""
 
     pid = 1
+    pipe_bytes = 0
 
     def __init__(self) -> None:
         self.sent: list[tuple[bytes, ...]] = []

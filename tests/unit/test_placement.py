@@ -184,6 +184,37 @@ async def test_a_key_stays_on_its_process_while_its_pages_are_queued() -> None:
         assert feed.hand_out(pool, b"b.example") is pool.slots[1]  # a new site does not wait
 
 
+async def test_a_page_is_handed_over_only_while_it_fits_in_the_pipe() -> None:
+    """The requests queued behind the one a process works on (read already) and the page must fit in
+    its request pipe: a page that does not fit waits for a reply (asyncio's writer would hold it and
+    wake the event loop at every read of the process), unless the process has fewer than
+    FIT_AFTER_PAGES pages queued (its pipe must not run dry)."""
+    async with running() as pool:
+        pool.adopt({0: []})
+        for slot in pool.slots:
+            assert slot.proc is not None
+            slot.proc.pipe_bytes = 100_000
+        await wait_until(lambda: not any(slot.queue for slot in pool.slots))  # the ADOPTs answered
+        room = 100_000 - pool_mod.PIPE_SLACK
+        one, two = pool.slots
+        feed = Feed()
+        assert feed.hand_out(pool, b"a.example", 60_000) is one  # the one it works on
+        for _ in range(pool_mod.FIT_AFTER_PAGES - 1):
+            assert feed.hand_out(pool, b"a.example", 1_000) is one
+        behind = one.nbytes - one.queue[0].nbytes
+        assert feed.hand_out(pool, b"a.example", room - behind + 1) is None  # with its frame, too much
+        assert feed.hand_out(pool, b"a.example", room - behind - 2_000) is one
+        # larger than the pipe, but the other process has fewer than FIT_AFTER_PAGES queued
+        for _ in range(pool_mod.FIT_AFTER_PAGES):
+            assert feed.hand_out(pool, b"b.example", 300_000) is two
+        assert feed.hand_out(pool, b"c.example", 3_000) is None  # neither pipe has room for it
+        assert pool.has_room()  # room for a smaller page: the runner still walks its backlogs
+        assert feed.hand_out(pool, b"c.example", 1_500) is one
+        assert two.proc is not None
+        two.proc.pipe_bytes = 0  # its size unknown: only the page count limits it
+        assert feed.hand_out(pool, b"d.example", 50_000) is two
+
+
 async def test_has_room_is_false_only_when_no_page_could_be_routed() -> None:
     """The runner stops walking its backlogs on `has_room() is False`: every route must then be None."""
     async with running() as pool:

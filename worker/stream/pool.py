@@ -60,6 +60,11 @@ WATCHDOG_TICK_S = 0.1
 # Adopting a partition (loading its snapshots) or giving one up is bounded too, but not by the page
 # deadline: a partition's snapshots can take a few seconds to load.
 CONTROL_DEADLINE_S = 60.0
+# Room kept free in a process's request pipe beyond the bytes of its queued requests: a PAGE frame's
+# few hundred bytes (its record without the value) and a partly read pipe slot.
+PIPE_SLACK = 8 * 1024
+# From this many pages queued on a process, a page is handed to it only if it fits in its pipe (below).
+FIT_AFTER_PAGES = 3
 # A process that cannot be started is tried again a few times before the worker gives up.
 START_ATTEMPTS = 5
 START_BACKOFF_S = 0.5
@@ -69,6 +74,8 @@ class ChildProcess(Protocol):
     """A started cleaning process that has said READY."""
 
     pid: int
+    # What its request pipe holds (bytes; 0 if unknown): pages are handed to it only while they fit.
+    pipe_bytes: int
 
     def send(self, *parts: bytes) -> None:
         """Write the parts in order (a request's frame, and a page's value after it)."""
@@ -263,30 +270,43 @@ class CleaningPool:
         if table is None:
             return None
         key = job.record.key
+        nbytes = job.nbytes
         if not key:
             slot = self.slots[table.home]
-            return slot if self._has_room(slot) else None
+            return slot if self._has_room(slot, nbytes) else None
         placed = table.find(table_key(key))
         if placed is not None:
             slot = self.slots[placed.slot]
-            return slot if self._has_room(slot) else None
-        free = [s for s in self.slots if self._has_room(s)]
+            return slot if self._has_room(slot, nbytes) else None
+        free = [s for s in self.slots if self._has_room(s, nbytes)]
         return min(free, key=_load) if free else None
 
     def has_room(self) -> bool:
         """Can any slot take a page now? When none can, `route` answers None for every page."""
-        return any(self._has_room(slot) for slot in self.slots)
+        return any(self._has_room(slot, 0) for slot in self.slots)
 
-    def _has_room(self, slot: Slot) -> bool:
+    def _has_room(self, slot: Slot, nbytes: int) -> bool:
+        """Can `slot` take a page whose value is `nbytes` long now?"""
         if not slot.ready:
             return False
         if slot.pages == 0:
             return True
         assert slot.proc is not None
-        # Beyond what the pipe takes, a page waits in the writer's buffer, which moves everything
-        # behind each piece the pipe takes (asyncio's pipe transport): at ~100 KB a page and 16 queued,
-        # ~0.5 MB of copying a page. The pipe (child.PIPE_BYTES) holds ~10 such pages, ~20 ms of
-        # cleaning, and every reply refills it.
+        # A page is handed over only while it fits in the pipe beside the requests queued behind the
+        # one the process works on (that one it has read whole before working on it, unless it has
+        # only just answered the one before). A page that does not fit waits in asyncio's pipe
+        # writer, which holds on to the pipe: every read of the process wakes the worker's event
+        # loop to write the next piece and move the rest of the buffer (e2e drain, two processes:
+        # ~0.45 more writes a page). The pipe (child.PIPE_BYTES) holds ~10 pages of ~100 KB, ~20 ms
+        # of cleaning, and every reply makes room; a page too large for it goes to an idle process
+        # (above), and one that finds its head request unread waits in the writer as before. A
+        # process with fewer than FIT_AFTER_PAGES pages queued takes a page whether it fits or not:
+        # its pipe must not run dry before the next read of its replies (REPLY_BATCH_S).
+        pipe = slot.proc.pipe_bytes
+        if pipe and nbytes and slot.pages >= FIT_AFTER_PAGES:
+            behind = slot.nbytes - (slot.queue[0].nbytes if slot.queue else 0)
+            if behind + nbytes > pipe - PIPE_SLACK:
+                return False
         return slot.pages < QUEUE_PAGES and slot.nbytes < QUEUE_BYTES and slot.proc.buffered() == 0
 
     def submit(self, job: Job, slot: Slot) -> None:

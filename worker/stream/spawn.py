@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import logging
 import math
 import os
@@ -31,6 +32,12 @@ START_TIMEOUT_S = 30.0
 # per second alike up to 10 ms and ~12% fewer at 20 ms (the processes then wait for pages). The reads
 # fall on multiples of it (next_read_time), the same instants for every process.
 REPLY_BATCH_S = 0.01
+# A read at one of those instants that finds nothing is tried again at the next one, until nothing
+# came for this long; only then does the reader wait for the pipe (an add_reader and a remove_reader,
+# and a wake-up of the loop of its own when the reply comes, between the instants). A busy process
+# answers every few ms, but a page can take longer than REPLY_BATCH_S: on the e2e drain (two processes)
+# the waits were ~0.3 a page.
+POLL_IDLE_S = 0.25
 READ_BYTES = 1024 * 1024  # a pipe's size (child.PIPE_BYTES): one read takes all it holds
 CHILD_MODULE = "worker.stream.child"
 
@@ -40,6 +47,18 @@ def next_read_time(read_at: float) -> float:
     multiple of REPLY_BATCH_S, the same instant for every process, so their reads share one wake-up of
     the event loop (each read an interval of its own woke the loop once per process)."""
     return (math.floor(read_at / REPLY_BATCH_S) + 1) * REPLY_BATCH_S
+
+
+def request_pipe_bytes(child: SubprocessChild) -> int:
+    """The size of a process's request pipe (Linux's F_GETPIPE_SZ; 0 where it cannot be read)."""
+    getpipe = getattr(fcntl, "F_GETPIPE_SZ", None)
+    pipe = child._stdin.transport.get_extra_info("pipe")
+    if getpipe is None or pipe is None:
+        return 0
+    try:
+        return int(fcntl.fcntl(pipe.fileno(), getpipe))
+    except (OSError, ValueError):
+        return 0
 
 
 class SubprocessChild:
@@ -62,6 +81,7 @@ class SubprocessChild:
         self._end = 0  # end of the bytes read
         self._eof = False
         self._read_at: float | None = None  # when the last read found data
+        self.pipe_bytes = 0  # known once the process is READY (it sizes its pipes before that)
 
     def send(self, *parts: bytes) -> None:
         if self._stdin.is_closing():
@@ -83,9 +103,14 @@ class SubprocessChild:
                 delay = next_read_time(self._read_at) - time.monotonic()
                 if delay > 0:
                     await asyncio.sleep(delay)
-            if not self._read():
-                self._read_at = None
-                await self._readable()
+            if self._read():
+                continue
+            now = time.monotonic()
+            if self._read_at is not None and now - self._read_at < POLL_IDLE_S:
+                await asyncio.sleep(next_read_time(now) - now)  # nothing yet: the next instant
+                continue
+            self._read_at = None
+            await self._readable()
 
     def _frame(self) -> bytes | None:
         """The next whole frame's body from what was read, or None."""
@@ -199,6 +224,7 @@ def subprocess_launcher(settings: Settings) -> Launcher:
             child.kill()
             code = await child.wait()
             raise RuntimeError(f"cleaning process {proc.pid} did not start (exit code {code})")
+        child.pipe_bytes = request_pipe_bytes(child)
         return child
 
     return launch
