@@ -254,38 +254,6 @@ def _per_page(cpu_s: float | None, pages: int) -> float | None:
     return None if cpu_s is None or not pages else round(1000.0 * cpu_s / pages, 3)
 
 
-# Polling the worker's /metrics while it drains: a scrape costs the member ~2 ms of CPU (measured
-# over 100 scrapes after a drain), which its CPU per page counts. Instead of every 0.5 s, the poll
-# waits for half the time the acked count so far says is left (at least POLL_MIN_S): ~7 scrapes
-# instead of ~25 in a 12 s drain. The drain is timed by the outputs' timestamps, not by this poll.
-POLL_MIN_S = 0.5
-POLL_MAX_S = 10.0
-
-
-async def _wait_acked(worker: WorkerProcess, total: int, timeout_s: float) -> bool:
-    """WorkerProcess.wait_acked, with fewer scrapes of /metrics while much is left."""
-    started = time.monotonic()
-    deadline = started + timeout_s
-    first: tuple[float, int] | None = None  # the first poll that saw outputs: the rate is taken from it
-    while True:
-        if not worker.alive():
-            raise RuntimeError(f"the worker exited (rc {worker.proc.returncode}):\n{worker.tail()}")
-        done = await worker.acked_outputs()
-        now = time.monotonic()
-        if done is not None and done >= total:
-            return True
-        if now >= deadline:
-            return False
-        wait = POLL_MIN_S
-        if done:
-            if first is None:
-                first = (now, done)
-            elif done > first[1]:
-                left = (total - done) * (now - first[0]) / (done - first[1])
-                wait = min(POLL_MAX_S, max(POLL_MIN_S, left / 2))
-        await asyncio.sleep(min(wait, max(0.0, deadline - now)))
-
-
 async def _read_outputs(settings: Settings, total: int, timeout_s: float) -> OutputWatcher:
     """Everything the worker produced so far (from the beginning), once `total` pages came out."""
     watcher = OutputWatcher(settings, keep_documents=False)
@@ -324,7 +292,7 @@ async def _e2e(
             cpu_ready, cleaners_ready = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
             by_pid_ready = _cpu_by_pid(worker.proc.pid)
             broker_ready, bench_ready = process_cpu_seconds(broker_pid), time.process_time()
-            if not await _wait_acked(worker, produced.sent, timeout_s):
+            if not await worker.wait_acked(produced.sent, timeout_s):
                 raise RuntimeError(f"the worker did not finish {produced.sent} pages in {timeout_s:.0f}s")
             cpu_drained, cleaners_drained = worker.cpu_seconds(), worker.cleaner_cpu_seconds()
             by_pid_drained = _cpu_by_pid(worker.proc.pid)

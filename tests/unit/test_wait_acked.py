@@ -1,4 +1,5 @@
-"""bench/e2e.py's poll of a draining worker: it ends when every output is acked, with few scrapes."""
+"""WorkerProcess.wait_acked, the poll of a draining worker: it ends when every output is acked, with few
+scrapes (bench/e2e.py counts each scrape's CPU as the worker's)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from bench import e2e
+from worker.stream import local
+from worker.stream.local import WorkerProcess
 
 
 class _Draining:
@@ -35,8 +37,8 @@ def _fake_clock(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     async def sleep(seconds: float) -> None:
         clock[0] += seconds
 
-    monkeypatch.setattr(e2e, "time", SimpleNamespace(monotonic=lambda: clock[0]))
-    monkeypatch.setattr(e2e, "asyncio", SimpleNamespace(sleep=sleep))
+    monkeypatch.setattr(local, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    monkeypatch.setattr(local, "asyncio", SimpleNamespace(sleep=sleep))
     return clock
 
 
@@ -45,13 +47,13 @@ async def test_the_drain_poll_ends_soon_after_the_last_ack_with_few_scrapes(
 ) -> None:
     clock = _fake_clock(monkeypatch)
     worker: Any = _Draining(clock, rate=500.0, total=6000)  # a 12 s drain
-    assert await e2e._wait_acked(worker, 6000, timeout_s=600)
-    assert 12.0 <= clock[0] <= 12.0 + e2e.POLL_MIN_S
+    assert await WorkerProcess.wait_acked(worker, 6000, timeout_s=600)
+    assert 12.0 <= clock[0] <= 12.0 + local.POLL_MIN_S
     assert worker.scrapes < 12  # every POLL_MIN_S it was 25
 
 
 async def test_the_drain_poll_gives_up_at_its_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = _fake_clock(monkeypatch)
     worker: Any = _Draining(clock, rate=1.0, total=6000)
-    assert not await e2e._wait_acked(worker, 6000, timeout_s=30)
-    assert 30.0 <= clock[0] <= 30.0 + e2e.POLL_MIN_S
+    assert not await WorkerProcess.wait_acked(worker, 6000, timeout_s=30)
+    assert 30.0 <= clock[0] <= 30.0 + local.POLL_MIN_S
