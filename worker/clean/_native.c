@@ -118,16 +118,25 @@ typedef struct {
     Py_ssize_t n, cap;
 } Vec;
 
+/* An array of `cap` items of `item` bytes at *v, doubled (256 items at first); -1 with an exception. */
+static int grow(void **v, Py_ssize_t *cap, size_t item) {
+    Py_ssize_t more = *cap ? 2 * *cap : 256;
+    void *p = PyMem_Realloc(*v, (size_t)more * item);
+    if (p == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *v = p;
+    *cap = more;
+    return 0;
+}
+
 static int vec_push(Vec *a, Py_ssize_t x) {
     if (a->n == a->cap) {
-        Py_ssize_t cap = a->cap ? 2 * a->cap : 256;
-        Py_ssize_t *v = PyMem_Realloc(a->v, (size_t)cap * sizeof *v);
-        if (v == NULL) {
-            PyErr_NoMemory();
+        void *v = a->v;
+        if (grow(&v, &a->cap, sizeof *a->v) < 0)
             return -1;
-        }
         a->v = v;
-        a->cap = cap;
     }
     a->v[a->n++] = x;
     return 0;
@@ -142,15 +151,12 @@ typedef struct {
 
 static int refs_push(Refs *a, PyObject *x) {
     if (a->n == a->cap) {
-        Py_ssize_t cap = a->cap ? 2 * a->cap : 256;
-        PyObject **v = PyMem_Realloc(a->v, (size_t)cap * sizeof *v);
-        if (v == NULL) {
+        void *v = a->v;
+        if (grow(&v, &a->cap, sizeof *a->v) < 0) {
             Py_DECREF(x);
-            PyErr_NoMemory();
             return -1;
         }
         a->v = v;
-        a->cap = cap;
     }
     a->v[a->n++] = x;
     return 0;
