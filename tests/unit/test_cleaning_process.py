@@ -430,6 +430,19 @@ def test_the_cleaning_process_imports_no_kafka_http_or_metrics_library() -> None
     assert out.stdout.strip() == "[]"
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pipe sizes are Linux's")
+async def test_a_started_process_reports_the_size_its_request_pipe_was_given() -> None:
+    """The pool hands a page over only while it fits in this size (pool.FIT_AFTER_PAGES)."""
+    limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())  # noqa: ASYNC240 (before any await)
+    given = os.geteuid() == 0 or limit >= child_mod.PIPE_BYTES  # else it keeps Linux's 64 KB
+    child = await subprocess_launcher(Settings())()
+    try:
+        assert child.pipe_bytes == (child_mod.PIPE_BYTES if given else 64 * 1024)
+    finally:
+        child.kill()
+        await child.wait()
+
+
 def test_a_cleaning_process_does_not_outlive_a_worker_killed_outright(tmp_path: Path) -> None:
     script = tmp_path / "parent.py"
     script.write_text(

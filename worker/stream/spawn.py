@@ -49,18 +49,6 @@ def next_read_time(read_at: float) -> float:
     return (math.floor(read_at / REPLY_BATCH_S) + 1) * REPLY_BATCH_S
 
 
-def request_pipe_bytes(child: SubprocessChild) -> int:
-    """The size of a process's request pipe (Linux's F_GETPIPE_SZ; 0 where it cannot be read)."""
-    getpipe = getattr(fcntl, "F_GETPIPE_SZ", None)
-    pipe = child._stdin.transport.get_extra_info("pipe")
-    if getpipe is None or pipe is None:
-        return 0
-    try:
-        return int(fcntl.fcntl(pipe.fileno(), getpipe))
-    except (OSError, ValueError):
-        return 0
-
-
 class SubprocessChild:
     """A cleaning process started with asyncio: requests through asyncio's pipe writer, replies read
     from a non-blocking pipe of our own (no transport: see REPLY_BATCH_S)."""
@@ -91,6 +79,17 @@ class SubprocessChild:
 
     def buffered(self) -> int:
         return self._stdin.transport.get_write_buffer_size()
+
+    def request_pipe_bytes(self) -> int:
+        """The size of its request pipe (Linux's F_GETPIPE_SZ; 0 where it cannot be read)."""
+        getpipe = getattr(fcntl, "F_GETPIPE_SZ", None)
+        pipe = self._stdin.transport.get_extra_info("pipe")
+        if getpipe is None or pipe is None:
+            return 0
+        try:
+            return int(fcntl.fcntl(pipe.fileno(), getpipe))
+        except (OSError, ValueError):
+            return 0
 
     async def receive(self) -> bytes | None:
         while True:
@@ -224,7 +223,7 @@ def subprocess_launcher(settings: Settings) -> Launcher:
             child.kill()
             code = await child.wait()
             raise RuntimeError(f"cleaning process {proc.pid} did not start (exit code {code})")
-        child.pipe_bytes = request_pipe_bytes(child)
+        child.pipe_bytes = child.request_pipe_bytes()
         return child
 
     return launch
