@@ -33,9 +33,21 @@ _KINDS: dict[str, BlockKind] = {
 }  # fmt: skip
 
 
+# Every ASCII byte that is no \w character made a space (re's \w on str is str.isalnum() or "_": in ASCII,
+# the letters, the digits and "_"): _tokens of an ASCII text by bytes.translate, a third of findall's CPU.
+_ASCII_WORDS = bytes(c if c < 0x80 and (chr(c).isalnum() or c == 0x5F) else 0x20 for c in range(256))
+
+
+def _tokens(text: str) -> str:
+    """`text`'s \\w+ tokens joined by single spaces."""
+    if text.isascii():
+        return b" ".join(text.encode("ascii").translate(_ASCII_WORDS).split()).decode("ascii")
+    return " ".join(_WORD.findall(text))
+
+
 def words(text: str) -> str:
     """Case-folded \\w+ tokens joined by single spaces."""
-    return " ".join(_WORD.findall(text.casefold()))
+    return _tokens(text.casefold())
 
 
 def find_headline(seg: Segmentation, title: str | None) -> int | None:
@@ -72,7 +84,7 @@ def find_headlines(seg: Segmentation, title: str | None, repeats: bool = False) 
         folded = texts[i].casefold()
         if middle[0] not in folded and middle[1] not in folded:
             return False
-        got = " ".join(_WORD.findall(folded))
+        got = _tokens(folded)
         if not got:
             return False
         n = got.count(" ") + 1
