@@ -152,3 +152,91 @@ def test_recovery_never_raises_and_is_bounded(pieces: list[str]) -> None:
     assert 0 <= recovered <= dom.MAX_RECOVERIES
     if not recovered:
         assert tree.html == dom.parse(page).html
+
+
+# What a head holds, and what ends the scan of it (dom.head_unread): every token it reads, in either case,
+# character references, texts with markup, and the elements past which it stops.
+HEAD_PIECES = st.sampled_from(
+    ["<head>", "</head>", "<HEAD lang=en>", "<meta name=author content=Jo>", '<meta content="a>b" name=x>',
+     "<meta property=og:title content=T>", "<title>T</title>", "<TITLE>a <script>b</script></TITLE>",
+     "<script>f()</script>", "<script>a < b && c > d</script >", "<SCRIPT src=x.js></SCRIPT>",
+     "<script>w('<!--')</script>", "<script>x</scripts></script>", "<style>p > a {}</style>",
+     '<script type="application/ld+json">{"headline": "H"}</script>',
+     '<script type="application/ld&#x2B;json">{"headline": "I"}</script>', "<link rel=icon href=i.png>",
+     "<link rel=canonical href=/c>", "<LINK REL='Canonical' href=/d>", "<link rel='x&amp;canonical' href=/e>",
+     "<link href='>' rel=stylesheet>", "<base href=/>", "<!-- c -->", "<!-->", "<!--->", "<!-- a --!>",
+     "<!DOCTYPE html>", "<html>", " ", "\n", "\t", "text", "<noscript><style>n</style></noscript>",
+     "<template><script>t()</script></template>", "<body>", "<p>p</p>", "<h1>H1</h1>", "<script>u()"]
+)  # fmt: skip
+
+
+def _read_of_head(tree: LexborHTMLParser) -> list[str]:
+    """What of a head the pipeline reads: its <meta>s, title, JSON-LD and canonical link, and its end."""
+    head = tree.head
+    assert head is not None
+    read = "meta, title, script[type*='ld+json' i], link[rel*='canonical' i]"
+    return [node.html or "" for node in head.css(read)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(HEAD_PIECES, max_size=25))
+def test_head_unread_leaves_out_only_what_nothing_reads(pieces: list[str]) -> None:
+    page = "".join(pieces) + "<p>body text</p>"
+    markup = page.encode("utf-8")
+    unread = dom.head_unread(markup)
+    assert unread == dom.head_unread_python(markup)  # the C scan, when built, and the reference
+    whole, cut = dom.parse(markup), dom.parse(unread)
+    assert cut.body is not None
+    assert whole.body is not None
+    assert cut.body.html == whole.body.html
+    assert _read_of_head(cut) == _read_of_head(whole)
+    assert dom.unswallowed(cut, page) == dom.unswallowed(whole, page)
+
+
+def test_head_unread_cuts_the_heads_scripts_styles_and_links() -> None:
+    page = (
+        b"<!DOCTYPE html><html><head><meta charset=utf-8><title>T</title>\n<link rel=stylesheet href=a.css>\n"
+        b"<link rel=canonical href=/a>\n<style>p { color: red }</style><script>var a = '</p>';</script>"
+        b'<script type="application/ld+json">{"headline": "H"}</script></head>'
+        b"<body><script>kept()</script><p>text</p></body></html>"
+    )
+    assert dom.head_unread(page) == (
+        b"<!DOCTYPE html><html><head><meta charset=utf-8><title>T</title>\n\n"
+        b"<link rel=canonical href=/a>\n<style></style><script></script>"
+        b'<script type="application/ld+json">{"headline": "H"}</script></head>'
+        b"<body><script>kept()</script><p>text</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        b"<head><script>a() // </p>\n</script>",  # its last character is the page's (unswallowed reads both)
+        b"<head><script>document.write('<!--');</script><script>b()</script>",  # escaped: the scan stops
+        b"<head><p>x</p><script>c()</script>",  # past the head's first other element a script is the body's
+        b"<head><script>d()",  # unclosed
+        b"\xef\xbb\xbf<script>e()</script><p>",  # a BOM is text
+        b"<head><link rel=icon><script>f()</script>\xc2\xa0",  # ends in a character beyond ASCII
+    ],
+)
+def test_head_unread_leaves_a_page_as_it_is(page: bytes) -> None:
+    assert dom.head_unread(page) is page
+    assert dom.head_unread_python(page) is page
+
+
+def test_the_pipeline_reads_a_page_alike_with_its_head_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = (
+        "<html><head><title>Cut heads | Site</title><script>var x = 1;</script>"
+        '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Cut heads", '
+        '"datePublished": "2024-03-14"}</script><style>p{}</style>\n<link rel=icon href=i.png>\n</head>'
+        f"<body><h1>Cut heads</h1><p>{PROSE}</p><p>{PROSE2}</p></body></html>"
+    )
+    page = Page(id="p", url="https://example.com/a", html=html)
+    assert dom.head_unread(html.encode()) != html.encode()
+    cut = clean_page(page)
+    monkeypatch.setattr(dom, "head_unread", lambda markup: markup)
+    whole = clean_page(page)
+    assert cut.metadata is not None
+    assert cut.metadata.published is not None
+    assert cut.metadata.published.date == "2024-03-14"
+    assert (cut.text, cut.blocks, cut.metadata) == (whole.text, whole.blocks, whole.metadata)

@@ -8069,6 +8069,255 @@ fail:
 }
 
 /* ------------------------------------------------------------------------------------------------ */
+/* A page's UTF-8 without the text of its head's scripts and styles (worker/clean/dom.py)           */
+
+/* dom.head_unread_python is the reference; its docstring says which elements and why nothing reads their
+   text. The scan follows the HTML tokenizer and the tree builder's "initial" to "after head" modes on the
+   tokens a head holds (whitespace, comments, a doctype, html/head/meta/link/base/basefont/bgsound and
+   </head> tags, title, script and style elements) and stops at the first other one: what follows is
+   copied as it is. */
+
+static inline int html_space(unsigned char c) { return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '; }
+static inline int tag_name_end(unsigned char c) { return html_space(c) || c == '/' || c == '>'; }
+/* str.isspace of an ASCII character (str.rstrip's whitespace; any byte >= 0x80 may be part of another) */
+static inline int py_ascii_space(unsigned char c) { return html_space(c) || c == '\v' || (c >= 0x1c && c <= 0x1f); }
+
+/* The last byte of s[0:n] that is no ASCII whitespace of str.isspace, -1 when there is none. */
+static int last_unspaced(const unsigned char *s, size_t n) {
+    while (n > 0 && py_ascii_space(s[n - 1]))
+        n--;
+    return n > 0 ? s[n - 1] : -1;
+}
+
+/* s[i] is just after a tag's name: the index after the tag's '>' (its attributes read as the tokenizer
+   reads them: a quoted value may hold '>'), 0 when the input ends first. */
+static size_t head_tag_end(const unsigned char *s, size_t n, size_t i) {
+    for (;;) {
+        while (i < n && (html_space(s[i]) || s[i] == '/'))
+            i++;
+        if (i >= n)
+            return 0;
+        if (s[i] == '>')
+            return i + 1;
+        i++; /* the attribute's name (a leading '=' is part of it) */
+        while (i < n && !html_space(s[i]) && s[i] != '/' && s[i] != '>' && s[i] != '=')
+            i++;
+        while (i < n && html_space(s[i]))
+            i++;
+        if (i < n && s[i] == '=') {
+            i++;
+            while (i < n && html_space(s[i]))
+                i++;
+            if (i >= n)
+                return 0;
+            unsigned char q = s[i];
+            if (q == '"' || q == '\'') {
+                const unsigned char *e = memchr(s + i + 1, q, n - i - 1);
+                if (e == NULL)
+                    return 0;
+                i = (size_t)(e - s) + 1;
+            } else if (q == '>')
+                return i + 1;
+            else
+                while (i < n && !html_space(s[i]) && s[i] != '>')
+                    i++;
+        }
+    }
+}
+
+/* The index of the "</name" (ASCII-case-insensitive, then whitespace, '/' or '>') that ends the raw text
+   starting at s[i], or n when there is none. */
+static size_t raw_text_end(const unsigned char *s, size_t n, size_t i, const char *name, size_t m) {
+    while (i < n) {
+        const unsigned char *lt = memchr(s + i, '<', n - i);
+        if (lt == NULL)
+            return n;
+        size_t j = (size_t)(lt - s);
+        if (j + 2 + m < n && s[j + 1] == '/' && tag_name_end(s[j + 2 + m])) {
+            size_t k = 0;
+            while (k < m && ascii_fold(s[j + 2 + k]) == (unsigned char)name[k])
+                k++;
+            if (k == m)
+                return j;
+        }
+        i = j + 1;
+    }
+    return n;
+}
+
+static int holds_ci(const unsigned char *s, size_t n, const char *w) {
+    size_t m = strlen(w);
+    for (size_t i = 0; i + m <= n; i++) {
+        size_t k = 0;
+        while (k < m && ascii_fold(s[i + k]) == (unsigned char)w[k])
+            k++;
+        if (k == m)
+            return 1;
+    }
+    return 0;
+}
+
+static int holds_bytes(const unsigned char *s, size_t n, const char *w) {
+    size_t m = strlen(w);
+    if (m > n)
+        return 0;
+    return holds(s, n, w, m);
+}
+
+PyDoc_STRVAR(head_unread_doc, "head_unread(markup) -> bytes\n\n"
+                              "dom.head_unread_python(markup): `markup` (UTF-8 bytes) without the text of its head's\n"
+                              "scripts and styles; `markup` itself when there is none to leave out.");
+
+static PyObject *native_head_unread(PyObject *self, PyObject *arg) {
+    if (!PyBytes_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "head_unread() takes bytes, not %.80s", Py_TYPE(arg)->tp_name);
+    const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(arg);
+    size_t n = (size_t)PyBytes_GET_SIZE(arg), i = 0;
+    size_t *cut = NULL, cuts = 0, room = 0, removed = 0; /* pairs (from, to) */
+    int last = last_unspaced(s, n), in_head = 1; /* before </head>: a <link> after it goes to the head, the
+                                                    whitespace after it not */
+    if (last < 0 || last >= 0x80)
+        return Py_NewRef(arg);
+    while (i < n) {
+        unsigned char c = s[i];
+        if (html_space(c)) {
+            i++;
+            continue;
+        }
+        if (c != '<' || i + 1 >= n)
+            break;
+        if (n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+            size_t j = i + 4;
+            if (j < n && s[j] == '>') {
+                i = j + 1;
+                continue;
+            }
+            if (j + 1 < n && s[j] == '-' && s[j + 1] == '>') {
+                i = j + 2;
+                continue;
+            }
+            size_t end = 0; /* the first "-->" or "--!>" */
+            for (size_t k = j; k + 2 < n; k++) {
+                const unsigned char *dash = memchr(s + k, '-', n - 2 - k);
+                if (dash == NULL)
+                    break;
+                k = (size_t)(dash - s);
+                if (s[k + 1] != '-')
+                    continue;
+                if (s[k + 2] == '>') {
+                    end = k + 3;
+                    break;
+                }
+                if (k + 3 < n && s[k + 2] == '!' && s[k + 3] == '>') {
+                    end = k + 4;
+                    break;
+                }
+            }
+            if (end == 0)
+                break;
+            i = end;
+            continue;
+        }
+        if (n - i >= 9 && s[i + 1] == '!' && holds_ci(s + i + 2, 7, "doctype")) {
+            const unsigned char *gt = memchr(s + i, '>', n - i);
+            if (gt == NULL)
+                break;
+            i = (size_t)(gt - s) + 1;
+            continue;
+        }
+        int end_tag = s[i + 1] == '/';
+        size_t name = i + 1 + (size_t)end_tag, k = name;
+        while (k < n && !tag_name_end(s[k]))
+            k++;
+        size_t m = k - name;
+        char low[9] = {0};
+        if (m == 0 || m > 8 || memchr(s + name, 0, m) != NULL)
+            break;
+        for (size_t q = 0; q < m; q++)
+            low[q] = (char)ascii_fold(s[name + q]);
+        if (end_tag) {
+            size_t t = strcmp(low, "head") == 0 ? head_tag_end(s, n, k) : 0;
+            if (t == 0)
+                break;
+            in_head = 0;
+            i = t;
+            continue;
+        }
+        size_t from = 0, to = 0, next; /* what goes (from < to), and where the scan goes on */
+        int link = !strcmp(low, "link");
+        if (link || !strcmp(low, "meta") || !strcmp(low, "base") || !strcmp(low, "basefont") ||
+            !strcmp(low, "bgsound") || !strcmp(low, "html") || !strcmp(low, "head")) {
+            size_t t = head_tag_end(s, n, k);
+            if (t == 0)
+                break;
+            if (link && in_head && t < n && html_space(s[t]) && memchr(s + i, '&', t - i) == NULL &&
+                !holds_ci(s + i, t - i, "canonical")) {
+                from = i; /* a <link> the metadata does not read (it reads the canonical one) */
+                to = t;
+            }
+            next = t;
+        } else {
+            int script = !strcmp(low, "script");
+            if (!script && strcmp(low, "style") && strcmp(low, "title"))
+                break;
+            size_t t = head_tag_end(s, n, k);
+            if (t == 0)
+                break;
+            size_t e = raw_text_end(s, n, t, low, m);
+            if (e >= n)
+                break;
+            next = head_tag_end(s, n, e + 2 + m);
+            if (next == 0)
+                break;
+            if (script && holds_bytes(s + t, e - t, "<!--"))
+                break; /* the tokenizer's escaped states: where the script ends is not looked for here */
+            int unread = strcmp(low, "title") != 0 && e > t;
+            if (script && ((memchr(s + i, '+', t - i) != NULL && holds_ci(s + i, t - i, "ld+json")) ||
+                           memchr(s + i, '&', t - i) != NULL))
+                unread = 0; /* JSON-LD is read (its type may be written with character references) */
+            int tail = unread ? last_unspaced(s + t, e - t) : -1;
+            if (unread && tail >= 0 && (tail >= 0x80 || tail == last))
+                unread = 0; /* dom.unswallowed compares the last characters of a head's text with the page's */
+            if (unread) {
+                from = t;
+                to = e;
+            }
+        }
+        if (from < to) {
+            if (cuts == room) {
+                room = room ? 2 * room : 16;
+                size_t *grown = PyMem_Realloc(cut, 2 * room * sizeof *cut);
+                if (grown == NULL) {
+                    PyMem_Free(cut);
+                    return PyErr_NoMemory();
+                }
+                cut = grown;
+            }
+            cut[2 * cuts] = from;
+            cut[2 * cuts + 1] = to;
+            cuts++;
+            removed += to - from;
+        }
+        i = next;
+    }
+    if (cuts == 0)
+        return Py_NewRef(arg);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(n - removed));
+    if (out != NULL) {
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out);
+        size_t from = 0;
+        for (size_t c = 0; c < cuts; c++) {
+            memcpy(o, s + from, cut[2 * c] - from);
+            o += cut[2 * c] - from;
+            from = cut[2 * c + 1];
+        }
+        memcpy(o, s + from, n - from);
+    }
+    PyMem_Free(cut);
+    return out;
+}
+
+/* ------------------------------------------------------------------------------------------------ */
 
 static PyMethodDef methods[] = {
     {"configure", native_configure, METH_VARARGS, configure_doc},
@@ -8087,6 +8336,7 @@ static PyMethodDef methods[] = {
     {"fingerprint", native_fingerprint, METH_VARARGS, fingerprint_doc},
     {"text_hashes", native_text_hashes, METH_O, text_hashes_doc},
     {"utf8", native_utf8, METH_O, utf8_doc},
+    {"head_unread", native_head_unread, METH_O, head_unread_doc},
     {"signature", native_signature, METH_VARARGS, signature_doc},
     {"clear_memo", native_clear_memo, METH_NOARGS, "Forget the memoised signature hashes."},
     {"count_page", native_count_page, METH_VARARGS, count_page_doc},

@@ -454,6 +454,49 @@ def utf8_encoder(reference: Utf8) -> Utf8:
     return _declining("utf8", off, reference, "utf8", canaries, declined=(("a\ud800b",),))
 
 
+HeadUnread = Callable[[bytes], bytes]
+# Heads for dom.head_unread: every token it reads or stops at, in either case, and texts that stay.
+HEAD_CANARIES = (
+    b"",
+    b"   ",
+    b"<html><head><script>var a = 1;</script></head><body><p>x</p></body></html>",
+    b"\xef\xbb\xbf<script>a()</script><p>x</p>",
+    b"<!DOCTYPE html><!-- c --><HTML lang=en><HEAD><META charset=utf-8><TITLE>T <script>x</script></TITLE>"
+    b"<STYLE type='text/css'>p > a { color: red }</STYLE><SCRIPT>a < b</SCRIPT ><p>x",
+    b"<!--><!---><!-- a --!> b --><head><script src=x.js></script><script>f()</script ><body>x",
+    b"<head><link rel=stylesheet href=a.css /><base href='/'><basefont><bgsound><style></style></head>\n"
+    b"<script>late()</script><style>b{}</style><body><script>kept()</script>x",
+    b'<head><script type="application/ld+json">{"a": 1}</script><script type="application&#x2F;ld&#x2B;json">'
+    b'{"b": 2}</script><script type=LD+JSON>{}</script><script>g()</script>',
+    b"<head><script>document.write('<!--')</script><script>h()</script><p>x",
+    b"<head><script>i()</scripts></script><style>j</styles></style><p>x",
+    b'<head><meta content="a>b" name="x"><meta a=">"><meta b=\'>\' c=d/><script>k()</script><p>x',
+    b"<head><noscript><style>n</style></noscript><script>l()</script>",
+    b"<head><template><script>m()</script></template><script>o()</script>",
+    b"<head><script>p()</script>text<script>q()</script>",
+    b"<head><script>r()</script></p><script>s()</script>",
+    b"<head><meta\x00><script>t()</script>",
+    b"<head><script>u()",
+    b"<head><script>v()</script",
+    b"<head><meta name='w",
+    b"<head><script>x()>\n </script><p>y>",
+    b"<head><script>z\xc3\xa9\n</script><p>z\xc3\xa9",
+    b"<head><script>a1</script><p>b\xc2\xa0",
+    b"<head><script> \t\n</script><style>\x0b\x1c</style><p>c;",
+    b"<head><title>a</title><script>d</script></head><p>e</p><script>f</script>",
+    b"<head>\n<link rel=stylesheet href=a.css>\n<LINK REL=Canonical href=/a>\n<link rel='x&amp;canonical'> "
+    b"<link href='>' rel=icon>\t<link rel=preload><script>g</script><link rel=next>\n</head><link rel=prev>\n"
+    b"<link rel=alternate></head>",
+    b"<link rel=icon>\r<head><link rel=icon>\x0c<link rel=icon>",
+)
+
+
+def head_unread_stripper(reference: HeadUnread) -> HeadUnread:
+    """The C scan if it equals `reference` on the canaries; else `reference`."""
+    off = "native head scan off, the Python scan runs"
+    return _declining("head_unread", off, reference, "head_unread", tuple((head,) for head in HEAD_CANARIES))
+
+
 Repeats = Callable[
     [list[str], list[str], list[int], list[int], list[int], int, int, str | None], tuple[int, str, list[int]]
 ]
@@ -1585,6 +1628,7 @@ def python_only() -> Iterator[None]:
         (collect, "_in_comment", collect.in_comment_python),
         (collect, "scan", collect.scan_python),
         (dom, "utf8", dom.utf8_python),
+        (dom, "head_unread", dom.head_unread_python),
         (segment, "_cut_blocks", segment.cut_blocks_python),
         (classify, "_decide", classify.decide_python),
         (repeats, "_repeats", repeats.repeats_python),
