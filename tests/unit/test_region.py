@@ -94,6 +94,17 @@ def test_only_a_cousin_at_the_targets_depth_holding_prose_is_its_twin() -> None:
     ]  # another name
 
 
+def test_a_cousin_named_like_the_target_once_lower_cased_is_its_twin() -> None:
+    # "\u0130" (İ) is the one character str.lower makes two of: "İTEM" lower-cased is the target's
+    # "i\u0307tem", though one character shorter (cousin_twins passes over names of another length).
+    second = f"<div class='i\u0307tem'><p>{PROSE3}</p><p>{PROSE}</p><p>{PROSE2}</p></div>"
+    seg = seg_of(
+        f"{NAV}<table><tr><td class='gp'><div class='\u0130TEM'><p>{PROSE}</p><p>{PROSE2}</p></div></td></tr>"
+        f"<tr><td class='bgp'>{second}</td></tr></table>"
+    )
+    assert _choose(seg)[1] == [PROSE, PROSE2, PROSE3, PROSE, PROSE2]
+
+
 def test_lead_paragraph_in_the_article_header_joins_the_region() -> None:
     lead = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
     seg = seg_of(

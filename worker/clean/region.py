@@ -395,6 +395,9 @@ def cousin_twins(seg: Segmentation, prefix: list[float], target: int) -> list[in
     if not ident or top == target:
         return []
     tag, first_class, classes, ids = tags[target], seg.first_class(target), seg.classes, seg.ids
+    # str.lower keeps a str's length but for "\u0130" (the one character it makes two of): an element
+    # whose "class id" is not the ident's length cannot be named like it, and is passed over untested
+    size, dotted = len(ident) - 1, "\u0130"
     found: list[int] = []
     at, end = top, skips[top]
     while True:
@@ -409,7 +412,10 @@ def cousin_twins(seg: Segmentation, prefix: list[float], target: int) -> list[in
             # seg.ident(at) == ident or seg.first_class(at) == first_class, without the calls
             and (
                 (first_class and first_class in c and c.split(None, 1)[0] == first_class)
-                or f"{c} {ids[at]}".lower() == ident
+                or (
+                    (len(c) + len(i := ids[at]) == size or dotted in c or dotted in i)
+                    and f"{c} {i}".lower() == ident
+                )
             )
             and not at < target < skips[at]
         ):
