@@ -166,6 +166,8 @@ HEAD_PIECES = st.sampled_from(
      "<link rel=canonical href=/c>", "<LINK REL='Canonical' href=/d>", "<link rel='x&amp;canonical' href=/e>",
      "<link href='>' rel=stylesheet>", "<base href=/>", "<!-- c -->", "<!-->", "<!--->", "<!-- a --!>",
      "<!DOCTYPE html>", "<html>", " ", "\n", "\t", "text", "<noscript><style>n</style></noscript>",
+     "<noscript>", "</noscript>", "<noscript><link rel=icon>\n<meta name=a content=b></noscript>",
+     "<noscript><img src=i></noscript>",
      "<template><script>t()</script></template>", "<body>", "<p>p</p>", "<h1>H1</h1>", "<script>u()"]
 )  # fmt: skip
 

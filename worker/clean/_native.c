@@ -8176,6 +8176,7 @@ static PyObject *native_head_unread(PyObject *self, PyObject *arg) {
     size_t *cut = NULL, cuts = 0, room = 0, removed = 0; /* pairs (from, to) */
     int last = last_unspaced(s, n), in_head = 1; /* before </head>: a <link> after it goes to the head, the
                                                     whitespace after it not */
+    int noscript = 0; /* in a <noscript> of the head */
     if (last < 0 || last >= 0x80)
         return Py_NewRef(arg);
     while (i < n) {
@@ -8235,6 +8236,18 @@ static PyObject *native_head_unread(PyObject *self, PyObject *arg) {
             break;
         for (size_t q = 0; q < m; q++)
             low[q] = (char)ascii_fold(s[name + q]);
+        if (noscript && (end_tag ? strcmp(low, "noscript") != 0
+                                 : strcmp(low, "link") && strcmp(low, "meta") && strcmp(low, "basefont") &&
+                                       strcmp(low, "bgsound") && strcmp(low, "style")))
+            break; /* a head's <noscript> holds these (the parser runs without scripting) */
+        if (!strcmp(low, "noscript")) {
+            size_t t = in_head && noscript == end_tag ? head_tag_end(s, n, k) : 0;
+            if (t == 0)
+                break;
+            noscript = !end_tag;
+            i = t;
+            continue;
+        }
         if (end_tag) {
             size_t t = strcmp(low, "head") == 0 ? head_tag_end(s, n, k) : 0;
             if (t == 0)

@@ -143,6 +143,8 @@ _HTML_SPACE = b"\t\n\x0c\r "
 _TAG_NAME_END = _HTML_SPACE + b"/>"
 _HEAD_TAGS = frozenset({b"meta", b"link", b"base", b"basefont", b"bgsound", b"html", b"head"})
 _RAW_HEAD_TAGS = frozenset({b"title", b"script", b"style"})
+# A head's <noscript> holds these (HTML's "in head noscript" mode); any other token ends the scan.
+_NOSCRIPT_TAGS = frozenset({b"link", b"meta", b"basefont", b"bgsound", b"style"})
 # str.isspace's ASCII characters (str.rstrip's whitespace: unswallowed's)
 _PY_ASCII_SPACE = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
 _SPACE_BYTES = frozenset(bytes([c]) for c in _HTML_SPACE)
@@ -155,7 +157,8 @@ def head_unread_python(markup: bytes) -> bytes:
     on the bench's pages, ~2% of a page's cleaning, and the links' 1.7 KB at ~40. A <link> goes only
     before </head> and with whitespace after it (a text node of the head then ends the head as before:
     unswallowed reads its last node). Only the
-    elements before the head's first other token (<noscript>, <template>, <body>, text) go: past it a
+    elements before the head's first other token (<template>, <body>, text; in a <noscript>, any but
+    <link>, <meta> and <style>, which the parser, run without scripting, reads as a head's) go: past it a
     script may sit in the body, whose text (deep text of an element, the visible text) is read. A script
     whose text holds "<!--" stops the scan (the tokenizer's escaped states decide where such a script
     ends); one whose start tag holds "ld+json" or a character reference ("ld&#x2B;json") is JSON-LD and
@@ -167,6 +170,7 @@ def head_unread_python(markup: bytes) -> bytes:
         return markup
     pieces: list[bytes] = []
     copied, in_head = 0, True  # before </head> (after it a <link> still goes to the head, the space not)
+    noscript = False  # in a <noscript> of the head
     while i < n:
         if markup[i] in _HTML_SPACE:
             i += 1
@@ -188,6 +192,14 @@ def head_unread_python(markup: bytes) -> bytes:
         while k < n and markup[k] not in _TAG_NAME_END:
             k += 1
         name = markup[start:k].lower()
+        if noscript and name not in (_NOSCRIPT_TAGS if not end_tag else (b"noscript",)):
+            break
+        if name == b"noscript":  # the parser runs without scripting: its content is the head's tokens
+            t = _tag_end(markup, k) if in_head and noscript == end_tag else -1
+            if t < 0:
+                break
+            noscript, i = not end_tag, t
+            continue
         if end_tag or name in _HEAD_TAGS:
             t = _tag_end(markup, k) if not end_tag or name == b"head" else -1
             if t < 0:

@@ -488,6 +488,12 @@ HEAD_CANARIES = (
     b"<link href='>' rel=icon>\t<link rel=preload><script>g</script><link rel=next>\n</head><link rel=prev>\n"
     b"<link rel=alternate></head>",
     b"<link rel=icon>\r<head><link rel=icon>\x0c<link rel=icon>",
+    b"<head><NOSCRIPT><link rel=x>\n<style>s</style><meta a=b></noscript><script>z()</script></head>",
+    b"<head><noscript><img></noscript><script>a()</script>",
+    b"</head><noscript><style>b</style></noscript><script>c()</script>",
+    b"<head><noscript></noscript></noscript><script>d()</script>",
+    b"<head></noscript><noscript><noscript><script>e()</script>",
+    b"<head><noscript><script>f()</script></noscript><script>g()</script>",
 )
 
 
