@@ -200,3 +200,18 @@ def test_text_date_finds_what_the_plain_alternation_finds(s: str) -> None:
 def _seen(m: re.Match[str] | None) -> object:
     """What text_dates and match_day read of a match."""
     return None if m is None else (m.span(), m.groups(), m.lastgroup)
+
+
+# text.OTHER_CUE is its alternatives as written, each made to start with a literal: the same matches.
+PLAIN_OTHER_CUE = re.compile(text.OTHER_CUE_ALTERNATIVES)
+CUE_PIECES = st.sampled_from(
+    ["bis", "ab", "zum", "until", "from", "next", "since", "depuis", "seit", "born", "registered", "x",
+     "\u00e9", "_", "1", "23.", "-", "\u2013", " ", ".", "abbis", "nextx", "9 "]
+)  # fmt: skip
+
+
+@settings(max_examples=500)
+@given(st.lists(CUE_PIECES, max_size=12).map("".join))
+def test_other_cue_finds_what_its_alternatives_as_written_find(s: str) -> None:
+    assert PLAIN_OTHER_CUE.pattern != text.OTHER_CUE.pattern
+    assert [m.span() for m in text.OTHER_CUE.finditer(s)] == [m.span() for m in PLAIN_OTHER_CUE.finditer(s)]

@@ -68,8 +68,9 @@ UPDATED_CUE = re.compile(
     r"letzte|last"
 )
 # ... that it is something else: a deadline, a period, a birthday, an announced event ("der nächste
-# Stammtisch findet am ... statt", "next meeting"; htmldate eval: +1 dev, none lost).
-OTHER_CUE = re.compile(
+# Stammtisch findet am ... statt", "next meeting"; htmldate eval: +1 dev, none lost). As written here;
+# OTHER_CUE is the same alternatives each starting with a literal (_literal_first).
+OTHER_CUE_ALTERNATIVES = (
     r"\bbis\b|\bab\b|\bzum\b|\buntil\b|\bfrom\b|geburtstag|born|geboren|"
     r"nächste|findet|\bnext\b|upcoming|"
     # a forum's page clock ("Aktuelle Zeit:", "It is currently": the day it was fetched) and its posters'
@@ -84,6 +85,27 @@ OTHER_CUE = re.compile(
     # the end of a range: "23.-26.8.2017"
     r"[0-9]\.? ?[-–] ?$"
 )
+
+
+def _literal_first(alternatives: str) -> str:
+    """`alternatives` with each starting with a literal character: "\\bbis" as "b(?<!\\wb)is" (a word
+    boundary before a letter is no word character before it) and "[0-9]x" as one alternative per digit.
+    re's search then skips to the positions holding one of their first characters, which it does for a
+    pattern whose every alternative starts with a literal only: a third of the CPU of the alternatives as
+    written on a date's cue (tests/unit/test_meta_regex.py: the same matches)."""
+    out: list[str] = []
+    for alternative in alternatives.split("|"):
+        if alternative.startswith("\\b") and alternative[2:3].isalpha():
+            first = alternative[2]
+            out.append(f"{first}(?<!\\w{first}){alternative[3:]}")
+        elif alternative.startswith("[0-9]"):
+            out.extend(digit + alternative[5:] for digit in "0123456789")
+        else:
+            out.append(alternative)
+    return "|".join(out)
+
+
+OTHER_CUE = re.compile(_literal_first(OTHER_CUE_ALTERNATIVES))
 
 
 @dataclass(frozen=True, slots=True)
