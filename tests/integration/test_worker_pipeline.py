@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
+from aiokafka.partitioner import murmur2
 from jsonschema import Draft202012Validator
 
 from tests.integration.conftest import MakeTopic
@@ -86,6 +87,9 @@ async def test_pages_become_documents_keyed_by_site(
     for r in out:
         partitions_by_site.setdefault(r.json()["site"], set()).add(r.partition)
     assert all(len(p) == 1 for p in partitions_by_site.values())
+    # ... the one Kafka's default partitioner (murmur2) picks for the key, as a consumer that co-partitions
+    # by site expects (the worker keeps each key's hash: SitePartitioner)
+    assert all(r.partition == (murmur2(r.key) & 0x7FFFFFFF) % 2 for r in out if r.key is not None)
     assert not await collect(broker, [dead], 0, within=0)
 
 
