@@ -232,6 +232,18 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "guard, unclosed script": (lambda n: "<script>" + "<div>" * n, check, 5_000),
     "guard replay": (lambda n: "<table><tr><td>x" * n, replay, 2_000),
     "flatten": (lambda n: "<div><a href=x><b id=1>t</b></a><li>" * n, guard.flatten, 500),
+    # the head scan before the parser (dom.head_unread: the C scan where built, and its Python reference)
+    **{
+        f"head scan{where}, {name}": (make, scan, n)
+        for where, scan in (("", dom.head_unread), (" (Python)", dom.head_unread_python))
+        for name, make, n in (
+            ("scripts", lambda n: b"<head>" + b"<script>f()</script>" * n + b"<p>x", 2_000),
+            ("links", lambda n: b"<head>" + b"<link rel=icon href=a>\n" * n + b"<p>x", 2_000),
+            ("unclosed comment", lambda n: b"<head><!--" + b"-!" * n + b"<p>x", 5_000),
+            ("end-tag prefixes", lambda n: b"<head><script>" + b"</scrip" * n + b"</script><p>x", 5_000),
+            ("quoted attributes", lambda n: b"<head><meta " + b"a='>' " * n + b"><p>x", 5_000),
+        )
+    },
     # heuristics and helpers that see page text
     "comment heading": (lambda n: "comments " + "x" * n, h.COMMENT_HEADING.match, 50_000),
     "boilerplate line": (lambda n: "share " * n, h.BOILERPLATE_LINE.match, 20_000),
