@@ -90,8 +90,8 @@ def test_every_sentence_mark_scores_alike(around: str) -> None:
 
 # Generated pages: every branch of the walk, with text and attribute values that stress the details.
 # (runs of sixteen and more: the C walk's vector steps over indentation and over words between single spaces)
-SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n ", " " * 17,
-          "\t\n\x0c\r \x1c\x1d\x1e\x1f" * 2]  # fmt: skip
+SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n ",
+          " " * 17, "\t\n\x0c\r \x1c\x1d\x1e\x1f" * 2]  # fmt: skip
 WORDS = [
     "the",
     "news",

@@ -325,8 +325,8 @@ def reference(body: LexborNode) -> _Ref:
 
 
 WORDS = st.sampled_from(
-    ["the", "news", "über", "día", "1999", "©", "&amp;", " ", "\n", "\t", "  x  ", "a run of words past sixteen bytes",
-     "x y z w v u t s r q p o", "\n" + "\t" * 16]
+    ["the", "news", "über", "día", "1999", "©", "&amp;", " ", "\n", "\t", "  x  ",
+     "a run of words past sixteen bytes", "x y z w v u t s r q p o", "\n" + "\t" * 16]
 )  # fmt: skip
 TEXT = st.lists(WORDS, max_size=8).map("".join)
 TAGS = st.sampled_from(

@@ -432,6 +432,14 @@ static int attrs_hide(const Attrs *a) {
 /* Python's whitespace (Py_UNICODE_ISSPACE) among ASCII characters, filled at import. */
 static unsigned char ascii_space[128];
 
+/* The bits set in a 16-bit mask (__builtin_popcount is a libgcc call without -mpopcnt). */
+static inline Py_ssize_t bits16(unsigned x) {
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (Py_ssize_t)((x + (x >> 8)) & 0x1Fu);
+}
+
 /* Append one text piece to the open block: whitespace folded, U+0000 as U+FFFD; its link text too when
    inside <a>. *nonspace: it held a character that is not whitespace. Inlined twice, with and without
    the link counts (most text is outside links). */
@@ -472,11 +480,11 @@ static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const i
                                (printable >> 1);
                 unsigned m = (printable | gap) ^ 0xFFFFu;
                 if (m) {
-                    gaps += __builtin_popcount(gap & ((1u << __builtin_ctz(m)) - 1u));
+                    gaps += bits16(gap & ((1u << __builtin_ctz(m)) - 1u));
                     j += (size_t)__builtin_ctz(m);
                     goto run_end;
                 }
-                gaps += __builtin_popcount(gap);
+                gaps += bits16(gap);
                 j += 16;
             }
 #endif
