@@ -89,7 +89,9 @@ def test_every_sentence_mark_scores_alike(around: str) -> None:
 
 
 # Generated pages: every branch of the walk, with text and attribute values that stress the details.
-SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n "]
+# (runs of sixteen and more: the C walk's vector steps over indentation and over words between single spaces)
+SPACES = ["", " ", "  ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\x0b", "\x1c", "\u200b", "\r\n ",
+          " " * 17, "\t\n\x0c\r \x1c\x1d\x1e\x1f" * 2]  # fmt: skip
 WORDS = [
     "the",
     "news",
@@ -105,6 +107,9 @@ WORDS = [
     "&#0;",
     "\x00",
     "x",
+    "a run of words past sixteen bytes",
+    "x y z w v u t s r q p o",
+    "\x08\x0e\x7f",
 ]
 TEXT = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SPACES)), max_size=8).map("".join)
 TAGS = st.sampled_from(

@@ -324,7 +324,10 @@ def reference(body: LexborNode) -> _Ref:
     return ref
 
 
-WORDS = st.sampled_from(["the", "news", "über", "día", "1999", "©", "&amp;", " ", "\n", "\t", "  x  "])
+WORDS = st.sampled_from(
+    ["the", "news", "über", "día", "1999", "©", "&amp;", " ", "\n", "\t", "  x  ",
+     "a run of words past sixteen bytes", "x y z w v u t s r q p o", "\n" + "\t" * 16]
+)  # fmt: skip
 TEXT = st.lists(WORDS, max_size=8).map("".join)
 TAGS = st.sampled_from(
     ["div", "p", "span", "a", "b", "li", "ul", "h2", "td", "blockquote", "pre", "section", "font", "em"]

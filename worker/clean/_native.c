@@ -280,6 +280,25 @@ static inline int utf8_decode(const unsigned char *s, size_t n, Py_UCS4 *cp) {
    not valid UTF-8 before that point. */
 static Py_ssize_t first_nonspace(const unsigned char *s, size_t n) {
     size_t i = 0;
+#ifdef __SSE2__
+    /* sixteen bytes a step while all are ASCII whitespace (Py_UNICODE_ISSPACE's: 0x09-0x0D, 0x1C-0x1F, space),
+       the indentation between elements; the loop below reads from the first other byte */
+    const __m128i tab = _mm_set1_epi8(0x09), four = _mm_set1_epi8(4), fs = _mm_set1_epi8(0x1C),
+                  three = _mm_set1_epi8(3), blank = _mm_set1_epi8(0x20);
+    while (i + 16 <= n) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i a = _mm_sub_epi8(v, tab), b = _mm_sub_epi8(v, fs);
+        __m128i space = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(a, four), a),
+                                                  _mm_cmpeq_epi8(_mm_min_epu8(b, three), b)),
+                                     _mm_cmpeq_epi8(v, blank));
+        unsigned other = (unsigned)_mm_movemask_epi8(space) ^ 0xFFFFu;
+        if (other) {
+            i += (size_t)__builtin_ctz(other);
+            break;
+        }
+        i += 16;
+    }
+#endif
     while (i < n) {
         if (s[i] < 0x80) { /* ASCII (the indentation between elements): its own code point, no decoding */
             if (!Py_UNICODE_ISSPACE(s[i]))
@@ -413,6 +432,14 @@ static int attrs_hide(const Attrs *a) {
 /* Python's whitespace (Py_UNICODE_ISSPACE) among ASCII characters, filled at import. */
 static unsigned char ascii_space[128];
 
+/* The bits set in a 16-bit mask (__builtin_popcount is a libgcc call without -mpopcnt). */
+static inline Py_ssize_t bits16(unsigned x) {
+    x = x - ((x >> 1) & 0x5555u);
+    x = (x & 0x3333u) + ((x >> 2) & 0x3333u);
+    x = (x + (x >> 4)) & 0x0F0Fu;
+    return (Py_ssize_t)((x + (x >> 8)) & 0x1Fu);
+}
+
 /* Append one text piece to the open block: whitespace folded, U+0000 as U+FFFD; its link text too when
    inside <a>. *nonspace: it held a character that is not whitespace. Inlined twice, with and without
    the link counts (most text is outside links). */
@@ -439,16 +466,25 @@ static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const i
                 pending = 0;
             }
             size_t j = i;
+            Py_ssize_t gaps = 0; /* single spaces between two printable characters inside the run */
 #ifdef __SSE2__
             const __m128i blank = _mm_set1_epi8(0x20);
             while (j + 16 <= n) { /* bytes 0x21-0x7F are the signed bytes above 0x20 */
                 __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
                 _mm_storeu_si128((__m128i *)(out + (j - i)), v);
-                unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, blank)) ^ 0xFFFFu;
+                unsigned printable = (unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(v, blank));
+                /* a space with a printable character on both sides is what the loop below makes of it
+                   (the same space, a word more): part of the run. The byte before the first is printable
+                   (the run's first byte, or the last of a step that went on); the last's next is unknown. */
+                unsigned gap = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, blank)) & ((printable << 1) | 1u) &
+                               (printable >> 1);
+                unsigned m = (printable | gap) ^ 0xFFFFu;
                 if (m) {
+                    gaps += bits16(gap & ((1u << __builtin_ctz(m)) - 1u));
                     j += (size_t)__builtin_ctz(m);
                     goto run_end;
                 }
+                gaps += bits16(gap);
                 j += 16;
             }
 #endif
@@ -461,7 +497,9 @@ static inline int add_text_as(Walk *w, const unsigned char *s, size_t n, const i
 #endif
             out += j - i;
             chars += (Py_ssize_t)(j - i);
+            spaces += gaps;
             if (in_link) {
+                link_words += gaps;
                 if (!link_in_word)
                     link_words++, link_in_word = 1;
                 link_started = 1;
