@@ -562,6 +562,37 @@ def test_stable_paths_are_pythons(data: st.DataObject) -> None:
 
 
 @needs_native
+def test_deep_stable_paths_and_parts_narrower_than_their_str_are_pythons() -> None:
+    # 100 nested elements, an id that is ASCII once stripped of a no-break space (a part narrower than
+    # its str), an id and a class beyond Latin-1.
+    n = 100
+    tags = ["html", "body", *(["div", "section", "p"] * 33)][:n]
+    ids = ["", "\u00a0main\u00a0", "\u0645\u062a\u0646", *([""] * (n - 3))]
+    classes = ["", "x", "\u00e9t\u00e9 b", *(f"c{'abcdefgh'[i % 8]} d" for i in range(n - 3))]
+    parents = list(range(-1, n - 1))
+    zero = [0] * n
+    seg = Segmentation(tags, classes, ids, parents, zero, zero, zero, [], [], [], [], [], [], [])
+    for elem in (-1, 0, 1, 2, 3, 63, 64, 65, n - 1):
+        assert sg.stable_path(seg, elem) == sg.stable_path_python(seg, elem)
+    assert sg.stable_path(seg, 1) == "html>body#main"  # the stored part is ASCII, as str would make it
+    assert sg.stable_path(seg, 1).isascii()
+
+
+@needs_native
+def test_a_page_of_more_keys_than_the_c_page_table_fingerprints_as_python() -> None:
+    # 400 elements over 300 distinct (tag, class, id) keys, each repeated by other elements: the C code's
+    # per-page table of 128 keys by address collides and is overwritten, and must still sign as Python.
+    names = ["".join("abcdefghij"[int(d)] for d in str(i)) for i in range(300)]
+    divs = (
+        f'<div class="k{names[i % 300]} z"><p id="i{names[i * 7 % 300]}">t {i}</p></div>' for i in range(400)
+    )
+    html = "<body>" + "".join(divs) + "</body>"
+    _assert_same(html)
+    fp.clear_memo()
+    _assert_same(html)
+
+
+@needs_native
 def test_an_index_out_of_range_leaves_block_positions_to_python() -> None:
     paths, nothing = array("Q", [1, 2, 3]), (array("Q"), array("f"), array("f"))
     assert native._native.learn_positions(paths, [-1, 0], [0, 5], [], *nothing, 1.0) is None

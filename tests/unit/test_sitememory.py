@@ -417,3 +417,17 @@ def test_frozen_memory_learns_no_positions() -> None:
     state = mem.get("s")
     assert state is not None
     assert len(state.positions) == 0
+
+
+def test_key_hash_is_blake2b_of_the_keys_utf8_whatever_was_hashed_before() -> None:
+    # key_hash copies one shared empty state: a key hashed before must not leak into the next one's value.
+    from _blake2 import blake2b
+
+    keys = ["https://example.com/a", "", "caf\u00e9 \udcff", "https://example.com/a"]
+    got = [key_hash(k) for k in keys]
+    want = [
+        int.from_bytes(blake2b(k.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+        for k in keys
+    ]
+    assert got == want
+    assert got[0] == got[3] == 0xA4E5475FEB9D4AF2  # pinned: snapshots hold these values
