@@ -24,14 +24,14 @@ from itertools import accumulate, chain
 from worker.clean import heuristics as h
 from worker.clean import idents
 from worker.clean.segment import Segmentation, stable_path
-from worker.clean.sitememory import key_hash
+from worker.clean.sitememory import path_hash
 
 
 @dataclass(frozen=True, slots=True)
 class Steer:
     """What the site memory adds to the choice on a page it stripped."""
 
-    learned_path: int | None  # key_hash of the site's usual content path, when one dominates
+    learned_path: int | None  # path_hash of the site's usual content path, when one dominates
 
 
 @dataclass(slots=True)
@@ -113,10 +113,10 @@ def prefer_learned(seg: Segmentation, prefix: list[float], target: int, learned:
     bar = h.LEARNED_MIN_SHARE * (prefix[ends[target]] - prefix[firsts[target]])
     if bar <= 0:
         return target
-    if key_hash(stable_path(seg, target)) == learned:
+    if path_hash(stable_path(seg, target)) == learned:
         return target
     for i in range(len(firsts)):
-        if prefix[ends[i]] - prefix[firsts[i]] >= bar and key_hash(stable_path(seg, i)) == learned:
+        if prefix[ends[i]] - prefix[firsts[i]] >= bar and path_hash(stable_path(seg, i)) == learned:
             return i
     return target
 
