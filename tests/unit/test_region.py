@@ -441,6 +441,22 @@ def test_the_authors_box_beside_the_target_does_not_join() -> None:
     assert texts == [PROSE, PROSE2, PROSE3, PROSE]  # rule: AUTHOR_BOX_PREFIXES (and it stops the walk)
 
 
+def test_a_box_opening_with_a_related_posts_heading_is_neither_twin_nor_neighbour() -> None:
+    teaser = "<article class='post'><p>{}</p></article>"
+    teasers = teaser.format(PROSE2) + teaser.format(PROSE3)
+    headings = (("Você pode gostar...", False), ("You might also like", False), ("Chapter two", True))
+    for heading, joins in headings:
+        seg = seg_of(
+            f"{NAV}<div id='main'><article class='post'><h1>A title</h1><p>{PROSE}</p><p>{PROSE2}</p>"
+            f"<p>{PROSE3}</p><p>{PROSE}</p></article>"
+            f"<article class='post'><h3>{heading}</h3>{teasers}</article></div>"
+        )
+        texts = _choose(seg)[1]
+        assert texts[-2:] == ([PROSE2, PROSE3] if joins else [PROSE3, PROSE]), heading  # rule: _related_box
+    seg = _article_then(f"<div id='b'><h3>Related posts</h3><p>{PROSE3}</p></div>")
+    assert _choose(seg)[1] == [PROSE, PROSE2, PROSE3, PROSE]
+
+
 def _slideshow_page(show: str) -> Segmentation:
     """A short article whose body holds a slideshow of captions (list items) outweighing its prose."""
     captions = "".join(

@@ -373,6 +373,7 @@ def with_twins(seg: Segmentation, prefix: list[float], target: int) -> list[tupl
                 and tags[c] == tag
                 and (seg.ident(c) == ident or (first_class and seg.first_class(c) == first_class))
                 and prefix[ends[c]] - prefix[firsts[c]] >= h.CHUNK_MIN_WEIGHT
+                and not _related_box(seg, c)
             ]
             if twins:
                 return sorted([(firsts[target], ends[target])] + [(firsts[c], ends[c]) for c in twins])
@@ -422,6 +423,7 @@ def cousin_twins(seg: Segmentation, prefix: list[float], target: int) -> list[in
             if (
                 prefix[seg.ends[at]] - prefix[seg.firsts[at]] >= h.CHUNK_MIN_WEIGHT
                 and _levels_below(seg, at, top) == levels
+                and not _related_box(seg, at)
             ):
                 found.append(at)
             at = skips[at] - 1  # a box named like the target inside another is not a chunk of its own
@@ -489,7 +491,7 @@ def with_prose_neighbours(
         for c in side:
             if firsts[c] == ends[c]:
                 continue
-            if any(lo <= firsts[c] < hi for lo, hi in ranges) or _author_box(seg, c):  # a twin already taken
+            if any(lo <= firsts[c] < hi for lo, hi in ranges) or _author_box(seg, c) or _related_box(seg, c):
                 break
             if _prose_box(seg, prefix, link_density, c, kinds_of_prose):
                 extra += bridge
@@ -526,6 +528,16 @@ def with_prose_columns(
             ranges = with_prose_neighbours(seg, prefix, link_density, a, ranges, h.PROSE_COLUMN_KINDS)
         a = parents[a]
     return ranges
+
+
+def _related_box(seg: Segmentation, e: int) -> bool:
+    """Does element `e` open with a heading of related posts ("You might also like", "Related posts":
+    h.TAIL_HEADING)? Such a box holds teasers of other posts, whatever its name and its prose."""
+    b = seg.firsts[e]
+    if b == seg.ends[e] or seg.kinds[b] not in h.TAIL_HEADING_KINDS:
+        return False
+    text = seg.texts[b]
+    return len(text) <= h.TAIL_HEADING_MAX_CHARS and h.TAIL_HEADING.fullmatch(text) is not None
 
 
 def _author_box(seg: Segmentation, e: int) -> bool:
