@@ -352,6 +352,20 @@ def test_a_table_layouts_other_column_joins_the_target_single_page() -> None:
     assert _choose(seg, Steer(None))[1] == [PROSE3, PROSE, PROSE2]  # not where the memory steers
 
 
+def test_a_table_cell_targets_neighbouring_cell_of_sentences_joins_a_menu_cell_does_not() -> None:
+    # The target is a layout row's cell; the row's other cell ends the text (a bio beside the article).
+    main = f"<td><p>{PROSE}</p><p>{PROSE3}</p><p>{PROSE}</p><p>{PROSE3}</p></td>"
+    seg = seg_of(f"{NAV}<table><tr>{main}<td>{PROSE2} {PROSE}</td></tr></table>")
+    path, texts = _choose(seg)
+    assert path.endswith("tr>td")
+    assert texts == [PROSE, PROSE3, PROSE, PROSE3, f"{PROSE2} {PROSE}"]  # rule: the target's own cells
+    # A side column of topic lines without links is no prose: no sentence ends it (rule: PROSE_CELL_END).
+    topics = "Clinical Trials What Are Clinical Trials Types of Trials Genetic Testing, Counseling"
+    menu = " ".join([topics] * 3)
+    seg = seg_of(f"{NAV}<table><tr><td>{menu}</td>{main}</tr></table>")
+    assert _choose(seg)[1] == [PROSE, PROSE3, PROSE, PROSE3]
+
+
 def _post_page(post: str, boxes: tuple[str, ...] = (PROSE, PROSE2)) -> Segmentation:
     """A post beside an "about me" box and notes that together outweigh it, all in one page column (no
     child holds half of it: density stops there)."""

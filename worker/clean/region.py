@@ -450,8 +450,8 @@ def _prose_box(
     without: int = -1,
 ) -> bool:
     """Does element `e` hold prose: PROSE_BOX_MIN_WEIGHT of content weight and a block of LENGTH_HIGH+
-    characters with little link text, of one of `kinds_of_prose` (a paragraph)? Outside its descendant
-    `without`, when one is given."""
+    characters with little link text, of one of `kinds_of_prose` (a paragraph; a table cell's ending a
+    sentence)? Outside its descendant `without`, when one is given."""
     lo, hi = seg.firsts[e], seg.ends[e]
     weight, blocks = prefix[hi] - prefix[lo], chain(range(lo, hi))
     if without >= 0:
@@ -459,9 +459,12 @@ def _prose_box(
         weight, blocks = weight - (prefix[ghi] - prefix[glo]), chain(range(lo, glo), range(ghi, hi))
     if weight < h.PROSE_BOX_MIN_WEIGHT:
         return False
-    chars, kinds, most_linked = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY
+    chars, kinds, most_linked, texts = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY, seg.texts
     return any(
-        chars[j] >= h.LENGTH_HIGH and kinds[j] in kinds_of_prose and link_density[j] <= most_linked
+        chars[j] >= h.LENGTH_HIGH
+        and kinds[j] in kinds_of_prose
+        and link_density[j] <= most_linked
+        and (kinds[j] != "table_cell" or texts[j].endswith(h.PROSE_CELL_END))  # rule: PROSE_CELL_END
         for j in blocks
     )
 
@@ -519,10 +522,11 @@ def with_prose_columns(
     target: int,
     ranges: list[tuple[int, int]],
 ) -> list[tuple[int, int]]:
-    """Add the neighbouring cells that hold prose of every table cell (h.PROSE_COLUMN_TAGS) above the target:
-    a table layout splits one text over the cells of a row, and descent followed the heavier column."""
+    """Add the neighbouring cells that hold prose of the target and of every table cell (h.PROSE_COLUMN_TAGS)
+    above it: a table layout splits one text over the cells of a row, and descent followed the heavier
+    column (a table cell's text is prose when it ends a sentence: h.PROSE_CELL_END)."""
     tags, parents, columns = seg.tags, seg.parents, h.PROSE_COLUMN_TAGS
-    a = parents[target]
+    a = target
     while a > 0:  # element 0 is <body>
         if tags[a] in columns:
             ranges = with_prose_neighbours(seg, prefix, link_density, a, ranges, h.PROSE_COLUMN_KINDS)
