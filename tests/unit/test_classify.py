@@ -27,6 +27,7 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_linked_headings,
     with_linked_items,
 )
 from worker.clean.lang import LANGS, STOPWORDS
@@ -827,6 +828,45 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}</ul><p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert "Series of posts on profound knowledge by John Hunter today" in text
+
+
+def _with_linked_headings(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the linked titles of kept text join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_linked_headings(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def test_a_linked_heading_right_before_kept_text_is_its_title() -> None:
+    posts = "".join(
+        f"<div class='entry'><h2><a href='/{i}'>Post number {i} of the week</a></h2><p>{text}</p></div>"
+        for i, text in enumerate((PROSE, PROSE2))
+    )
+    promo = "<div class='promo-heading'><h3><a href='/x'>Another story you might like</a></h3></div>"
+    html = f"{NAV}<div id='posts'>{posts}{promo}<p>{PROSE3}</p><h3><a href='/all'>Older posts</a></h3></div>"
+    kept, joined = _with_linked_headings(html)
+    assert kept == [PROSE, PROSE2, PROSE3]  # the titles dropped for their links
+    # rule: LINKED_HEADING_MAX_CHARS; not a promo's title (in a box named as boilerplate) though kept text
+    # follows it, nor a heading before no kept text
+    assert joined == ["Post number 0 of the week", PROSE, "Post number 1 of the week", PROSE2, PROSE3]
+
+
+def test_the_heuristics_pipeline_keeps_a_posts_linked_title_single_page() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    posts = "".join(
+        f"<div class='entry'><h2><a href='/{i}'>Post number {i} of the week</a></h2><p>{text}</p></div>"
+        for i, text in enumerate((PROSE, PROSE2))
+    )
+    text = clean_page(
+        Page(id="p", html=f"{NAV}<div id='posts'>{posts}</div>"), None, CleanOptions(block_model=False)
+    ).text
+    assert "Post number 1 of the week" in text
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

@@ -526,6 +526,36 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
     return sorted(kept + added) if added else kept
 
 
+def with_linked_headings(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's headings right before a kept block (no heading) that were dropped for their
+    links alone: up to h.LINKED_HEADING_MAX_CHARS characters, a link density over h.MAX_LINK_DENSITY, in no
+    marked or comment element, not in the flat comment tail, no boilerplate line and in no box named or
+    tagged as boilerplate. A post's title is a link to the post; a promo's linked title sits in its box."""
+    kept = c.kept
+    if not kept:
+        return kept
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
+    ld, marked, comment, most = scores.link_density, scores.marked, scores.comment, h.LINKED_HEADING_MAX_CHARS
+    added = [
+        i
+        for a, b in region.ranges
+        for i in range(a, b - 1)
+        if kinds[i] == "heading"
+        and i + 1 in inside
+        and i not in inside
+        and kinds[i + 1] != "heading"
+        and ld[i] > h.MAX_LINK_DENSITY
+        and chars[i] <= most
+        and i not in tail
+        and not marked[owners[i]]
+        and not comment[owners[i]]
+        and not is_boilerplate(texts[i], chars[i], 0.0)  # its lines: the link density is what is passed over
+        and not _in_named_box(seg, scores.idents, owners[i], region.target)
+    ]
+    return sorted(kept + added) if added else kept
+
+
 def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
     """Is element `e` or an ancestor below the region's container (the lowest one holding `target`) named
     or tagged as boilerplate or a comment section? score's marks leave out boxes without prose weight, and

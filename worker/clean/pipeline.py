@@ -26,7 +26,13 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region, with_intro_lines, with_linked_items
+from worker.clean.classify import (
+    Classified,
+    classify_region,
+    with_intro_lines,
+    with_linked_headings,
+    with_linked_items,
+)
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headlines, text_blocks
 from worker.clean.meta import extract_metadata
@@ -269,6 +275,8 @@ def extract(
         budget.check("model")
     else:  # the post's own links between its kept blocks join it (the model decides them otherwise)
         classified.kept = with_linked_items(seg, scores, region, classified)
+        if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
+            classified.kept = with_linked_headings(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
