@@ -137,6 +137,29 @@ def test_an_unnamed_lead_paragraph_beside_the_target_joins(monkeypatch: pytest.M
     assert _choose(seg_of(html))[1] == [PROSE, PROSE2, PROSE3]
 
 
+def test_a_lead_in_the_targets_table_cell_joins_a_side_cells_line_does_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A layout table: the standfirst is table-cell text right in the article's box, above its body.
+    lead = (
+        "Using amateur actors and a traumatised chicken, City of God exposes the violent truth of the favelas"
+    )
+    topics = "Advocacy About Breast Cancer Advocacy One Woman's Story Ways to Be an Advocate Public Policy"
+    topics += " Links and Resources"
+    side = f"<td><p>{topics}</p></td>"
+    article = (
+        f"<td><div id='article'><h1>On a wing</h1>{lead}"
+        f"<div id='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></div></td>"
+    )
+    html = f"{NAV}<table><tr>{side}{article}</tr></table>"
+    assert _choose(seg_of(html))[1] == [lead, PROSE, PROSE2, PROSE3]  # rule: LEAD_CELL_KINDS
+    # The side cell's line right before the target's cell is in no cell holding the target: no lead.
+    bare = f"{NAV}<table><tr>{side}<td><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></td></tr></table>"
+    assert _choose(seg_of(bare))[1] == [PROSE, PROSE2, PROSE3]
+    monkeypatch.setattr(h, "LEAD_CELL_KINDS", frozenset())
+    assert _choose(seg_of(html))[1] == [PROSE, PROSE2, PROSE3]
+
+
 def test_a_lead_of_several_paragraphs_joins_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     # A standfirst of two paragraphs in the article's header: the whole run joins, not only its last one.
     lead1 = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."

@@ -602,7 +602,9 @@ def _lead_block(
     target's `parent`, with content weight, or a block in an element named like a lead?"""
     if (  # rule: an unnamed lead paragraph (LEAD_PROSE_MIN_CHARS)
         seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
-        and seg.kinds[j] == "paragraph"
+        and (
+            seg.kinds[j] == "paragraph" or (seg.kinds[j] in h.LEAD_CELL_KINDS and _in_cell_of(seg, j, parent))
+        )
         and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
         and prefix[j + 1] > prefix[j]
         and parent >= 0
@@ -616,6 +618,14 @@ def _lead_block(
             return True
         e, levels = seg.parents[e], levels + 1
     return False
+
+
+def _in_cell_of(seg: Segmentation, j: int, parent: int) -> bool:
+    """Is block `j` in the table cell (h.PROSE_COLUMN_TAGS) nearest it that also holds element `parent`?"""
+    e, tags, cells, skips = seg.owners[j], seg.tags, h.PROSE_COLUMN_TAGS, seg.skips
+    while e > 0 and tags[e] not in cells:
+        e = seg.parents[e]
+    return e > 0 and e <= parent < skips[e]
 
 
 def outside_chrome(
