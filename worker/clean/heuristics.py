@@ -1153,8 +1153,9 @@ AD_UNIT_LABEL_MAX_CHARS = 60
 # (region._related_box): its teasers are prose named like the article (mensagensreflexao.com.br's
 # "article.fundo" post, then an "article.fundo" holding "Você pode gostar..." and six teasers). Heuristics,
 # both modes: scrapinghub_aeb 0.97213 -> 0.97436 (with "você pode gostar" added), trafilatura_eval 0.92603 ->
-# 0.92621, dragnet (train and test) and cleaneval_dev unchanged. Found on that page, which is scrapinghub_aeb's
-# (an evaluation set): its gain there is no independent evidence, and no training page moves.
+# 0.92621, dragnet (train and test) and cleaneval_dev unchanged. Found on that page, which is
+# scrapinghub_aeb's (an evaluation set): its gain there is no independent evidence, and no training page
+# moves.
 TAIL_HEADING: re.Pattern[str]  # compiled on its first use (_lazy)
 _lazy(
     "TAIL_HEADING",
