@@ -27,6 +27,7 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_item_runs,
     with_linked_items,
 )
 from worker.clean.lang import LANGS, STOPWORDS
@@ -827,6 +828,59 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}</ul><p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert "Series of posts on profound knowledge by John Hunter today" in text
+
+
+# A link line on either side of the article's own short list: smoothing drops the list (ITEM_RUN_*).
+LINK_LINE = "<p><a href='/d'>Download the portable app from the official site today</a></p>"
+FEATURES = ["Tagging", "Automatic saving", "Backup to a zip archive"]
+
+
+def _with_item_runs(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's own short lists join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_item_runs(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _list(items: list[str], attrs: str = "") -> str:
+    return f"<ul{attrs}>{''.join(f'<li>{t}</li>' for t in items)}</ul>"
+
+
+FEATURE_LIST = _list(FEATURES)
+
+
+def test_a_run_of_short_items_between_the_kept_text_joins_it() -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_item_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between link lines
+    assert joined == [PROSE, *FEATURES, PROSE2]
+
+
+def test_an_item_run_needs_its_length_no_links_no_marked_box_and_kept_text_after_it() -> None:
+    linked = [f"<a href='/{i}'>{t}</a>" for i, t in enumerate(FEATURES)]
+    one = _list(FEATURES[:1])  # shorter than ITEM_RUN_MIN_BLOCKS
+    assert h.ITEM_RUN_MIN_BLOCKS > 1
+    for box in (one, _list(linked), f"<div class='related-posts'>{_list(FEATURES)}</div>"):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{box}{LINK_LINE}<p>{PROSE2}</p></div>"
+        kept, joined = _with_item_runs(html)
+        assert joined == kept == [PROSE, PROSE2]
+    # after the last kept block: a list ending the post is where its related links stand
+    html = f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}</div>"
+    kept, joined = _with_item_runs(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_own_short_list() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in FEATURES)
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

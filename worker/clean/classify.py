@@ -526,6 +526,49 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
     return sorted(kept + added) if added else kept
 
 
+def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent short blocks (under
+    h.LENGTH_LOW characters) of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element,
+    between the first and last kept block: in no marked or comment element, not in the flat comment tail,
+    no boilerplate line and in no box named as boilerplate. The article's own list (features, ingredients)
+    that smoothing dropped because link lines stand on both sides of it."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words, marked, comment = seg.link_words, scores.marked, scores.comment
+    shortest, item_kinds, fewest = h.LENGTH_LOW, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
+
+    def item(i: int) -> bool:
+        return (
+            kinds[i] in item_kinds
+            and chars[i] < shortest
+            and not link_words[i]
+            and i not in inside
+            and i not in tail
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        i, end = max(a, lo + 1), min(b, hi)
+        while i < end:
+            if not item(i):
+                i += 1
+                continue
+            j, box = i + 1, parents[owners[i]]
+            while j < end and kinds[j] == kinds[i] and parents[owners[j]] == box and item(j):
+                j += 1
+            if j - i >= fewest and not _in_named_box(seg, scores.idents, owners[i], region.target):
+                added.extend(range(i, j))
+            i = j
+    return sorted(kept + added) if added else kept
+
+
 def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
     """Is element `e` or an ancestor below the region's container (the lowest one holding `target`) named
     or tagged as boilerplate or a comment section? score's marks leave out boxes without prose weight, and

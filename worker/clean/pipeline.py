@@ -26,7 +26,13 @@ from datetime import date
 from typing import TYPE_CHECKING, TypeVar
 
 from worker.clean import decode, dom, guard, quality, template
-from worker.clean.classify import Classified, classify_region, with_intro_lines, with_linked_items
+from worker.clean.classify import (
+    Classified,
+    classify_region,
+    with_intro_lines,
+    with_item_runs,
+    with_linked_items,
+)
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headlines, text_blocks
 from worker.clean.meta import extract_metadata
@@ -267,8 +273,9 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
-    else:  # the post's own links between its kept blocks join it (the model decides them otherwise)
+    else:  # the post's own links and short lists between its kept blocks join it (the model decides them)
         classified.kept = with_linked_items(seg, scores, region, classified)
+        classified.kept = with_item_runs(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
