@@ -27,6 +27,7 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_closing_lines,
     with_item_runs,
     with_linked_items,
 )
@@ -881,6 +882,49 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_short_list() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in FEATURES)
+
+
+# The article's closing short lines before its footer's link line: smoothing drops them (CLOSING_RUN_*).
+INGREDIENTS = ["1 tsp cumin", "4 cloves garlic", "salt and pepper to taste"]
+
+
+def _with_closing_lines(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the article's closing lines join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_closing_lines(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _post(lines: str, after: str = LINK_LINE) -> str:
+    return f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{lines}{after}</div>"
+
+
+def test_short_lines_closing_the_article_join_it() -> None:
+    kept, joined = _with_closing_lines(_post("".join(f"<p>{t}</p>" for t in INGREDIENTS)))
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks before a link line
+    assert joined == [PROSE, PROSE2, *INGREDIENTS]
+
+
+def test_closing_lines_need_a_run_no_links_and_the_articles_box() -> None:
+    assert h.CLOSING_RUN_MIN_BLOCKS > 1
+    linked = "".join(f"<p><a href='/{i}'>{t}</a></p>" for i, t in enumerate(INGREDIENTS))
+    boxed = "<div class='more'>" + "".join(f"<p>{t}</p>" for t in INGREDIENTS) + "</div>"
+    for lines in (f"<p>{INGREDIENTS[0]}</p>", linked, boxed):
+        kept, joined = _with_closing_lines(_post(lines))
+        assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_articles_closing_lines() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = _post("".join(f"<p>{t}</p>" for t in INGREDIENTS))
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in INGREDIENTS)
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

@@ -569,6 +569,41 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
     return sorted(kept + added) if added else kept
 
 
+def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the run of h.CLOSING_RUN_MIN_BLOCKS or more short blocks (under h.LENGTH_LOW
+    characters) of a kind in h.CLOSING_RUN_KINDS right after the last kept block, in the region and in the
+    element that holds it: without link text, in no marked or comment element, not in the flat comment tail,
+    no boilerplate line. The article's closing lines in its own box (a recipe's ingredients, a list of
+    short lines), which smoothing drops when the post's footer lines follow them."""
+    kept = c.kept
+    if not kept:
+        return kept
+    last = kept[-1]
+    first = last + 1
+    if not any(a <= first < b for a, b in region.ranges):
+        return kept
+    end = next(b for a, b in region.ranges if a <= first < b)
+    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words, marked, comment, tail = seg.link_words, scores.marked, scores.comment, set(c.tail)
+    box, kind = parents[owners[last]], kinds[first]
+    if kind not in h.CLOSING_RUN_KINDS:
+        return kept
+    j = first
+    while (
+        j < end
+        and kinds[j] == kind
+        and chars[j] < h.LENGTH_LOW
+        and not link_words[j]
+        and parents[owners[j]] == box
+        and j not in tail
+        and not marked[owners[j]]
+        and not comment[owners[j]]
+        and not is_boilerplate(texts[j], chars[j], 0.0)
+    ):
+        j += 1
+    return [*kept, *range(first, j)] if j - first >= h.CLOSING_RUN_MIN_BLOCKS else kept
+
+
 def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
     """Is element `e` or an ancestor below the region's container (the lowest one holding `target`) named
     or tagged as boilerplate or a comment section? score's marks leave out boxes without prose weight, and

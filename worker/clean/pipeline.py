@@ -29,6 +29,7 @@ from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
+    with_closing_lines,
     with_intro_lines,
     with_item_runs,
     with_linked_items,
@@ -273,9 +274,10 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
-    else:  # the post's own links and short lists between its kept blocks join it (the model decides them)
+    else:  # the post's own links and short lists between its kept blocks, and its closing lines, join it
         classified.kept = with_linked_items(seg, scores, region, classified)
         classified.kept = with_item_runs(seg, scores, region, classified)
+        classified.kept = with_closing_lines(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
