@@ -833,7 +833,8 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
 
 # A link line on either side of the article's own short list: smoothing drops the list (ITEM_RUN_*).
 LINK_LINE = "<p><a href='/d'>Download the portable app from the official site today</a></p>"
-FEATURES = ["Tagging", "Automatic saving", "Backup to a zip archive"]
+NEAR_ITEM = "Export the journal to PDF, HTML, LaTeX or plain text files"
+FEATURES = ["Tagging", "Automatic saving", "Backup to a zip archive", NEAR_ITEM]
 
 
 def _with_item_runs(html: str) -> tuple[list[str], list[str]]:
@@ -856,8 +857,9 @@ FEATURE_LIST = _list(FEATURES)
 def test_a_run_of_short_items_between_the_kept_text_joins_it() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
     kept, joined = _with_item_runs(html)
-    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between link lines
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short and near-good blocks between link lines
     assert joined == [PROSE, *FEATURES, PROSE2]
+    assert h.LENGTH_LOW <= len(NEAR_ITEM) <= h.ITEM_RUN_MAX_CHARS  # a near-good item joins too
 
 
 def test_an_item_run_needs_its_length_no_links_no_marked_box_and_kept_text_after_it() -> None:

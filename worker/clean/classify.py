@@ -527,8 +527,8 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
 
 
 def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent short blocks (under
-    h.LENGTH_LOW characters) of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element,
+    """`c.kept` with the region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent blocks of up to
+    h.ITEM_RUN_MAX_CHARS characters of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element,
     between the first and last kept block: in no marked or comment element, not in the flat comment tail,
     no boilerplate line and in no box named as boilerplate. The article's own list (features, ingredients)
     that smoothing dropped because link lines stand on both sides of it."""
@@ -539,12 +539,12 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
     inside, tail = set(kept), set(c.tail)
     texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
     link_words, marked, comment = seg.link_words, scores.marked, scores.comment
-    shortest, item_kinds, fewest = h.LENGTH_LOW, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
+    longest, item_kinds, fewest = h.ITEM_RUN_MAX_CHARS, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
 
     def item(i: int) -> bool:
         return (
             kinds[i] in item_kinds
-            and chars[i] < shortest
+            and chars[i] <= longest
             and not link_words[i]
             and i not in inside
             and i not in tail
