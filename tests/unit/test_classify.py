@@ -862,6 +862,14 @@ def test_a_run_of_short_items_between_the_kept_text_joins_it() -> None:
     assert h.LENGTH_LOW <= len(NEAR_ITEM) <= h.ITEM_RUN_MAX_CHARS  # a near-good item joins too
 
 
+def test_a_rows_short_cells_between_the_kept_text_join_it() -> None:
+    row = "<table><tr>" + "".join(f"<td>{t}</td>" for t in FEATURES) + "</tr></table>"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{row}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_item_runs(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, *FEATURES, PROSE2]
+
+
 def test_an_item_run_needs_its_length_no_links_no_marked_box_and_kept_text_after_it() -> None:
     linked = [f"<a href='/{i}'>{t}</a>" for i, t in enumerate(FEATURES)]
     one = _list(FEATURES[:1])  # shorter than ITEM_RUN_MIN_BLOCKS
