@@ -27,6 +27,8 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_closing_lines,
+    with_item_runs,
     with_linked_headings,
     with_linked_items,
 )
@@ -867,6 +869,112 @@ def test_the_heuristics_pipeline_keeps_a_posts_linked_title_single_page() -> Non
         Page(id="p", html=f"{NAV}<div id='posts'>{posts}</div>"), None, CleanOptions(block_model=False)
     ).text
     assert "Post number 1 of the week" in text
+
+
+# A link line on either side of the article's own short list: smoothing drops the list (ITEM_RUN_*).
+LINK_LINE = "<p><a href='/d'>Download the portable app from the official site today</a></p>"
+NEAR_ITEM = "Export the journal to PDF, HTML, LaTeX or plain text files"
+FEATURES = ["Tagging", "Automatic saving", "Backup to a zip archive", NEAR_ITEM]
+
+
+def _with_item_runs(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's own short lists join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_item_runs(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _list(items: list[str], attrs: str = "") -> str:
+    return f"<ul{attrs}>{''.join(f'<li>{t}</li>' for t in items)}</ul>"
+
+
+FEATURE_LIST = _list(FEATURES)
+
+
+def test_a_run_of_short_items_between_the_kept_text_joins_it() -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_item_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short and near-good blocks between link lines
+    assert joined == [PROSE, *FEATURES, PROSE2]
+    assert h.LENGTH_LOW <= len(NEAR_ITEM) <= h.ITEM_RUN_MAX_CHARS  # a near-good item joins too
+
+
+def test_a_rows_short_cells_between_the_kept_text_join_it() -> None:
+    row = "<table><tr>" + "".join(f"<td>{t}</td>" for t in FEATURES) + "</tr></table>"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{row}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_item_runs(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, *FEATURES, PROSE2]
+
+
+def test_an_item_run_needs_its_length_no_links_no_marked_box_and_kept_text_after_it() -> None:
+    linked = [f"<a href='/{i}'>{t}</a>" for i, t in enumerate(FEATURES)]
+    one = _list(FEATURES[:1])  # shorter than ITEM_RUN_MIN_BLOCKS
+    assert h.ITEM_RUN_MIN_BLOCKS > 1
+    for box in (one, _list(linked), f"<div class='related-posts'>{_list(FEATURES)}</div>"):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{box}{LINK_LINE}<p>{PROSE2}</p></div>"
+        kept, joined = _with_item_runs(html)
+        assert joined == kept == [PROSE, PROSE2]
+    # after the last kept block: a list ending the post is where its related links stand
+    html = f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}</div>"
+    kept, joined = _with_item_runs(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_own_short_list() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in FEATURES)
+
+
+# The article's closing short lines before its footer's link line: smoothing drops them (CLOSING_RUN_*).
+INGREDIENTS = ["1 tsp cumin", "4 cloves garlic", "salt and pepper to taste"]
+
+
+def _with_closing_lines(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the article's closing lines join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_closing_lines(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _post(lines: str, after: str = LINK_LINE) -> str:
+    return f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{lines}{after}</div>"
+
+
+def test_short_lines_closing_the_article_join_it() -> None:
+    kept, joined = _with_closing_lines(_post("".join(f"<p>{t}</p>" for t in INGREDIENTS)))
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks before a link line
+    assert joined == [PROSE, PROSE2, *INGREDIENTS]
+
+
+def test_closing_lines_need_a_run_no_links_and_the_articles_box() -> None:
+    assert h.CLOSING_RUN_MIN_BLOCKS > 1
+    linked = "".join(f"<p><a href='/{i}'>{t}</a></p>" for i, t in enumerate(INGREDIENTS))
+    boxed = "<div class='more'>" + "".join(f"<p>{t}</p>" for t in INGREDIENTS) + "</div>"
+    for lines in (f"<p>{INGREDIENTS[0]}</p>", linked, boxed):
+        kept, joined = _with_closing_lines(_post(lines))
+        assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_articles_closing_lines() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = _post("".join(f"<p>{t}</p>" for t in INGREDIENTS))
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in INGREDIENTS)
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

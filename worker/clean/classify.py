@@ -526,6 +526,84 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
     return sorted(kept + added) if added else kept
 
 
+def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent blocks of up to
+    h.ITEM_RUN_MAX_CHARS characters of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element,
+    between the first and last kept block: in no marked or comment element, not in the flat comment tail,
+    no boilerplate line and in no box named as boilerplate. The article's own list (features, ingredients)
+    that smoothing dropped because link lines stand on both sides of it."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words, marked, comment = seg.link_words, scores.marked, scores.comment
+    longest, item_kinds, fewest = h.ITEM_RUN_MAX_CHARS, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
+
+    def item(i: int) -> bool:
+        return (
+            kinds[i] in item_kinds
+            and chars[i] <= longest
+            and not link_words[i]
+            and i not in inside
+            and i not in tail
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        i, end = max(a, lo + 1), min(b, hi)
+        while i < end:
+            if not item(i):
+                i += 1
+                continue
+            j, box = i + 1, parents[owners[i]]
+            while j < end and kinds[j] == kinds[i] and parents[owners[j]] == box and item(j):
+                j += 1
+            if j - i >= fewest and not _in_named_box(seg, scores.idents, owners[i], region.target):
+                added.extend(range(i, j))
+            i = j
+    return sorted(kept + added) if added else kept
+
+
+def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the run of h.CLOSING_RUN_MIN_BLOCKS or more short blocks (under h.LENGTH_LOW
+    characters) of a kind in h.CLOSING_RUN_KINDS right after the last kept block, in the region and in the
+    element that holds it: without link text, in no marked or comment element, not in the flat comment tail,
+    no boilerplate line. The article's closing lines in its own box (a recipe's ingredients, a list of
+    short lines), which smoothing drops when the post's footer lines follow them."""
+    kept = c.kept
+    if not kept:
+        return kept
+    last = kept[-1]
+    first = last + 1
+    if not any(a <= first < b for a, b in region.ranges):
+        return kept
+    end = next(b for a, b in region.ranges if a <= first < b)
+    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words, marked, comment, tail = seg.link_words, scores.marked, scores.comment, set(c.tail)
+    box, kind = parents[owners[last]], kinds[first]
+    if kind not in h.CLOSING_RUN_KINDS:
+        return kept
+    j = first
+    while (
+        j < end
+        and kinds[j] == kind
+        and chars[j] < h.LENGTH_LOW
+        and not link_words[j]
+        and parents[owners[j]] == box
+        and j not in tail
+        and not marked[owners[j]]
+        and not comment[owners[j]]
+        and not is_boilerplate(texts[j], chars[j], 0.0)
+    ):
+        j += 1
+    return [*kept, *range(first, j)] if j - first >= h.CLOSING_RUN_MIN_BLOCKS else kept
+
+
 def with_linked_headings(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
     """`c.kept` with the region's headings right before a kept block (no heading) that were dropped for their
     links alone: up to h.LINKED_HEADING_MAX_CHARS characters, a link density over h.MAX_LINK_DENSITY, in no

@@ -29,7 +29,9 @@ from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
+    with_closing_lines,
     with_intro_lines,
+    with_item_runs,
     with_linked_headings,
     with_linked_items,
 )
@@ -273,8 +275,10 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
-    else:  # the post's own links between its kept blocks join it (the model decides them otherwise)
+    else:  # the post's own links and short lists between its kept blocks, and its closing lines, join it
         classified.kept = with_linked_items(seg, scores, region, classified)
+        classified.kept = with_item_runs(seg, scores, region, classified)
+        classified.kept = with_closing_lines(seg, scores, region, classified)
         if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
             classified.kept = with_linked_headings(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
