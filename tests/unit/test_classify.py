@@ -618,6 +618,8 @@ def test_widget_lines_are_not_the_article() -> None:
         "1 2 3 Next >",
         "Next Page »",
         "« Previous article",
+        "« Regulation as a Prisoner's Dilemma | Main | Micromorts »",  # a blog's post navigator
+        "« Previous | Main | Next »",
     ]
     # ... not prose that mentions such things, nor a comment's reply to a handle, nor a long line
     others = [
@@ -629,6 +631,8 @@ def test_widget_lines_are_not_the_article() -> None:
         "1 2 3",
         "The next page lists the costs.",
         "Newsroom",
+        "Home | Main | Contact",
+        "« The main | plot »",
         f"{PROSE} Also on HuffPost:",
     ]
     _assert_drops_lines(classify_mod.without_page_lines, widgets, others)
