@@ -588,6 +588,7 @@ def test_page_furniture_is_not_the_article() -> None:
         "This message has been edited. Last edited by: Jamilla,",
         "Standard Podcast [ 51:03 ] Play Now | Play in Popup | Download",
         "Brought to you by MTBR Reviews",
+        "Follow @NBCNewsUS",
     ]
     # ... not prose that mentions such things, nor a long line
     others = [
@@ -598,6 +599,7 @@ def test_page_furniture_is_not_the_article() -> None:
         "The podcast lets you play in the car.",
         "Loading the truck took an hour.",
         f"{PROSE} Visit us on Facebook",
+        "Follow @NBCNewsUS for updates on the storm.",
     ]
     _assert_drops_lines(classify_mod.without_page_lines, furniture, others)
 
