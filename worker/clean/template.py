@@ -140,7 +140,8 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
     """`strip` (outermost template elements, in document order) without the lines of the page's own text
     that recur on every page of the site, each one block in a container that is not <body>:
     - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
-      unstripped prose block of its container (a subheading such as "What's the Big Idea?");
+      unstripped prose block of its container (a subheading such as "What's the Big Idea?") or an unstripped
+      unlinked list item inside it (h.ARTICLE_LINE_ITEMS: a recipe's "Ingredients:");
     - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
       container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
     firsts, ends = seg.firsts, seg.ends
@@ -178,13 +179,15 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
 
 
 def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
-    """Does an unstripped prose block of container `p` follow `e` within h.ARTICLE_LINE_LOOKAHEAD blocks?"""
-    owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
+    """Does an unstripped prose block of container `p` (or an unlinked list item anywhere inside it:
+    h.ARTICLE_LINE_ITEMS) follow `e` within h.ARTICLE_LINE_LOOKAHEAD blocks?"""
+    owners, parents, chars, link_chars, kinds = seg.owners, seg.parents, seg.chars, seg.link_chars, seg.kinds
+    items = h.ARTICLE_LINE_ITEMS
     for b in range(seg.ends[e], min(seg.ends[p], seg.ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
+        prose = chars[b] >= h.LENGTH_HIGH and p in (owners[b], parents[owners[b]])
         if (
-            chars[b] >= h.LENGTH_HIGH
+            (prose or kinds[b] in items)
             and link_chars[b] <= h.PROSE_BOX_LINK_DENSITY * chars[b]
-            and p in (owners[b], parents[owners[b]])
             and not stripped(b)
         ):
             return True
