@@ -420,3 +420,54 @@ def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_conta
     assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
         [note, stripped_prose, share]
     )
+
+
+# --- a post's tag list right before its headline ------------------------------------------------------
+
+
+def _tagged_page(i: int) -> Page:
+    """A page whose post opens with its tag list (all links, different on every page) over its headline."""
+    t = TOPICS[i % len(TOPICS)]
+    links = (
+        f"<a href='/t/{t}'>{t}</a>",
+        f"<a href='/t/{t}-news'>{t} news</a>",
+        f"<a href='/d/{i}'>day {i} in town</a>",
+    )
+    tags = f'<p class="tags">{" ".join(links)}</p>'
+    body = f'<div class="post">{tags}{_headline(i)}{"".join(_paragraphs(i))}</div>'
+    page = site_page(i, body)
+    assert page.html is not None
+    title = f"<title>The {t} number {i}</title>"  # the metadata's headline: the region is anchored on it
+    return Page(
+        id=page.id, html=page.html.replace(f"<title>Page {i}</title>", title), url=page.url, site=page.site
+    )
+
+
+def _fifth_tagged_page() -> Document:
+    memory = SiteMemory(CFG)
+    for i in range(4):
+        clean_page(_tagged_page(i), memory)
+    return clean_page(_tagged_page(5), memory)
+
+
+def test_the_tag_list_right_before_the_headline_is_not_the_article(monkeypatch: pytest.MonkeyPatch) -> None:
+    # rule: TAG_LINE_LINK_DENSITY (template.without_tag_line, step 9)
+    doc = _fifth_tagged_page()
+    assert doc.method == "template"
+    assert "On day 5 the school was" in doc.text
+    assert "day 5 in town" not in doc.text
+    monkeypatch.setattr(h, "TAG_LINE_LINK_DENSITY", 2.0)  # without the rule the memory keeps it
+    assert "day 5 in town" in _fifth_tagged_page().text
+
+
+def test_without_tag_line_drops_only_a_linked_paragraph_right_before_the_headline() -> None:
+    seg = seg_of(
+        "<div><p><a href='/a'>river</a> <a href='/b'>market news</a></p><h1>The river</h1>"
+        "<p>July 3, 2012</p><h2>The market</h2><h3><a href='/c'>Section</a></h3><h2>The bridge</h2></div>"
+    )
+    kept = list(range(len(seg.texts)))
+    assert template.without_tag_line(seg, 1, kept) == [1, 2, 3, 4, 5]  # the tag list goes
+    assert template.without_tag_line(seg, 3, kept) == kept  # an unlinked line stays
+    assert template.without_tag_line(seg, 5, kept) == kept  # a linked heading stays
+    assert template.without_tag_line(seg, 0, kept) == kept  # no block before the headline
+    assert template.without_tag_line(seg, None, kept) == kept

@@ -222,6 +222,17 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     return without_page_chrome(seg.texts, seg.kinds, seg.chars, kept)
 
 
+def without_tag_line(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
+    """`blocks` without the linked line right before the headline (a post's tag list or section label,
+    h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region add."""
+    if not headline:
+        return blocks
+    b = headline - 1
+    if seg.kinds[b] == "heading" or seg.link_chars[b] < h.TAG_LINE_LINK_DENSITY * seg.chars[b]:
+        return blocks
+    return [i for i in blocks if i != b]
+
+
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
     """`blocks` without the post's taxonomy lines ("Tags: ...", "Posted in: ...": h.TAXONOMY_LABEL)."""
     texts, chars = seg.texts, seg.chars
