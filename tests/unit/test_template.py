@@ -451,7 +451,7 @@ def _fifth_tagged_page() -> Document:
 
 
 def test_the_tag_list_right_before_the_headline_is_not_the_article(monkeypatch: pytest.MonkeyPatch) -> None:
-    # rule: TAG_LINE_LINK_DENSITY (template.without_tag_line, step 9)
+    # rule: TAG_LINE_LINK_DENSITY (template.without_tag_lines, step 9)
     doc = _fifth_tagged_page()
     assert doc.method == "template"
     assert "On day 5 the school was" in doc.text
@@ -460,14 +460,15 @@ def test_the_tag_list_right_before_the_headline_is_not_the_article(monkeypatch: 
     assert "day 5 in town" in _fifth_tagged_page().text
 
 
-def test_without_tag_line_drops_only_a_linked_paragraph_right_before_the_headline() -> None:
+def test_without_tag_lines_drops_only_linked_paragraphs_before_the_headline() -> None:
     seg = seg_of(
         "<div><p><a href='/a'>river</a> <a href='/b'>market news</a></p><h1>The river</h1>"
         "<p>July 3, 2012</p><h2>The market</h2><h3><a href='/c'>Section</a></h3><h2>The bridge</h2></div>"
     )
     kept = list(range(len(seg.texts)))
-    assert template.without_tag_line(seg, 1, kept) == [1, 2, 3, 4, 5]  # the tag list goes
-    assert template.without_tag_line(seg, 3, kept) == kept  # an unlinked line stays
-    assert template.without_tag_line(seg, 5, kept) == kept  # a linked heading stays
-    assert template.without_tag_line(seg, 0, kept) == kept  # no block before the headline
-    assert template.without_tag_line(seg, None, kept) == kept
+    assert template.without_tag_lines(seg, 1, kept) == [1, 2, 3, 4, 5]  # the tag list goes
+    # ... further before the headline too; not an unlinked line nor a linked heading, nor after the headline
+    assert template.without_tag_lines(seg, 5, kept) == [1, 2, 3, 4, 5]
+    assert template.without_tag_lines(seg, 5, [1, 2, 3, 4, 5]) == [1, 2, 3, 4, 5]
+    assert template.without_tag_lines(seg, 0, kept) == kept  # no block before the headline
+    assert template.without_tag_lines(seg, None, kept) == kept

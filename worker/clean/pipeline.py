@@ -188,7 +188,7 @@ def clean_page(
                         result, method = alone, "template_fallback"
                         info = TemplateInfo(plan.pages_seen, 0, reason)
             # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
-            # post's lines that are not its text go (its tag list over the headline too); the site learns
+            # post's lines that are not its text go (its tag lists over the headline too); the site learns
             # where this page's content was found and which positions density kept.
             assert memory is not None
             try:
@@ -196,7 +196,7 @@ def clean_page(
                 c.kept = template.after_extraction(
                     memory, plan, result.seg, result.located, c.kept, result.settled
                 )
-                c.kept = template.without_tag_line(result.seg, result.headline, c.kept)
+                c.kept = template.without_tag_lines(result.seg, result.headline, c.kept)
             except Exception as exc:
                 info = _forget(memory, plan.site, exc)
         parts = Parts(meta, encoding, rule, extra, method, info, runs, result.classified.lang)

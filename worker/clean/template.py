@@ -222,15 +222,13 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     return without_page_chrome(seg.texts, seg.kinds, seg.chars, kept)
 
 
-def without_tag_line(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
-    """`blocks` without the linked line right before the headline (a post's tag list or section label,
-    h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region add."""
+def without_tag_lines(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
+    """`blocks` without the linked paragraphs before the headline (a post's tag list or section label, a
+    media bar: h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region add."""
     if not headline:
         return blocks
-    b = headline - 1
-    if seg.kinds[b] == "heading" or seg.link_chars[b] < h.TAG_LINE_LINK_DENSITY * seg.chars[b]:
-        return blocks
-    return [i for i in blocks if i != b]
+    kinds, link_chars, chars, most = seg.kinds, seg.link_chars, seg.chars, h.TAG_LINE_LINK_DENSITY
+    return [i for i in blocks if i >= headline or kinds[i] == "heading" or link_chars[i] < most * chars[i]]
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
