@@ -569,6 +569,55 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
     return sorted(kept + added) if added else kept
 
 
+def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's short lines after its first kept block that open with an enumerator
+    (h.NUMBERED_LINE: "1. In The Dirt - S. Carey", "4. Romney wasn't able to expand the map"): up to
+    h.NUMBERED_LINE_MAX_CHARS characters of a kind in h.NUMBERED_LINE_KINDS, without link text, in no marked
+    or comment element, not in the flat comment tail, no boilerplate line and in no box named as boilerplate;
+    before the last kept block, or after it in a run of two or more adjacent ones counting up by one. A
+    post's numbered points or a playlist's tracks written as paragraphs, which smoothing drops between link
+    lines."""
+    kept = c.kept
+    if not kept:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners, link_words = seg.texts, seg.kinds, seg.chars, seg.owners, seg.link_words
+    marked, comment, numbered = scores.marked, scores.comment, h.NUMBERED_LINE.match
+    most, line_kinds = h.NUMBERED_LINE_MAX_CHARS, h.NUMBERED_LINE_KINDS
+
+    def line(i: int) -> bool:
+        return (
+            kinds[i] in line_kinds
+            and chars[i] <= most
+            and not link_words[i]
+            and i not in inside
+            and i not in tail
+            and numbered(texts[i]) is not None
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+            and not _in_named_box(seg, scores.idents, owners[i], region.target)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        i, end = max(a, lo + 1), b
+        while i < end:
+            if not line(i):
+                i += 1
+                continue
+            j = i + 1
+            while j < end and line(j):
+                j += 1
+            numbers = [int(m.group(1)) for k in range(i, j) if (m := numbered(texts[k])) is not None]
+            counted = j - i >= 2 and numbers == list(range(numbers[0], numbers[0] + j - i))
+            if counted or i < hi:
+                added.extend(k for k in range(i, j) if counted or k < hi)
+            i = j
+    return sorted(kept + added) if added else kept
+
+
 def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
     """`c.kept` with the run of h.CLOSING_RUN_MIN_BLOCKS or more short blocks (under h.LENGTH_LOW
     characters) of a kind in h.CLOSING_RUN_KINDS right after the last kept block, in the region and in the
