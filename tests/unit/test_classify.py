@@ -27,6 +27,7 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_caption_runs,
     with_closing_lines,
     with_item_runs,
     with_linked_headings,
@@ -1030,6 +1031,60 @@ def test_the_heuristics_pipeline_keeps_the_posts_numbered_lines() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{_lines(TRACKS)}{LINK_LINE}</div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in TRACKS)
+
+
+# The post's short lines between photos: smoothing reads the captions beside them as bad (CAPTION_RUN_KINDS).
+CAPTION = "<div class='wp-caption'><img src='/a.jpg'><p class='wp-caption-text'>(Associated Press)</p></div>"
+GAME_LINES = ["It is game time, folks!", "Way to drag the toes and keep the drive alive!"]
+
+
+def _with_caption_runs(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the lines beside captions join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_caption_runs(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def test_short_lines_between_captions_and_kept_text_join_it() -> None:
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between captions
+    assert joined == [PROSE, *GAME_LINES, PROSE2]  # the captions stay out
+
+
+def test_caption_runs_need_sentences_no_links_a_caption_and_kept_text_after_them() -> None:
+    for lines in (
+        "<p>Game time</p>",  # no sentence punctuation
+        "<p><a href='/g'>It is game time, folks!</a></p>",
+    ):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+        kept, joined = _with_caption_runs(html)
+        assert joined == kept == [PROSE, PROSE2]
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    # after the last kept block
+    kept, joined = _with_caption_runs(
+        f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{CAPTION}{lines}</div>"
+    )
+    assert joined == kept == [PROSE, PROSE2]
+    # between link lines and no caption: smoothing's decision stands
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{lines}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert joined == kept
+
+
+def test_the_heuristics_pipeline_keeps_the_lines_between_captions() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in GAME_LINES)
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

@@ -16,7 +16,7 @@ from itertools import chain
 from typing import TypeVar
 
 from worker.clean import heuristics as h
-from worker.clean import idents, native
+from worker.clean import idents, kinds, native
 from worker.clean import lang as lang_mod
 from worker.clean.region import Region
 from worker.clean.score import Scores, unspaced_chars
@@ -615,6 +615,55 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
             if counted or i < hi:
                 added.extend(k for k in range(i, j) if counted or k < hi)
             i = j
+    return sorted(kept + added) if added else kept
+
+
+def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's runs of unlinked blocks of a kind in h.CAPTION_RUN_KINDS, up to
+    h.LENGTH_HIGH characters and with sentence punctuation, between its first and last kept block, that stand
+    next to a caption (kinds.captions) and whose nearest blocks that are no captions, on both sides, are kept:
+    in no marked or comment element, not in the flat comment tail, no boilerplate line. Smoothing reads a
+    photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the post's short lines
+    beside it; read past the captions, kept text surrounds them."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    captions = kinds.captions(seg, scores.idents)
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
+    link_words = seg.link_words
+    marked, comment, line_kinds = scores.marked, scores.comment, h.CAPTION_RUN_KINDS
+
+    def line(i: int) -> bool:
+        return (
+            block_kinds[i] in line_kinds
+            and not link_words[i]
+            and chars[i] <= h.LENGTH_HIGH
+            and h.SENTENCE_PUNCT.search(texts[i]) is not None
+            and i not in tail
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        order = [i for i in range(max(a, lo), min(b, hi + 1)) if not captions[i]]
+        k = 0
+        while k < len(order):
+            if order[k] in inside:
+                k += 1
+                continue
+            m = k
+            while m < len(order) and order[m] not in inside:
+                m += 1
+            run = order[k:m]
+            # kept on both sides, and a caption passed over at one end of the run
+            passed = k > 0 and m < len(order) and (order[k - 1] + 1 < run[0] or run[-1] + 1 < order[m])
+            if passed and all(line(i) for i in run):
+                added.extend(run)
+            k = m
     return sorted(kept + added) if added else kept
 
 

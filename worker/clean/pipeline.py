@@ -29,6 +29,7 @@ from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
+    with_caption_runs,
     with_closing_lines,
     with_intro_lines,
     with_item_runs,
@@ -281,6 +282,7 @@ def extract(
         classified.kept = with_item_runs(seg, scores, region, classified)
         classified.kept = with_closing_lines(seg, scores, region, classified)
         classified.kept = with_numbered_lines(seg, scores, region, classified)
+        classified.kept = with_caption_runs(seg, scores, region, classified)
         if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
             classified.kept = with_linked_headings(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
