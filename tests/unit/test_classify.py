@@ -1076,6 +1076,18 @@ def test_caption_runs_need_sentences_no_links_a_caption_and_kept_text_after_them
     assert joined == kept
 
 
+def test_short_lines_between_marked_boxes_and_kept_text_join_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    share = "<div class='share-box'><p>Share this story with your friends</p></div>"
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{share}{lines}{share}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between boilerplate
+    assert joined == [PROSE, *GAME_LINES, PROSE2]  # the boxes stay out
+    monkeypatch.setattr(h, "CAPTION_RUN_PASS_MARKED", False)  # rule: captions alone
+    kept, joined = _with_caption_runs(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
 def test_the_heuristics_pipeline_keeps_the_lines_between_captions() -> None:
     from worker.clean.options import CleanOptions
     from worker.clean.pipeline import clean_page

@@ -621,7 +621,8 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
 def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
     """`c.kept` with the region's runs of unlinked blocks of a kind in h.CAPTION_RUN_KINDS, up to
     h.LENGTH_HIGH characters and with sentence punctuation, between its first and last kept block, that stand
-    next to a caption (kinds.captions) and whose nearest blocks that are no captions, on both sides, are kept:
+    next to a caption (kinds.captions) or a box marked as boilerplate (h.CAPTION_RUN_PASS_MARKED: an inline
+    share or ad box) and whose nearest blocks that are neither, on both sides, are kept:
     in no marked or comment element, not in the flat comment tail, no boilerplate line. Smoothing reads a
     photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the post's short lines
     beside it; read past the captions, kept text surrounds them."""
@@ -634,6 +635,7 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
     texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
     link_words = seg.link_words
     marked, comment, line_kinds = scores.marked, scores.comment, h.CAPTION_RUN_KINDS
+    passes_marked = h.CAPTION_RUN_PASS_MARKED
 
     def line(i: int) -> bool:
         return (
@@ -649,7 +651,12 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
 
     added: list[int] = []
     for a, b in region.ranges:
-        order = [i for i in range(max(a, lo), min(b, hi + 1)) if not captions[i]]
+        # read past captions and, with h.CAPTION_RUN_PASS_MARKED, boxes marked as boilerplate
+        order = [
+            i
+            for i in range(max(a, lo), min(b, hi + 1))
+            if not captions[i] and not (passes_marked and marked[owners[i]])
+        ]
         k = 0
         while k < len(order):
             if order[k] in inside:
