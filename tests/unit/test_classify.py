@@ -1088,6 +1088,14 @@ def test_short_lines_between_marked_boxes_and_kept_text_join_it(monkeypatch: pyt
     assert joined == kept == [PROSE, PROSE2]
 
 
+def test_a_caption_run_may_hold_some_link_text() -> None:
+    line = "Watch the touchdown run in the game <a href='/h'>highlights</a>, folks!"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}<p>{line}</p>{CAPTION}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, "Watch the touchdown run in the game highlights, folks!", PROSE2]
+
+
 def test_the_heuristics_pipeline_keeps_the_lines_between_captions() -> None:
     from worker.clean.options import CleanOptions
     from worker.clean.pipeline import clean_page

@@ -619,13 +619,13 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
 
 
 def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's runs of unlinked blocks of a kind in h.CAPTION_RUN_KINDS, up to
-    h.LENGTH_HIGH characters and with sentence punctuation, between its first and last kept block, that stand
-    next to a caption (kinds.captions) or a box marked as boilerplate (h.CAPTION_RUN_PASS_MARKED: an inline
-    share or ad box) and whose nearest blocks that are neither, on both sides, are kept:
-    in no marked or comment element, not in the flat comment tail, no boilerplate line. Smoothing reads a
-    photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the post's short lines
-    beside it; read past the captions, kept text surrounds them."""
+    """`c.kept` with the region's runs of blocks of a kind in h.CAPTION_RUN_KINDS, up to h.LENGTH_HIGH
+    characters, a link density up to h.CAPTION_RUN_MAX_LINK_DENSITY and with sentence punctuation, between its
+    first and last kept block, that stand next to a caption (kinds.captions) or a box marked as boilerplate
+    (h.CAPTION_RUN_PASS_MARKED: an inline share or ad box) and whose nearest blocks that are neither, on both
+    sides, are kept: in no marked or comment element, not in the flat comment tail, no boilerplate line.
+    Smoothing reads a photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the
+    post's short lines beside it; read past the captions, kept text surrounds them."""
     kept = c.kept
     if len(kept) < 2:
         return kept
@@ -633,14 +633,14 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
     lo, hi = kept[0], kept[-1]
     inside, tail = set(kept), set(c.tail)
     texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
-    link_words = seg.link_words
+    link_density, most_linked = scores.link_density, h.CAPTION_RUN_MAX_LINK_DENSITY
     marked, comment, line_kinds = scores.marked, scores.comment, h.CAPTION_RUN_KINDS
     passes_marked = h.CAPTION_RUN_PASS_MARKED
 
     def line(i: int) -> bool:
         return (
             block_kinds[i] in line_kinds
-            and not link_words[i]
+            and link_density[i] <= most_linked
             and chars[i] <= h.LENGTH_HIGH
             and h.SENTENCE_PUNCT.search(texts[i]) is not None
             and i not in tail
