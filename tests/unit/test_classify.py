@@ -27,10 +27,12 @@ from worker.clean.classify import (
     decide_python,
     language,
     smooth,
+    with_caption_runs,
     with_closing_lines,
     with_item_runs,
     with_linked_headings,
     with_linked_items,
+    with_numbered_lines,
 )
 from worker.clean.lang import LANGS, STOPWORDS
 from worker.clean.region import choose
@@ -981,6 +983,134 @@ def test_the_heuristics_pipeline_keeps_the_articles_closing_lines() -> None:
     html = _post("".join(f"<p>{t}</p>" for t in INGREDIENTS))
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in INGREDIENTS)
+
+
+# The post's numbered short lines (a playlist's tracks, a column's points): smoothing drops them
+# (NUMBERED_LINE*).
+TRACKS = ["1. In The Dirt - S. Carey", "2. What We Gained in the Fire - Mynabirds", "3. Orchids - M. Taylor"]
+
+
+def _with_numbered_lines(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's numbered lines join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_numbered_lines(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _lines(texts: list[str]) -> str:
+    return "".join(f"<p>{t}</p>" for t in texts)
+
+
+def test_a_counted_run_of_numbered_lines_after_the_kept_text_joins_it() -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{_lines(TRACKS)}{LINK_LINE}</div>"
+    kept, joined = _with_numbered_lines(html)
+    assert kept == [PROSE]  # smoothing drops them: short blocks between link lines
+    assert joined == [PROSE, *TRACKS]
+
+
+def test_a_numbered_line_between_the_kept_text_joins_it() -> None:
+    point = "4. Romney was not able to expand the map"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{point}</p>{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_numbered_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, point, PROSE2]
+
+
+def test_numbered_lines_need_a_count_or_kept_text_after_them_no_links_and_no_marked_box() -> None:
+    shuffled = [TRACKS[0], TRACKS[2]]  # 1, 3: not counted
+    linked = "".join(f"<p><a href='/{i}'>{t}</a></p>" for i, t in enumerate(TRACKS))
+    boxed = f"<div class='related-posts'>{_lines(TRACKS)}</div>"
+    for lines in (_lines(TRACKS[:1]), _lines(shuffled), linked, boxed, _lines(["Tagging", "Backup"])):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{lines}{LINK_LINE}</div>"
+        kept, joined = _with_numbered_lines(html)
+        assert joined == kept == [PROSE]
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_numbered_lines() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{_lines(TRACKS)}{LINK_LINE}</div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in TRACKS)
+
+
+# The post's short lines between photos: smoothing reads the captions beside them as bad (CAPTION_RUN_KINDS).
+CAPTION = "<div class='wp-caption'><img src='/a.jpg'><p class='wp-caption-text'>(Associated Press)</p></div>"
+GAME_LINES = ["It is game time, folks!", "Way to drag the toes and keep the drive alive!"]
+
+
+def _with_caption_runs(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the lines beside captions join them."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    classified = classify_region(seg, scores, region)
+    joined = with_caption_runs(seg, scores, region, classified)
+    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def test_short_lines_between_captions_and_kept_text_join_it() -> None:
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between captions
+    assert joined == [PROSE, *GAME_LINES, PROSE2]  # the captions stay out
+
+
+def test_caption_runs_need_sentences_no_links_a_caption_and_kept_text_after_them() -> None:
+    for lines in (
+        "<p>Game time</p>",  # no sentence punctuation
+        "<p><a href='/g'>It is game time, folks!</a></p>",
+    ):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+        kept, joined = _with_caption_runs(html)
+        assert joined == kept == [PROSE, PROSE2]
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    # after the last kept block
+    kept, joined = _with_caption_runs(
+        f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{CAPTION}{lines}</div>"
+    )
+    assert joined == kept == [PROSE, PROSE2]
+    # between link lines and no caption: smoothing's decision stands
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{lines}{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert joined == kept
+
+
+def test_short_lines_between_marked_boxes_and_kept_text_join_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    share = "<div class='share-box'><p>Share this story with your friends</p></div>"
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{share}{lines}{share}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops them: short blocks between boilerplate
+    assert joined == [PROSE, *GAME_LINES, PROSE2]  # the boxes stay out
+    monkeypatch.setattr(h, "CAPTION_RUN_PASS_MARKED", False)  # rule: captions alone
+    kept, joined = _with_caption_runs(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_a_caption_run_may_hold_some_link_text() -> None:
+    line = "Watch the touchdown run in the game <a href='/h'>highlights</a>, folks!"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}<p>{line}</p>{CAPTION}<p>{PROSE2}</p></div>"
+    kept, joined = _with_caption_runs(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, "Watch the touchdown run in the game highlights, folks!", PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_lines_between_captions() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in GAME_LINES)
 
 
 # A line introducing the quote after it, dropped by smoothing after a link list (INTRO_LINE_*).

@@ -22,6 +22,8 @@ from worker.clean.score import inherit, score
         ("canvas address", (False, False, False)),  # prefixes match at word starts only
         ("ad", (True, False, False)),
         ("recent_posts", (True, False, True)),  # the site's recent posts: strong, "posts" beside it or not
+        ("printable", (False, False, True)),  # the post's printable part (a recipe): CONTENT_MARKERS
+        ("print-link", (True, False, False)),  # a print button: weak "print"
     ],
 )
 def test_classify_ident(ident: str, expected: tuple[bool, bool, bool]) -> None:
@@ -95,3 +97,15 @@ def test_inherit_copies_flags_down_the_subtree() -> None:
     assert inherit(skips, [False, False, False, True, True, False]) == [False, False, False, True, True, True]
     assert inherit(skips, [True] + [False] * 5) == [True] * 6
     assert inherit(skips, [False] * 6) == [False] * 6
+
+
+def test_the_posts_printable_part_is_kept() -> None:
+    """A recipe in the post's "printable" box is the article (CONTENT_MARKERS), not a print button's box."""
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    recipe = f"<div class='printable'><p>{PROSE2}</p></div>"  # a minority of the prose: the mark counts
+    html = f"{NAV}<article><p>{PROSE}</p>{recipe}<p>{PROSE3}</p></article>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert PROSE2 in text

@@ -16,7 +16,7 @@ from itertools import chain
 from typing import TypeVar
 
 from worker.clean import heuristics as h
-from worker.clean import idents, native
+from worker.clean import idents, kinds, native
 from worker.clean import lang as lang_mod
 from worker.clean.region import Region
 from worker.clean.score import Scores, unspaced_chars
@@ -566,6 +566,111 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
             if j - i >= fewest and not _in_named_box(seg, scores.idents, owners[i], region.target):
                 added.extend(range(i, j))
             i = j
+    return sorted(kept + added) if added else kept
+
+
+def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's short lines after its first kept block that open with an enumerator
+    (h.NUMBERED_LINE: "1. In The Dirt - S. Carey", "4. Romney wasn't able to expand the map"): up to
+    h.NUMBERED_LINE_MAX_CHARS characters of a kind in h.NUMBERED_LINE_KINDS, without link text, in no marked
+    or comment element, not in the flat comment tail, no boilerplate line and in no box named as boilerplate;
+    before the last kept block, or after it in a run of two or more adjacent ones counting up by one. A
+    post's numbered points or a playlist's tracks written as paragraphs, which smoothing drops between link
+    lines."""
+    kept = c.kept
+    if not kept:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, chars, owners, link_words = seg.texts, seg.kinds, seg.chars, seg.owners, seg.link_words
+    marked, comment, numbered = scores.marked, scores.comment, h.NUMBERED_LINE.match
+    most, line_kinds = h.NUMBERED_LINE_MAX_CHARS, h.NUMBERED_LINE_KINDS
+
+    def line(i: int) -> bool:
+        return (
+            kinds[i] in line_kinds
+            and chars[i] <= most
+            and not link_words[i]
+            and i not in inside
+            and i not in tail
+            and numbered(texts[i]) is not None
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+            and not _in_named_box(seg, scores.idents, owners[i], region.target)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        i, end = max(a, lo + 1), b
+        while i < end:
+            if not line(i):
+                i += 1
+                continue
+            j = i + 1
+            while j < end and line(j):
+                j += 1
+            numbers = [int(m.group(1)) for k in range(i, j) if (m := numbered(texts[k])) is not None]
+            counted = j - i >= 2 and numbers == list(range(numbers[0], numbers[0] + j - i))
+            if counted or i < hi:
+                added.extend(k for k in range(i, j) if counted or k < hi)
+            i = j
+    return sorted(kept + added) if added else kept
+
+
+def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's runs of blocks of a kind in h.CAPTION_RUN_KINDS, up to h.LENGTH_HIGH
+    characters, a link density up to h.CAPTION_RUN_MAX_LINK_DENSITY and with sentence punctuation, between its
+    first and last kept block, that stand next to a caption (kinds.captions) or a box marked as boilerplate
+    (h.CAPTION_RUN_PASS_MARKED: an inline share or ad box) and whose nearest blocks that are neither, on both
+    sides, are kept: in no marked or comment element, not in the flat comment tail, no boilerplate line.
+    Smoothing reads a photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the
+    post's short lines beside it; read past the captions, kept text surrounds them."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    captions = kinds.captions(seg, scores.idents)
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
+    link_density, most_linked = scores.link_density, h.CAPTION_RUN_MAX_LINK_DENSITY
+    marked, comment, line_kinds = scores.marked, scores.comment, h.CAPTION_RUN_KINDS
+    passes_marked = h.CAPTION_RUN_PASS_MARKED
+
+    def line(i: int) -> bool:
+        return (
+            block_kinds[i] in line_kinds
+            and link_density[i] <= most_linked
+            and chars[i] <= h.LENGTH_HIGH
+            and h.SENTENCE_PUNCT.search(texts[i]) is not None
+            and i not in tail
+            and not marked[owners[i]]
+            and not comment[owners[i]]
+            and not is_boilerplate(texts[i], chars[i], 0.0)
+        )
+
+    added: list[int] = []
+    for a, b in region.ranges:
+        # read past captions and, with h.CAPTION_RUN_PASS_MARKED, boxes marked as boilerplate
+        order = [
+            i
+            for i in range(max(a, lo), min(b, hi + 1))
+            if not captions[i] and not (passes_marked and marked[owners[i]])
+        ]
+        k = 0
+        while k < len(order):
+            if order[k] in inside:
+                k += 1
+                continue
+            m = k
+            while m < len(order) and order[m] not in inside:
+                m += 1
+            run = order[k:m]
+            # kept on both sides, and a caption passed over at one end of the run
+            passed = k > 0 and m < len(order) and (order[k - 1] + 1 < run[0] or run[-1] + 1 < order[m])
+            if passed and all(line(i) for i in run):
+                added.extend(run)
+            k = m
     return sorted(kept + added) if added else kept
 
 

@@ -29,11 +29,13 @@ from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
+    with_caption_runs,
     with_closing_lines,
     with_intro_lines,
     with_item_runs,
     with_linked_headings,
     with_linked_items,
+    with_numbered_lines,
 )
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headlines, text_blocks
@@ -280,6 +282,8 @@ def extract(
         classified.kept = with_linked_items(seg, scores, region, classified)
         classified.kept = with_item_runs(seg, scores, region, classified)
         classified.kept = with_closing_lines(seg, scores, region, classified)
+        classified.kept = with_numbered_lines(seg, scores, region, classified)
+        classified.kept = with_caption_runs(seg, scores, region, classified)
         if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
             classified.kept = with_linked_headings(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
