@@ -278,7 +278,7 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
-    else:  # the post's own links and short lists between its kept blocks, and its closing lines, join it
+    else:  # the post's own links, short lists, numbered and caption-split lines and closing lines join it
         classified.kept = with_linked_items(seg, scores, region, classified)
         classified.kept = with_item_runs(seg, scores, region, classified)
         classified.kept = with_closing_lines(seg, scores, region, classified)
