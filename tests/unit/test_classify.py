@@ -20,6 +20,7 @@ from worker.clean.classify import (
     NEAR,
     SHORT,
     Candidates,
+    Classified,
     _copyright,
     classify,
     classify_region,
@@ -35,8 +36,9 @@ from worker.clean.classify import (
     with_numbered_lines,
 )
 from worker.clean.lang import LANGS, STOPWORDS
-from worker.clean.region import choose
-from worker.clean.score import score
+from worker.clean.region import Region, choose
+from worker.clean.score import Scores, score
+from worker.clean.segment import Segmentation
 
 EN = h.STOPWORD_GOOD_SHARE["en"]
 
@@ -789,14 +791,21 @@ def test_a_posts_dated_footer_is_not_the_article() -> None:
     assert classify_mod.without_sign_off([PROSE, long_line], ["paragraph"] * 2, [0, 1]) == [0, 1]
 
 
-def _with_linked_items(html: str) -> tuple[list[str], list[str]]:
-    """The texts classify keeps, and those kept once the post's own linked items join them."""
+def _joined(
+    step: Callable[[Segmentation, Scores, Region, Classified], list[int]], html: str
+) -> tuple[list[str], list[str]]:
+    """The texts classify keeps on the page `html`, and those kept once `step` (a joining step) has run."""
     seg = seg_of(html)
     scores = score(seg)
     region = choose(seg, scores.weights, scores.link_density, None)
     classified = classify_region(seg, scores, region)
-    joined = with_linked_items(seg, scores, region, classified)
+    joined = step(seg, scores, region, classified)
     return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+
+
+def _with_linked_items(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's own linked items join them."""
+    return _joined(with_linked_items, html)
 
 
 def _item(words: str, linked: str) -> str:
@@ -842,12 +851,7 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
 
 def _with_linked_headings(html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps, and those kept once the linked titles of kept text join them."""
-    seg = seg_of(html)
-    scores = score(seg)
-    region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = with_linked_headings(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    return _joined(with_linked_headings, html)
 
 
 def test_a_linked_heading_right_before_kept_text_is_its_title() -> None:
@@ -887,12 +891,7 @@ FEATURES = ["Tagging", "Automatic saving", "Backup to a zip archive", NEAR_ITEM]
 
 def _with_item_runs(html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps, and those kept once the post's own short lists join them."""
-    seg = seg_of(html)
-    scores = score(seg)
-    region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = with_item_runs(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    return _joined(with_item_runs, html)
 
 
 def _list(items: list[str], attrs: str = "") -> str:
@@ -948,12 +947,7 @@ INGREDIENTS = ["1 tsp cumin", "4 cloves garlic", "salt and pepper to taste"]
 
 def _with_closing_lines(html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps, and those kept once the article's closing lines join them."""
-    seg = seg_of(html)
-    scores = score(seg)
-    region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = with_closing_lines(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    return _joined(with_closing_lines, html)
 
 
 def _post(lines: str, after: str = LINK_LINE) -> str:
@@ -992,12 +986,7 @@ TRACKS = ["1. In The Dirt - S. Carey", "2. What We Gained in the Fire - Mynabird
 
 def _with_numbered_lines(html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps, and those kept once the post's numbered lines join them."""
-    seg = seg_of(html)
-    scores = score(seg)
-    region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = with_numbered_lines(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    return _joined(with_numbered_lines, html)
 
 
 def _lines(texts: list[str]) -> str:
@@ -1046,12 +1035,7 @@ GAME_LINES = ["It is game time, folks!", "Way to drag the toes and keep the driv
 
 def _with_caption_runs(html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps, and those kept once the lines beside captions join them."""
-    seg = seg_of(html)
-    scores = score(seg)
-    region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = with_caption_runs(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    return _joined(with_caption_runs, html)
 
 
 def test_short_lines_between_captions_and_kept_text_join_it() -> None:

@@ -506,7 +506,7 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
     lo, hi = kept[0], kept[-1]
     inside, tail = set(kept), set(c.tail)
     texts, kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
-    ld, marked, comment = scores.link_density, scores.marked, scores.comment
+    ld = scores.link_density
     most, fewest, item_kinds = h.LINKED_ITEM_MAX_LINK_DENSITY, h.LINKED_ITEM_MIN_CHARS, h.LINKED_ITEM_KINDS
     added = [
         i
@@ -517,9 +517,7 @@ def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Clas
         and chars[i] >= fewest
         and i not in inside
         and i not in tail
-        and not marked[owners[i]]
-        and not comment[owners[i]]
-        and not is_boilerplate(texts[i], chars[i], 0.0)  # its lines: the link density is what is passed over
+        and _plain(seg, scores, i)  # its lines: the link density is what is passed over
         and h.CROSS_LINK.search(texts[i]) is None
         and not _in_named_box(seg, scores.idents, owners[i], region.target)
     ]
@@ -537,8 +535,8 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
         return kept
     lo, hi = kept[0], kept[-1]
     inside, tail = set(kept), set(c.tail)
-    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
-    link_words, marked, comment = seg.link_words, scores.marked, scores.comment
+    kinds, chars, owners, parents = seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words = seg.link_words
     longest, item_kinds, fewest = h.ITEM_RUN_MAX_CHARS, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
 
     def item(i: int) -> bool:
@@ -548,9 +546,7 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
             and not link_words[i]
             and i not in inside
             and i not in tail
-            and not marked[owners[i]]
-            and not comment[owners[i]]
-            and not is_boilerplate(texts[i], chars[i], 0.0)
+            and _plain(seg, scores, i)
         )
 
     added: list[int] = []
@@ -583,7 +579,7 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
     lo, hi = kept[0], kept[-1]
     inside, tail = set(kept), set(c.tail)
     texts, kinds, chars, owners, link_words = seg.texts, seg.kinds, seg.chars, seg.owners, seg.link_words
-    marked, comment, numbered = scores.marked, scores.comment, h.NUMBERED_LINE.match
+    numbered = h.NUMBERED_LINE.match
     most, line_kinds = h.NUMBERED_LINE_MAX_CHARS, h.NUMBERED_LINE_KINDS
 
     def line(i: int) -> bool:
@@ -594,9 +590,7 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
             and i not in inside
             and i not in tail
             and numbered(texts[i]) is not None
-            and not marked[owners[i]]
-            and not comment[owners[i]]
-            and not is_boilerplate(texts[i], chars[i], 0.0)
+            and _plain(seg, scores, i)
             and not _in_named_box(seg, scores.idents, owners[i], region.target)
         )
 
@@ -634,7 +628,7 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
     inside, tail = set(kept), set(c.tail)
     texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
     link_density, most_linked = scores.link_density, h.CAPTION_RUN_MAX_LINK_DENSITY
-    marked, comment, line_kinds = scores.marked, scores.comment, h.CAPTION_RUN_KINDS
+    marked, line_kinds = scores.marked, h.CAPTION_RUN_KINDS
     passes_marked = h.CAPTION_RUN_PASS_MARKED
 
     def line(i: int) -> bool:
@@ -644,9 +638,7 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
             and chars[i] <= h.LENGTH_HIGH
             and h.SENTENCE_PUNCT.search(texts[i]) is not None
             and i not in tail
-            and not marked[owners[i]]
-            and not comment[owners[i]]
-            and not is_boilerplate(texts[i], chars[i], 0.0)
+            and _plain(seg, scores, i)
         )
 
     added: list[int] = []
@@ -688,8 +680,8 @@ def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Cla
     if not any(a <= first < b for a, b in region.ranges):
         return kept
     end = next(b for a, b in region.ranges if a <= first < b)
-    texts, kinds, chars, owners, parents = seg.texts, seg.kinds, seg.chars, seg.owners, seg.parents
-    link_words, marked, comment, tail = seg.link_words, scores.marked, scores.comment, set(c.tail)
+    kinds, chars, owners, parents = seg.kinds, seg.chars, seg.owners, seg.parents
+    link_words, tail = seg.link_words, set(c.tail)
     box, kind = parents[owners[last]], kinds[first]
     if kind not in h.CLOSING_RUN_KINDS:
         return kept
@@ -701,9 +693,7 @@ def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Cla
         and not link_words[j]
         and parents[owners[j]] == box
         and j not in tail
-        and not marked[owners[j]]
-        and not comment[owners[j]]
-        and not is_boilerplate(texts[j], chars[j], 0.0)
+        and _plain(seg, scores, j)
     ):
         j += 1
     return [*kept, *range(first, j)] if j - first >= h.CLOSING_RUN_MIN_BLOCKS else kept
@@ -718,8 +708,8 @@ def with_linked_headings(seg: Segmentation, scores: Scores, region: Region, c: C
     if not kept:
         return kept
     inside, tail = set(kept), set(c.tail)
-    texts, kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
-    ld, marked, comment, most = scores.link_density, scores.marked, scores.comment, h.LINKED_HEADING_MAX_CHARS
+    kinds, chars, owners = seg.kinds, seg.chars, seg.owners
+    ld, most = scores.link_density, h.LINKED_HEADING_MAX_CHARS
     added = [
         i
         for a, b in region.ranges
@@ -731,12 +721,21 @@ def with_linked_headings(seg: Segmentation, scores: Scores, region: Region, c: C
         and ld[i] > h.MAX_LINK_DENSITY
         and chars[i] <= most
         and i not in tail
-        and not marked[owners[i]]
-        and not comment[owners[i]]
-        and not is_boilerplate(texts[i], chars[i], 0.0)  # its lines: the link density is what is passed over
+        and _plain(seg, scores, i)  # its lines: the link density is what is passed over
         and not _in_named_box(seg, scores.idents, owners[i], region.target)
     ]
     return sorted(kept + added) if added else kept
+
+
+def _plain(seg: Segmentation, scores: Scores, i: int) -> bool:
+    """Is block `i` in no marked or comment element and no boilerplate line (its link density left out: what a
+    joining step passes over)? What every step that adds a dropped block back asks of it."""
+    owner = seg.owners[i]
+    return (
+        not scores.marked[owner]
+        and not scores.comment[owner]
+        and not is_boilerplate(seg.texts[i], seg.chars[i], 0.0)
+    )
 
 
 def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
@@ -765,7 +764,7 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
     if not after:
         return kept
     kinds, chars, words, owners = seg.kinds, seg.chars, seg.words, seg.owners
-    parents, skips, marked, comment = seg.parents, seg.skips, scores.marked, scores.comment
+    parents, skips = seg.parents, seg.skips
     most, fewest, inside = h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
     added = [
         i
@@ -775,9 +774,7 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
         and chars[i] <= most
         and words[i] >= fewest
         and (box := parents[owners[i]]) <= owners[k] < skips[box]  # one box holds both
-        and not marked[owners[i]]
-        and not comment[owners[i]]
-        and not is_boilerplate(texts[i], chars[i], 0.0)
+        and _plain(seg, scores, i)
         and h.TAXONOMY_LABEL.search(texts[i]) is None
         and h.CROSS_LINK.search(texts[i]) is None
     ]
