@@ -16,8 +16,9 @@ from itertools import chain
 from typing import TypeVar
 
 from worker.clean import heuristics as h
-from worker.clean import idents, kinds, native
+from worker.clean import idents, native
 from worker.clean import lang as lang_mod
+from worker.clean.kinds import captions
 from worker.clean.region import Region
 from worker.clean.score import Scores, unspaced_chars
 from worker.clean.segment import Segmentation
@@ -623,7 +624,7 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
     kept = c.kept
     if len(kept) < 2:
         return kept
-    captions = kinds.captions(seg, scores.idents)
+    is_caption = captions(seg, scores.idents)
     lo, hi = kept[0], kept[-1]
     inside, tail = set(kept), set(c.tail)
     texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
@@ -647,7 +648,7 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
         order = [
             i
             for i in range(max(a, lo), min(b, hi + 1))
-            if not captions[i] and not (passes_marked and marked[owners[i]])
+            if not is_caption[i] and not (passes_marked and marked[owners[i]])
         ]
         k = 0
         while k < len(order):
