@@ -607,8 +607,7 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
                 j += 1
             numbers = [int(m.group(1)) for k in range(i, j) if (m := numbered(texts[k])) is not None]
             counted = j - i >= 2 and numbers == list(range(numbers[0], numbers[0] + j - i))
-            if counted or i < hi:
-                added.extend(k for k in range(i, j) if counted or k < hi)
+            added.extend(k for k in range(i, j) if counted or k < hi)
             i = j
     return sorted(kept + added) if added else kept
 

@@ -935,15 +935,15 @@ ARTICLE_LINE_ITEMS = frozenset({"list_item"})
 # +0.00005/-0.00045; a minimum of 20/30 characters: train +0.00013/+0.00007.
 HEADLINE_LINE_BLOCKS = 1
 
-# A kept paragraph right before the headline whose text is at least this share links is a post's tag list
-# ("half-minute hero half-minute hero 2 marvelous entertainment psp sony kotakucore") or section label
-# ("Wedding Ideas", "Software,"), not its text: with the memory (template.without_tag_lines, step 9), where
-# the article slots and the steered region added them. Found on dragnet's train split: such lines right
+# A kept block (no heading) right before the headline whose text is at least this share links is a post's
+# tag list ("half-minute hero half-minute hero 2 marvelous entertainment psp sony kotakucore") or section
+# label ("Wedding Ideas", "Software,"), not its text: with the memory (template.without_tag_lines, step 9),
+# where the article slots and the steered region added them. Found on dragnet's train split: such lines right
 # before the headline were kept only with the memory, 9 on 5 sites (gawker.com, kotaku.com, oncewed.com,
 # dazeddigital.com, engadget.com), none gold; the kept lines there that are gold are at most half links
 # (bbc.com's "Future Thinking | 17 July 2012", 0.5). Memory: dragnet train 0.94859 -> 0.94875, sites >= 5
 # pages 0.95030 -> 0.95052 (as gold 0.96249 -> 0.96265, 0.96545 -> 0.96566); single-page and the other sets
-# unchanged in both modes. Every such kept paragraph before the headline, not only the one right before it
+# unchanged in both modes. Every such kept block before the headline, not only the one right before it
 # (kotaku.com's tag list under a video, R809 and T5; whitehouse.gov's "Transcript | Download mp4 | Download
 # mp3" bar, 68; 4 more blocks, none gold; the linked blocks before the headline that are gold are headings):
 # dragnet train 0.94875 -> 0.94887, sites >= 5 pages 0.95052 -> 0.95067 (as gold 0.96265 -> 0.96274,

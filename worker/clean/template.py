@@ -141,7 +141,7 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
     that recur on every page of the site, each one block in a container that is not <body>:
     - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
       unstripped prose block of its container (a subheading such as "What's the Big Idea?") or an unstripped
-      unlinked list item inside it (h.ARTICLE_LINE_ITEMS: a recipe's "Ingredients:");
+      list item with as little link text inside it (h.ARTICLE_LINE_ITEMS: a recipe's "Ingredients:");
     - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
       container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
     firsts, ends = seg.firsts, seg.ends
@@ -179,8 +179,9 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
 
 
 def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
-    """Does an unstripped prose block of container `p` (or an unlinked list item anywhere inside it:
-    h.ARTICLE_LINE_ITEMS) follow `e` within h.ARTICLE_LINE_LOOKAHEAD blocks?"""
+    """Does an unstripped prose block of container `p` (or a list item anywhere inside it:
+    h.ARTICLE_LINE_ITEMS), with at most h.PROSE_BOX_LINK_DENSITY of its text in links, follow `e` within
+    h.ARTICLE_LINE_LOOKAHEAD blocks?"""
     owners, parents, chars, link_chars, kinds = seg.owners, seg.parents, seg.chars, seg.link_chars, seg.kinds
     items = h.ARTICLE_LINE_ITEMS
     for b in range(seg.ends[e], min(seg.ends[p], seg.ends[e] + h.ARTICLE_LINE_LOOKAHEAD)):
@@ -223,8 +224,9 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
 
 
 def without_tag_lines(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
-    """`blocks` without the linked paragraphs before the headline (a post's tag list or section label, a
-    media bar: h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region add."""
+    """`blocks` without the linked blocks before the headline that are no heading (a post's tag list or
+    section label, a media bar: h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region
+    add."""
     if not headline:
         return blocks
     kinds, link_chars, chars, most = seg.kinds, seg.link_chars, seg.chars, h.TAG_LINE_LINK_DENSITY
