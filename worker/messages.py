@@ -32,7 +32,7 @@ import jsonschema
 import orjson
 
 from worker import __version__
-from worker.clean.decode import is_html_content_type
+from worker.clean import decode
 from worker.clean.render import block_spans, comment_dicts, metadata_dict, post_dicts, quality_dict
 from worker.models import Document, Page
 from worker.sites import bounded_site, site_of
@@ -48,8 +48,6 @@ Stage = Literal["decode", "validate", "extract"]
 Headers = list[tuple[str, bytes]]
 Encoded = tuple[bytes | None, bytes, Headers]
 
-# Bytes that open common binary formats; a body starting with one is not HTML whatever its header says.
-BINARY_MAGIC = (b"%PDF-", b"\x89PNG", b"GIF8", b"\xff\xd8\xff", b"PK\x03\x04", b"\x1f\x8b")
 # A JSON envelope inflates the body (base64 by 4/3, escapes); allow for it before parsing.
 ENVELOPE_FACTOR = 1.4
 ENVELOPE_SLACK = 64 * 1024
@@ -287,7 +285,7 @@ def _finish(
     if html is None and body is None:
         return Rejection("empty_input", "page has neither html nor body", "validate", page_id=page_id,
                          url=url, site=site)  # fmt: skip
-    not_html = _not_html(content_type, body)
+    not_html = decode.not_html(content_type, body)
     if not_html:
         return Rejection("not_html", not_html, "validate", page_id=page_id, url=url, site=site)
     return Page(
@@ -333,15 +331,6 @@ def _key_site(key: bytes | None) -> str | None:
     except UnicodeDecodeError:
         return None
     return text or None
-
-
-def _not_html(content_type: str | None, body: bytes | None) -> str | None:
-    if not is_html_content_type(content_type):
-        assert content_type is not None
-        return f"content type {content_type.split(';', 1)[0].strip().lower()}"
-    if body is not None and body.lstrip()[:8].startswith(BINARY_MAGIC):
-        return "body starts with a binary file signature"
-    return None
 
 
 def _timestamp(value: Any) -> str | None:

@@ -9,10 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from worker.clean.decode import (
+    BINARY_SHARE_MAX,
+    binary_share,
     canonical_codec,
     charset_from_content_type,
     decode_html,
     is_html_content_type,
+    not_html,
     sniff_meta,
 )
 
@@ -182,6 +185,39 @@ def test_sniff_meta_looks_only_at_markup() -> None:
 )
 def test_is_html_content_type(ct: str | None, expected: bool) -> None:
     assert is_html_content_type(ct) is expected
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "reason"),
+    [
+        ("application/pdf", b"<p>x</p>", "content type application/pdf"),
+        (None, b"%PDF-1.7\n%\xe2\xe3\xcf\xd3", "body starts with the signature of a PDF file"),
+        ("text/html", b"\r\n\x89PNG\r\n\x1a\n", "body starts with the signature of a PNG file"),
+        ("text/html; charset=utf-8", b"\x1f\x8b\x08\x00", "body starts with the signature of a gzip file"),
+        (None, b"\x28\xb5\x2f\xfd\x00", "body starts with the signature of a zstd file"),
+        ("text/html", b"<!doctype html><p>%PDF-1.7 is a format</p>", None),
+        (None, None, None),
+    ],
+)
+def test_another_format_is_named_by_its_type_or_its_first_bytes(
+    content_type: str | None, body: bytes | None, reason: str | None
+) -> None:
+    assert not_html(content_type, body) == reason
+
+
+def test_binary_data_is_told_from_text_by_its_control_characters() -> None:
+    noise = bytes((i * 7919 + 13) % 256 for i in range(8192))  # every byte value, spread
+    assert binary_share(decode_html(noise).text) > 0.05
+    assert binary_share(RUSSIAN) == 0.0
+    # a page with a stray control character or two is still text
+    stray = "<p>\x00" + "Words of a page. " * 300 + "</p>"
+    assert 0 < binary_share(stray) <= BINARY_SHARE_MAX
+    assert binary_share("") == 0.0
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc",)), max_size=5000))
+def test_text_without_controls_is_never_binary(text: str) -> None:
+    assert binary_share(text) == 0.0
 
 
 @given(st.binary(max_size=2048), st.one_of(st.none(), st.text(max_size=40)))

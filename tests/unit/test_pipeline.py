@@ -151,6 +151,10 @@ def test_reading_a_word_list_on_first_use_is_not_the_pages_time(monkeypatch: pyt
         (Page(id="p", body=b""), CleanOptions(), "empty_input"),
         (Page(id="p", html="<p>x</p>" * 100), CleanOptions(max_bytes=100), "too_large"),
         (Page(id="p", html="<p>x</p>" * 100), CleanOptions(max_nodes=50), "too_many_nodes"),
+        (Page(id="p", body=b"%PDF-1.4\n" + b"<p>text</p>" * 20), CleanOptions(), "not_html"),
+        (Page(id="p", html="<p>x</p>", content_type="image/png"), CleanOptions(), "not_html"),
+        (Page(id="p", body=bytes(range(256)) * 8), CleanOptions(), "not_html"),
+        (Page(id="p", html="<p>" + "\x01\x02 data" * 100 + "</p>"), CleanOptions(), "not_html"),
     ],
 )
 def test_limits_give_an_empty_document_with_a_reason(page: Page, options: CleanOptions, error: str) -> None:

@@ -47,6 +47,33 @@ NUL_SNIFF_BYTES = 2048
 NUL_SHARE_MIN = 0.4
 NUL_SHARE_OTHER_MAX = 0.05
 
+# First bytes of formats a crawler fetches that are never HTML (a document, an image, an archive, a gzip
+# body the fetcher did not inflate, a font, media); a body opening with one is refused as `not_html`,
+# whatever its Content-Type says: its bytes decoded as text are noise.
+BINARY_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"%PDF-", "PDF"),
+    (b"\x89PNG", "PNG"),
+    (b"GIF8", "GIF"),
+    (b"\xff\xd8\xff", "JPEG"),
+    (b"PK\x03\x04", "ZIP"),
+    (b"\x1f\x8b", "gzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"\xd0\xcf\x11\xe0", "OLE (Office)"),
+    (b"wOFF", "WOFF"),
+    (b"wOF2", "WOFF2"),
+    (b"OggS", "Ogg"),
+    (b"\x1a\x45\xdf\xa3", "WebM"),
+    (b"\x7fELF", "ELF"),
+)
+# Where a body has no signature: the share of the first BINARY_SNIFF_CHARS decoded characters that are
+# C0 controls no text holds (WHATWG MIME sniffing's "binary data bytes": all but tab, LF, FF, CR and ESC)
+# above which the page is binary data (`not_html`). No page of the shared sets has one in its first 4 KB
+# (3,389 pages; 0.011% at most over a whole page); random or compressed bytes have ~10%. WHATWG's sniff
+# reads 1,445 bytes; 1,024 characters cost ~1 us a page.
+BINARY_SNIFF_CHARS = 1024
+BINARY_SHARE_MAX = 0.01
+_BINARY_BYTES = bytes((*range(0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)))
+
 # WHATWG label -> Python codec, for labels Python maps differently (browsers decode ISO-8859-1 and
 # ASCII as windows-1252, GB2312/GBK as GB18030, Shift_JIS as Microsoft's cp932, EUC-KR as cp949).
 _LABEL_OVERRIDES = {
@@ -265,6 +292,28 @@ def sniff_wide(body: bytes) -> str | None:
     if even >= NUL_SHARE_MIN and odd <= NUL_SHARE_OTHER_MAX:
         return "utf-16-be"
     return None
+
+
+def not_html(content_type: str | None, body: bytes | None) -> str | None:
+    """Why a page is another format and not HTML, from its Content-Type or its body's first bytes
+    (BINARY_MAGIC; leading whitespace skipped), or None."""
+    if not is_html_content_type(content_type):
+        assert content_type is not None
+        return f"content type {content_type.split(';', 1)[0].strip().lower()}"
+    head = body[:64].lstrip() if body is not None else b""
+    name = next((name for magic, name in BINARY_MAGIC if head.startswith(magic)), None)
+    return f"body starts with the signature of a {name} file" if name else None
+
+
+def binary_share(text: str) -> float:
+    """The share of the first BINARY_SNIFF_CHARS characters of `text` that are binary data's controls."""
+    head = text[:BINARY_SNIFF_CHARS]
+    if not head:
+        return 0.0
+    # UTF-8 writes every control as its own byte and none inside another character's bytes; deleting
+    # them from the bytes runs in C (a regex over the characters cost ~20 us a page)
+    raw = head.encode("utf-8", "surrogatepass")
+    return (len(raw) - len(raw.translate(None, _BINARY_BYTES))) / len(head)
 
 
 def decode_html(body: bytes, declared: str | None = None) -> Decoded:

@@ -116,7 +116,11 @@ def clean_page(
     if size > options.max_bytes:
         return _empty(page, started, size, "too_large", f"{size} bytes > limit {options.max_bytes}")
 
-    # 1. Decode: bytes -> text, and which rule found the encoding.
+    # 1. Decode: bytes -> text, and which rule found the encoding. Another format is refused: declared,
+    # announced by its first bytes, or binary data once decoded.
+    other = decode.not_html(page.content_type, page.body)
+    if other is not None:
+        return _empty(page, started, size, "not_html", other)
     if page.html is not None:
         text, encoding, rule = page.html, None, "text"
     else:
@@ -125,6 +129,8 @@ def clean_page(
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
         text, encoding, rule, encoded = decoded.text, decoded.encoding, decoded.rule, decoded.utf8
+    if (share := decode.binary_share(text)) > decode.BINARY_SHARE_MAX:
+        return _empty(page, started, size, "not_html", f"binary data: {share:.0%} control characters")
 
     # 2. Guard: lexbor's time is superlinear on some markup, and no budget check can stop a parse.
     verdict = guard.check(text, options.max_nodes)
