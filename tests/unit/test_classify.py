@@ -30,6 +30,7 @@ from worker.clean.classify import (
     smooth,
     with_caption_runs,
     with_closing_lines,
+    with_inner_lines,
     with_item_runs,
     with_linked_headings,
     with_linked_items,
@@ -1152,3 +1153,79 @@ def test_the_heuristics_pipeline_keeps_the_line_introducing_a_quote() -> None:
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert INTRO in text
     assert PROSE2 in text
+
+
+# The post's short sentence or low-stopword line beside a link line: smoothing drops it (INNER_LINE_*).
+SHORT_LINE = "Wow, just wow."
+
+
+def _with_inner_lines(html: str) -> tuple[list[str], list[str]]:
+    """The texts classify keeps, and those kept once the post's lines inside its text join them."""
+    return _joined(with_inner_lines, html)
+
+
+def test_a_short_sentence_between_the_kept_text_joins_it() -> None:
+    line = f"{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{line}<p>{PROSE2}</p></div>"
+    kept, joined = _with_inner_lines(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops it: a short block between link lines
+    assert joined == [PROSE, SHORT_LINE, PROSE2]
+    assert len(SHORT_LINE) < h.LENGTH_LOW
+    assert SHORT_LINE.endswith(h.INNER_LINE_END)
+
+
+def test_a_short_sentence_needs_its_end_no_links_the_posts_box_and_kept_text_after_it() -> None:
+    for line in (
+        "<p>Wow, just wow</p>",  # no sentence end, under INNER_LINE_MIN_WORDS words
+        f"<p><a href='/w'>{SHORT_LINE}</a></p>",
+        f"<div><p>{SHORT_LINE}</p></div>",  # another box than the kept text's
+        f"<div class='share-box'><p>{SHORT_LINE}</p></div>",  # marked
+    ):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{line}{LINK_LINE}<p>{PROSE2}</p></div>"
+        kept, joined = _with_inner_lines(html)
+        assert joined == kept == [PROSE, PROSE2]
+    # after the last kept block
+    line = f"{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{line}</div>"
+    kept, joined = _with_inner_lines(html)
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_a_short_line_of_enough_words_between_the_kept_text_joins_it() -> None:
+    words = "Sunday at the Astoria market"  # no sentence end
+    assert len(words.split()) >= h.INNER_LINE_MIN_WORDS
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{words}</p>{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_inner_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, words, PROSE2]
+
+
+def test_a_near_good_line_between_the_kept_text_joins_it() -> None:
+    menu = "Hamburger sliders, sweet potato fries, pickled okra, ginger beer floats"  # few stopwords
+    assert len(menu) >= h.LENGTH_LOW
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{menu}</p>{LINK_LINE}<p>{PROSE2}</p></div>"
+    kept, joined = _with_inner_lines(html)
+    assert kept == [PROSE, PROSE2]  # smoothing drops it: a near-good block between link lines
+    assert joined == [PROSE, menu, PROSE2]
+
+
+def test_a_short_sentence_next_to_a_kept_heading_stays_out() -> None:
+    # a blog's tagline under its kept name: the kept blocks on both sides of it must be no headings
+    html = (
+        f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}"
+        f"<h2>A heading of the post</h2><p>{PROSE2}</p></div>"
+    )
+    kept, joined = _with_inner_lines(html)
+    assert "A heading of the post" in kept
+    assert SHORT_LINE not in joined
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_short_sentence() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    line = f"{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{line}<p>{PROSE2}</p></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert SHORT_LINE in text

@@ -11,6 +11,7 @@ text, stand whatever their neighbours.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
@@ -663,6 +664,40 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
             if passed and all(line(i) for i in run):
                 added.extend(run)
             k = m
+    return sorted(kept + added) if added else kept
+
+
+def with_inner_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
+    """`c.kept` with the region's lines between its first and last kept block that smoothing dropped in the
+    kept text's own element: blocks of a kind in h.INNER_LINE_KINDS that end with h.INNER_LINE_END or have
+    h.INNER_LINE_MIN_WORDS words or more, without link text, in the element that holds the kept blocks right
+    before and after them (no headings), in no marked or comment element, not in the flat comment tail, no
+    boilerplate line. jusText keeps a short block only between good ones and a near-good one only beside one;
+    a post's short line or low-stopword paragraph beside a link line or an embed's line is its text all the
+    same."""
+    kept = c.kept
+    if len(kept) < 2:
+        return kept
+    lo, hi = kept[0], kept[-1]
+    inside, tail = set(kept), set(c.tail)
+    texts, kinds, words, owners, parents = seg.texts, seg.kinds, seg.words, seg.owners, seg.parents
+    link_words, ends, line_kinds = seg.link_words, h.INNER_LINE_END, h.INNER_LINE_KINDS
+    fewest = h.INNER_LINE_MIN_WORDS
+    added: list[int] = []
+    for a, b in region.ranges:
+        for i in range(max(a, lo + 1), min(b, hi)):
+            if (
+                kinds[i] in line_kinds
+                and not link_words[i]
+                and i not in inside
+                and (words[i] >= fewest or texts[i].endswith(ends))
+                and i not in tail
+                and _plain(seg, scores, i)
+            ):
+                k, box = bisect_left(kept, i), parents[owners[i]]
+                neighbours = (kept[k - 1], kept[k])  # the kept blocks right before and after it
+                if all(parents[owners[j]] == box and kinds[j] != "heading" for j in neighbours):
+                    added.append(i)
     return sorted(kept + added) if added else kept
 
 

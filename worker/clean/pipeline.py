@@ -31,6 +31,7 @@ from worker.clean.classify import (
     classify_region,
     with_caption_runs,
     with_closing_lines,
+    with_inner_lines,
     with_intro_lines,
     with_item_runs,
     with_linked_headings,
@@ -284,12 +285,13 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
-    else:  # the post's own links, short lists, numbered and caption-split lines and closing lines join it
+    else:  # the post's own links, short lists, numbered, caption-split, inner and closing lines join it
         classified.kept = with_linked_items(seg, scores, region, classified)
         classified.kept = with_item_runs(seg, scores, region, classified)
         classified.kept = with_closing_lines(seg, scores, region, classified)
         classified.kept = with_numbered_lines(seg, scores, region, classified)
         classified.kept = with_caption_runs(seg, scores, region, classified)
+        classified.kept = with_inner_lines(seg, scores, region, classified)
         if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
             classified.kept = with_linked_headings(seg, scores, region, classified)
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
