@@ -3,8 +3,9 @@
 From <body>, descend into the child holding the most content weight while it holds at least half of its
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
-article's continuation box after it; single-page, a target that leaves the headline out grows to hold it
-(the copy of the headline nearest the target: a page header repeating the title is not the article's).
+article's continuation box after it, and an unnamed target climbs to the post body holding it; single-page,
+a target that leaves the headline out grows to hold it (the copy of the headline nearest the target: a page
+header repeating the title is not the article's).
 The page's one post element (and, single-page, the post under a heading headline) replaces a column or
 sidebar target beside it, and a photo gallery whose captions outweigh the article's prose beside it is
 neither the target nor in the region. Twins of the target (same tag and class: an article split into
@@ -61,6 +62,8 @@ def choose(
         if steer.learned_path is not None:
             target = prefer_learned(seg, prefix, target, steer.learned_path)
         start, target = target, widen(seg, prefix, target, link_density)
+        if flags is not None:  # rule: STRIPPED_POST_LEVELS
+            target = named_post_body(seg, target, flags)
         sure = settled(seg, prefix, link_density, start, target)
     located = target
     if headline is not None and steer is None:
@@ -138,6 +141,25 @@ def widen(seg: Segmentation, prefix: list[float], target: int, link_density: lis
         if before + after > h.WIDEN_RATIO * own or after > h.WIDEN_AFTER * own:
             break
         target = p
+    return target
+
+
+def named_post_body(seg: Segmentation, target: int, flags: bytes) -> int:
+    """On a page the memory stripped, the nearest ancestor named as the post or its content ("post-body",
+    "entry-content": idents.POST or GOOD) of an unnamed target, up to STRIPPED_POST_LEVELS levels up over
+    unnamed boxes: the site's learned location was one unnamed box of a post body split into several (a blog
+    post's paragraphs in loose <div>s), and widening stopped at the boxes before it. The target otherwise."""
+    if seg.ident(target) or flags[target] & (idents.POST | idents.GOOD):
+        return target
+    e = seg.parents[target]
+    for _ in range(h.STRIPPED_POST_LEVELS):
+        if e <= 0 or flags[e] & idents.BAD:
+            return target
+        if flags[e] & (idents.POST | idents.GOOD):
+            return e
+        if seg.ident(e):
+            return target
+        e = seg.parents[e]
     return target
 
 
