@@ -508,10 +508,15 @@ def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> Non
         "Get the latest Industry news sent straight to your Wall.",
         "Copyright 2011 Thomson Reuters. Click for restrictions.",
         "This article is written by Sara Carter who likes social networks.",
+        "© Kamps Consulting Ltd. This article is licenced for use on Pixiq only.",  # a "©" line too
     ]
     # ... not where the article goes on after them, and not lines that only mention such things
     refund = "To receive a refund, customers must return the product within 30 days."
     _assert_dropped_when_trailing(calls, refund)
+    # a trailing "©" line no longer hides the notice before it
+    notice = "Back to school - If you like my articles, there's a pretty good chance you'll like my school."
+    texts = [PROSE, notice, calls[-1]]
+    assert classify_mod.without_sign_off(texts, ["paragraph"] * 3, [0, 1, 2]) == [0]
 
 
 def _assert_dropped_when_trailing(lines: list[str], last: str) -> None:
