@@ -649,6 +649,25 @@ def test_widget_lines_are_not_the_article() -> None:
     _assert_drops_lines(classify_mod.without_page_lines, widgets, others)
 
 
+def test_a_posts_meta_bar_is_not_the_article() -> None:
+    # rule: POST_META_LINE, anywhere in the kept text
+    bars = [
+        "Friday December 15, 2006 | permalink | comments (1)",
+        "06 November 2012 by Cory Gunther Discuss (0)",
+        "Nov 6th '12 by Tom Breihan @ 11:18am Comment Tweet",
+        "Posted on: 08-7-2012 With: 1 Comment Posted by: Bob Walsh",
+        "No Comments »",
+    ]
+    # ... not a byline counting its comments (dragnet's gold keeps it), nor prose about comments
+    others = [
+        "by A Photo Editor on November 12, 2012 · 4 comments",
+        "Posted on November 11, 2012 11:47AM by Camilla Salem · 1 comment",
+        "The council took no comments from the public at the meeting.",
+        f"{PROSE} Comments (3)",
+    ]
+    _assert_drops_lines(classify_mod.without_page_lines, bars, others)
+
+
 def test_a_share_count_ending_the_text_is_not_the_article() -> None:
     # rule: SHARE_COUNT, a trailing paragraph only
     sign_off, paragraphs = classify_mod.without_sign_off, ["paragraph"] * 3
