@@ -619,3 +619,26 @@ def test_an_unnamed_box_of_a_stripped_post_body_climbs_to_it(monkeypatch: pytest
     monkeypatch.setattr(h, "STRIPPED_POST_LEVELS", 1)
     got, post = target(page, Steer(None))
     assert got != post
+
+
+def test_a_table_cell_target_grows_to_the_cell_opening_with_a_heading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Single-page, a table-cell target nested in a cell whose text opens with a heading (and holds no link
+    list before it) grows to that cell (HEADED_CELL_LEVELS)."""
+    body = f"<table><tr><td><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></td></tr></table>"
+
+    def page(before: str) -> str:
+        return f"{NAV}<table><tr><td id='outer'>{before}<div>{body}</div></td></tr></table>"
+
+    headed = page(
+        "<h2>Sell your home fast</h2><p>Your home will sell</p><ul><li>Fast</li><li>For more</li></ul>"
+    )
+    seg = seg_of(headed)
+    assert _choose(seg)[0].endswith("td#outer")
+    assert not _choose(seg, Steer(None))[0].endswith("td#outer")  # not where the memory steers
+    links = "".join(f"<a href='/{i}'>Section {i}</a> " for i in range(8))
+    assert not _choose(seg_of(page(f"<h2>Sell your home fast</h2><p>{links}</p>")))[0].endswith("td#outer")
+    assert not _choose(seg_of(page("<p>Your home will sell</p>")))[0].endswith("td#outer")  # no heading
+    monkeypatch.setattr(h, "HEADED_CELL_LEVELS", 3)
+    assert not _choose(seg)[0].endswith("td#outer")

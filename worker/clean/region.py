@@ -5,7 +5,8 @@ parent's. On a page whose template was stripped, the site's learned content loca
 this page has it, and the target is widened over the headline and byline beside it and over the
 article's continuation box after it, and an unnamed target climbs to the post body holding it; single-page,
 a target that leaves the headline out grows to hold it (the copy of the headline nearest the target: a page
-header repeating the title is not the article's).
+header repeating the title is not the article's), and a table cell target grows to the cell holding it when
+that cell opens with a heading.
 The page's one post element (and, single-page, the post under a heading headline) replaces a column or
 sidebar target beside it, and a photo gallery whose captions outweigh the article's prose beside it is
 neither the target nor in the region. Twins of the target (same tag and class: an article split into
@@ -72,6 +73,8 @@ def choose(
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
+    if steer is None:  # rule: HEADED_CELL_LEVELS
+        target = headed_cell(seg, link_density, target)
     galleries: list[int] = []
     if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
@@ -256,6 +259,28 @@ def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -
     if prefix[ends[a]] - prefix[firsts[a]] <= (1.0 + h.ANCHOR_MIN_GAIN) * own:
         return target
     return a
+
+
+def headed_cell(seg: Segmentation, link_density: list[float], target: int) -> int:
+    """The table cell holding a table-cell target, when that cell's text opens with a heading and holds no
+    link list before the target: an old table layout nests the article's body in a table inside the article's
+    cell, and the descent followed the body's cell, leaving the heading and the lines under it. The nearest
+    enclosing cell up to HEADED_CELL_LEVELS levels up; the target otherwise."""
+    tags, parents, firsts, cells = seg.tags, seg.parents, seg.firsts, h.PROSE_COLUMN_TAGS
+    if tags[target] not in cells:
+        return target
+    a = parents[target]
+    for _ in range(h.HEADED_CELL_LEVELS - 1):
+        if a <= 0 or tags[a] in cells:
+            break
+        a = parents[a]
+    if a <= 0 or tags[a] not in cells:
+        return target
+    lo, hi = firsts[a], firsts[target]
+    if lo == hi or seg.kinds[lo] != "heading":
+        return target
+    most = h.MAX_LINK_DENSITY
+    return target if any(link_density[j] > most for j in range(lo, hi)) else a
 
 
 def post_of_headline(seg: Segmentation, prefix: list[float], target: int, headline: int, flags: bytes) -> int:
