@@ -509,10 +509,15 @@ def test_trailing_calls_to_subscribe_and_wire_lines_are_not_the_article() -> Non
         "Get the latest Industry news sent straight to your Wall.",
         "Copyright 2011 Thomson Reuters. Click for restrictions.",
         "This article is written by Sara Carter who likes social networks.",
+        "© Kamps Consulting Ltd. This article is licenced for use on Pixiq only.",  # a "©" line too
     ]
     # ... not where the article goes on after them, and not lines that only mention such things
     refund = "To receive a refund, customers must return the product within 30 days."
     _assert_dropped_when_trailing(calls, refund)
+    # a trailing "©" line no longer hides the notice before it
+    notice = "Back to school - If you like my articles, there's a pretty good chance you'll like my school."
+    texts = [PROSE, notice, calls[-1]]
+    assert classify_mod.without_sign_off(texts, ["paragraph"] * 3, [0, 1, 2]) == [0]
 
 
 def _assert_dropped_when_trailing(lines: list[str], last: str) -> None:
@@ -643,6 +648,25 @@ def test_widget_lines_are_not_the_article() -> None:
         f"{PROSE} Also on HuffPost:",
     ]
     _assert_drops_lines(classify_mod.without_page_lines, widgets, others)
+
+
+def test_a_posts_meta_bar_is_not_the_article() -> None:
+    # rule: POST_META_LINE, anywhere in the kept text
+    bars = [
+        "Friday December 15, 2006 | permalink | comments (1)",
+        "06 November 2012 by Cory Gunther Discuss (0)",
+        "Nov 6th '12 by Tom Breihan @ 11:18am Comment Tweet",
+        "Posted on: 08-7-2012 With: 1 Comment Posted by: Bob Walsh",
+        "No Comments »",
+    ]
+    # ... not a byline counting its comments (dragnet's gold keeps it), nor prose about comments
+    others = [
+        "by A Photo Editor on November 12, 2012 · 4 comments",
+        "Posted on November 11, 2012 11:47AM by Camilla Salem · 1 comment",
+        "The council took no comments from the public at the meeting.",
+        f"{PROSE} Comments (3)",
+    ]
+    _assert_drops_lines(classify_mod.without_page_lines, bars, others)
 
 
 def test_a_share_count_ending_the_text_is_not_the_article() -> None:

@@ -596,3 +596,49 @@ def test_blocks_in_the_pages_footer_side_column_or_navigation_are_not_kept() -> 
     assert [seg.texts[i] for i in outside_chrome(seg, score(seg).idents, [0, 1])] == [PROSE]
     assert outside_chrome(seg, score(seg).idents, [0, 1], frozenset({1})) == [0, 1]  # spared: the model's
     assert outside_chrome(seg, score(seg).idents, []) == []
+
+
+def test_an_unnamed_box_of_a_stripped_post_body_climbs_to_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the memory, an unnamed target inside "post-body" (over unnamed boxes) is the whole post body
+    (STRIPPED_POST_LEVELS); single-page, past a named box, or beyond the levels, it stays."""
+
+    def target(html: str, steer: Steer | None) -> tuple[int, int]:
+        seg = seg_of(html)
+        scores = score(seg)
+        got = choose(seg, scores.weights, scores.link_density, steer, None, scores.idents).target
+        return got, elem(seg, "div", "post-body")
+
+    loose = f"<div><div><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div><div><p>{PROSE}</p></div></div>"
+    page = f"<div class='post-body'>{loose}</div>"
+    got, post = target(page, Steer(None))
+    assert got == post
+    got, post = target(page, None)
+    assert got != post  # single-page: not this rule's
+    got, post = target(page.replace("<div><div>", "<div class='box'><div>", 1), Steer(None))
+    assert got != post
+    monkeypatch.setattr(h, "STRIPPED_POST_LEVELS", 1)
+    got, post = target(page, Steer(None))
+    assert got != post
+
+
+def test_a_table_cell_target_grows_to_the_cell_opening_with_a_heading(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Single-page, a table-cell target nested in a cell whose text opens with a heading (and holds no link
+    list before it) grows to that cell (HEADED_CELL_LEVELS)."""
+    body = f"<table><tr><td><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><p>{PROSE}</p></td></tr></table>"
+
+    def page(before: str) -> str:
+        return f"{NAV}<table><tr><td id='outer'>{before}<div>{body}</div></td></tr></table>"
+
+    headed = page(
+        "<h2>Sell your home fast</h2><p>Your home will sell</p><ul><li>Fast</li><li>For more</li></ul>"
+    )
+    seg = seg_of(headed)
+    assert _choose(seg)[0].endswith("td#outer")
+    assert not _choose(seg, Steer(None))[0].endswith("td#outer")  # not where the memory steers
+    links = "".join(f"<a href='/{i}'>Section {i}</a> " for i in range(8))
+    assert not _choose(seg_of(page(f"<h2>Sell your home fast</h2><p>{links}</p>")))[0].endswith("td#outer")
+    assert not _choose(seg_of(page("<p>Your home will sell</p>")))[0].endswith("td#outer")  # no heading
+    monkeypatch.setattr(h, "HEADED_CELL_LEVELS", 3)
+    assert not _choose(seg)[0].endswith("td#outer")

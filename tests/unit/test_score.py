@@ -109,3 +109,24 @@ def test_the_posts_printable_part_is_kept() -> None:
     html = f"{NAV}<article><p>{PROSE}</p>{recipe}<p>{PROSE3}</p></article>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert PROSE2 in text
+
+
+def test_a_forum_posts_member_box_is_not_its_text() -> None:
+    """A thread's member boxes ("userinfo": WEAK_BAD_PREFIXES) beside each post leave the text."""
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    def post(n: int, prose: str) -> str:
+        member = (
+            f"<td class='msg_userinfo'><div>member{n}</div><div>Location: Grand Rapids, MI</div>"
+            f"<div>Registered: July 0{n}, 2001</div></td>"
+        )
+        return f"<tr>{member}<td class='msg_text'><p>{prose}</p></td></tr>"
+
+    html = f"{NAV}<table>{post(1, PROSE)}{post(2, PROSE2)}{post(3, PROSE3)}</table>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert PROSE in text
+    assert PROSE3 in text
+    assert "Registered" not in text
+    assert "Location" not in text

@@ -390,7 +390,8 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     HOSHINO/AFP/GettyImages") and the page's furniture (h.FURNITURE_LINE: "Sharing is caring!", "(Click to
     enlarge)", "Previous 1 / 18 Next", "Visit us on Facebook"; h.FURNITURE_ENDINGS: a video teaser "...
     Watch Video", a cut-off teaser "... Read More...") and a widget's label or control (h.WIDGET_LINE: "Also
-    on HuffPost:", "STORY HIGHLIGHTS", "1 2 3 Next")."""
+    on HuffPost:", "STORY HIGHLIGHTS", "1 2 3 Next") and a post's meta bar (h.POST_META_LINE: "... |
+    permalink | comments (1)")."""
     most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 

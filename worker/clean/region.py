@@ -3,8 +3,10 @@
 From <body>, descend into the child holding the most content weight while it holds at least half of its
 parent's. On a page whose template was stripped, the site's learned content location is preferred when
 this page has it, and the target is widened over the headline and byline beside it and over the
-article's continuation box after it; single-page, a target that leaves the headline out grows to hold it
-(the copy of the headline nearest the target: a page header repeating the title is not the article's).
+article's continuation box after it, and an unnamed target climbs to the post body holding it; single-page,
+a target that leaves the headline out grows to hold it (the copy of the headline nearest the target: a page
+header repeating the title is not the article's), and a table cell target grows to the cell holding it when
+that cell opens with a heading.
 The page's one post element (and, single-page, the post under a heading headline) replaces a column or
 sidebar target beside it, and a photo gallery whose captions outweigh the article's prose beside it is
 neither the target nor in the region. Twins of the target (same tag and class: an article split into
@@ -61,6 +63,8 @@ def choose(
         if steer.learned_path is not None:
             target = prefer_learned(seg, prefix, target, steer.learned_path)
         start, target = target, widen(seg, prefix, target, link_density)
+        if flags is not None:  # rule: STRIPPED_POST_LEVELS
+            target = named_post_body(seg, target, flags)
         sure = settled(seg, prefix, link_density, start, target)
     located = target
     if headline is not None and steer is None:
@@ -69,6 +73,8 @@ def choose(
         target = anchor(seg, prefix, target, headline)
         if flags is not None:
             target = post_of_headline(seg, prefix, target, headline, flags)
+    if steer is None:  # rule: HEADED_CELL_LEVELS
+        target = headed_cell(seg, link_density, target)
     galleries: list[int] = []
     if flags is not None:
         target = the_one_post(seg, prefix, target, flags)
@@ -138,6 +144,25 @@ def widen(seg: Segmentation, prefix: list[float], target: int, link_density: lis
         if before + after > h.WIDEN_RATIO * own or after > h.WIDEN_AFTER * own:
             break
         target = p
+    return target
+
+
+def named_post_body(seg: Segmentation, target: int, flags: bytes) -> int:
+    """On a page the memory stripped, the nearest ancestor named as the post or its content ("post-body",
+    "entry-content": idents.POST or GOOD) of an unnamed target, up to STRIPPED_POST_LEVELS levels up over
+    unnamed boxes: the site's learned location was one unnamed box of a post body split into several (a blog
+    post's paragraphs in loose <div>s), and widening stopped at the boxes before it. The target otherwise."""
+    if seg.ident(target) or flags[target] & (idents.POST | idents.GOOD):
+        return target
+    e = seg.parents[target]
+    for _ in range(h.STRIPPED_POST_LEVELS):
+        if e <= 0 or flags[e] & idents.BAD:
+            return target
+        if flags[e] & (idents.POST | idents.GOOD):
+            return e
+        if seg.ident(e):
+            return target
+        e = seg.parents[e]
     return target
 
 
@@ -234,6 +259,28 @@ def anchor(seg: Segmentation, prefix: list[float], target: int, headline: int) -
     if prefix[ends[a]] - prefix[firsts[a]] <= (1.0 + h.ANCHOR_MIN_GAIN) * own:
         return target
     return a
+
+
+def headed_cell(seg: Segmentation, link_density: list[float], target: int) -> int:
+    """The table cell holding a table-cell target, when that cell's text opens with a heading and holds no
+    link list before the target: an old table layout nests the article's body in a table inside the article's
+    cell, and the descent followed the body's cell, leaving the heading and the lines under it. The nearest
+    enclosing cell up to HEADED_CELL_LEVELS levels up; the target otherwise."""
+    tags, parents, firsts, cells = seg.tags, seg.parents, seg.firsts, h.PROSE_COLUMN_TAGS
+    if tags[target] not in cells:
+        return target
+    a = parents[target]
+    for _ in range(h.HEADED_CELL_LEVELS - 1):
+        if a <= 0 or tags[a] in cells:
+            break
+        a = parents[a]
+    if a <= 0 or tags[a] not in cells:
+        return target
+    lo, hi = firsts[a], firsts[target]
+    if lo == hi or seg.kinds[lo] != "heading":
+        return target
+    most = h.MAX_LINK_DENSITY
+    return target if any(link_density[j] > most for j in range(lo, hi)) else a
 
 
 def post_of_headline(seg: Segmentation, prefix: list[float], target: int, headline: int, flags: bytes) -> int:
