@@ -238,6 +238,20 @@ def test_the_model_keeps_the_article_of_a_sample_page() -> None:
     assert len(heur_words & set(doc.text.split())) >= 0.8 * len(heur_words)
 
 
+def test_the_model_adds_to_every_joining_step_of_the_heuristics() -> None:
+    # a post's own short list between link lines (with_item_runs) and a line introducing a quote
+    # (with_intro_lines): smoothing drops both; with a decider that adds nothing the text is the heuristics'
+    from tests.unit.test_classify import FEATURE_LIST, FEATURES, INTRO, LINK_LINE, LINKS, QUOTED
+
+    post = f"<p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p>{LINKS}<p>{INTRO}</p>{QUOTED}"
+    page = Page(id="p", html=f"{NAV}<div class='post'>{post}</div>")
+    recorder = Recorder()
+    text = clean_page(page, None, model=recorder).text
+    assert recorder.calls  # the decider ran
+    assert text == clean_page(page).text
+    assert all(t in text for t in [*FEATURES, INTRO])
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
