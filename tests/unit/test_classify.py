@@ -20,7 +20,7 @@ from worker.clean.classify import (
     NEAR,
     SHORT,
     Candidates,
-    Classified,
+    KeptText,
     _copyright,
     classify,
     classify_region,
@@ -37,9 +37,8 @@ from worker.clean.classify import (
     with_numbered_lines,
 )
 from worker.clean.lang import LANGS, STOPWORDS
-from worker.clean.region import Region, choose
-from worker.clean.score import Scores, score
-from worker.clean.segment import Segmentation
+from worker.clean.region import choose
+from worker.clean.score import score
 
 EN = h.STOPWORD_GOOD_SHARE["en"]
 
@@ -816,16 +815,14 @@ def test_a_posts_dated_footer_is_not_the_article() -> None:
     assert classify_mod.without_sign_off([PROSE, long_line], ["paragraph"] * 2, [0, 1]) == [0, 1]
 
 
-def _joined(
-    step: Callable[[Segmentation, Scores, Region, Classified], list[int]], html: str
-) -> tuple[list[str], list[str]]:
+def _joined(step: Callable[[KeptText], list[int]], html: str) -> tuple[list[str], list[str]]:
     """The texts classify keeps on the page `html`, and those kept once `step` (a joining step) has run."""
     seg = seg_of(html)
     scores = score(seg)
     region = choose(seg, scores.weights, scores.link_density, None)
-    classified = classify_region(seg, scores, region)
-    joined = step(seg, scores, region, classified)
-    return [seg.texts[i] for i in classified.kept], [seg.texts[i] for i in joined]
+    c = classify_region(seg, scores, region)
+    joined = sorted(c.kept + step(KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))))
+    return [seg.texts[i] for i in c.kept], [seg.texts[i] for i in joined]
 
 
 def _with_linked_items(html: str) -> tuple[list[str], list[str]]:

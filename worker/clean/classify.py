@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
 from typing import TypeVar
@@ -496,61 +497,81 @@ _decide = native.decider(
 )  # fmt: skip
 
 
-def with_linked_items(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's list items and table cells between its first and last block that were
-    dropped for their links alone: at least h.LINKED_ITEM_MIN_CHARS characters and a link density over
-    h.MAX_LINK_DENSITY up to h.LINKED_ITEM_MAX_LINK_DENSITY, in no marked or comment element, not in the
-    flat comment tail, no boilerplate line and no cross-link (h.CROSS_LINK). A post's own list of links
-    ("Series of posts on ... by John Hunter", a link roundup's items) sits inside its text; the related
-    lists that end it are outside the first and last kept block."""
-    kept = c.kept
-    if len(kept) < 2:
-        return kept
-    lo, hi = kept[0], kept[-1]
-    inside, tail = set(kept), set(c.tail)
+@dataclass(slots=True)
+class KeptText:
+    """The page's kept blocks while the joining steps add to them (classify dropped them for a neighbour
+    or their links alone), and what every step asks of a block it adds."""
+
+    seg: Segmentation
+    scores: Scores
+    region: Region
+    blocks: list[int]  # sorted
+    inside: set[int]  # the same, for lookups
+    tail: frozenset[int]  # the region's blocks from a flat comment section's heading on
+
+    def dropped(self, i: int) -> bool:
+        """Is block `i` one a step may add: not kept, not in the flat comment tail, in no marked or comment
+        element and no boilerplate line (its link density left out: what a step passes over)?"""
+        return i not in self.inside and i not in self.tail and _plain(self.seg, self.scores, i)
+
+
+def join_dropped(
+    seg: Segmentation, scores: Scores, region: Region, c: Classified, single_page: bool
+) -> list[int]:
+    """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
+    closing lines, numbered lines, lines split by captions, inner lines, and (single-page: the memory's step
+    decides them where it stripped the page) linked titles. Each step sees what the ones before it added."""
+    kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
+    steps = JOINING_STEPS if single_page else JOINING_STEPS[:-1]
+    for step in steps:
+        added = step(kept)
+        if added:
+            kept.blocks = sorted(kept.blocks + added)
+            kept.inside.update(added)
+    return kept.blocks
+
+
+def with_linked_items(kept: KeptText) -> list[int]:
+    """The region's list items and table cells between the first and last kept block that were dropped for
+    their links alone: at least h.LINKED_ITEM_MIN_CHARS characters and a link density over h.MAX_LINK_DENSITY
+    up to h.LINKED_ITEM_MAX_LINK_DENSITY, `kept.dropped` and no cross-link (h.CROSS_LINK). A post's own list
+    of links ("Series of posts on ... by John Hunter", a link roundup's items) sits inside its text; the
+    related lists that end it are outside the first and last kept block."""
+    seg, scores, region, blocks = kept.seg, kept.scores, kept.region, kept.blocks
+    if len(blocks) < 2:
+        return []
+    lo, hi = blocks[0], blocks[-1]
     texts, kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
     ld = scores.link_density
     most, fewest, item_kinds = h.LINKED_ITEM_MAX_LINK_DENSITY, h.LINKED_ITEM_MIN_CHARS, h.LINKED_ITEM_KINDS
-    added = [
+    return [
         i
         for a, b in region.ranges
         for i in range(max(a, lo + 1), min(b, hi))
         if kinds[i] in item_kinds
         and h.MAX_LINK_DENSITY < ld[i] <= most
         and chars[i] >= fewest
-        and i not in inside
-        and i not in tail
-        and _plain(seg, scores, i)  # its lines: the link density is what is passed over
+        and kept.dropped(i)
         and h.CROSS_LINK.search(texts[i]) is None
         and not _in_named_box(seg, scores.idents, owners[i], region.target)
     ]
-    return sorted(kept + added) if added else kept
 
 
-def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent blocks of up to
-    h.ITEM_RUN_MAX_CHARS characters of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element,
-    between the first and last kept block: in no marked or comment element, not in the flat comment tail,
-    no boilerplate line and in no box named as boilerplate. The article's own list (features, ingredients)
-    that smoothing dropped because link lines stand on both sides of it."""
-    kept = c.kept
-    if len(kept) < 2:
-        return kept
-    lo, hi = kept[0], kept[-1]
-    inside, tail = set(kept), set(c.tail)
+def with_item_runs(kept: KeptText) -> list[int]:
+    """The region's runs of h.ITEM_RUN_MIN_BLOCKS or more adjacent blocks of up to h.ITEM_RUN_MAX_CHARS
+    characters of a kind in h.ITEM_RUN_KINDS, without link text, siblings in one element, between the first
+    and last kept block: `kept.dropped` and in no box named as boilerplate. The article's own list (features,
+    ingredients) that smoothing dropped because link lines stand on both sides of it."""
+    seg, region, blocks = kept.seg, kept.region, kept.blocks
+    if len(blocks) < 2:
+        return []
+    lo, hi = blocks[0], blocks[-1]
     kinds, chars, owners, parents = seg.kinds, seg.chars, seg.owners, seg.parents
     link_words = seg.link_words
     longest, item_kinds, fewest = h.ITEM_RUN_MAX_CHARS, h.ITEM_RUN_KINDS, h.ITEM_RUN_MIN_BLOCKS
 
     def item(i: int) -> bool:
-        return (
-            kinds[i] in item_kinds
-            and chars[i] <= longest
-            and not link_words[i]
-            and i not in inside
-            and i not in tail
-            and _plain(seg, scores, i)
-        )
+        return kinds[i] in item_kinds and chars[i] <= longest and not link_words[i] and kept.dropped(i)
 
     added: list[int] = []
     for a, b in region.ranges:
@@ -562,27 +583,25 @@ def with_item_runs(seg: Segmentation, scores: Scores, region: Region, c: Classif
             j, box = i + 1, parents[owners[i]]
             while j < end and kinds[j] == kinds[i] and parents[owners[j]] == box and item(j):
                 j += 1
-            if j - i >= fewest and not _in_named_box(seg, scores.idents, owners[i], region.target):
+            if j - i >= fewest and not _in_named_box(seg, kept.scores.idents, owners[i], region.target):
                 added.extend(range(i, j))
             i = j
-    return sorted(kept + added) if added else kept
+    return added
 
 
-def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's short lines after its first kept block that open with an enumerator
-    (h.NUMBERED_LINE: "1. In The Dirt - S. Carey", "4. Romney wasn't able to expand the map"): up to
-    h.NUMBERED_LINE_MAX_CHARS characters of a kind in h.NUMBERED_LINE_KINDS, without link text, in no marked
-    or comment element, not in the flat comment tail, no boilerplate line and in no box named as boilerplate;
-    before the last kept block, or after it in a run of two or more adjacent ones counting up by one. A
-    post's numbered points or a playlist's tracks written as paragraphs, which smoothing drops between link
-    lines."""
-    kept = c.kept
-    if not kept:
-        return kept
-    lo, hi = kept[0], kept[-1]
-    inside, tail = set(kept), set(c.tail)
+def with_numbered_lines(kept: KeptText) -> list[int]:
+    """The region's short lines after the first kept block that open with an enumerator (h.NUMBERED_LINE:
+    "1. In The Dirt - S. Carey", "4. Romney wasn't able to expand the map"): up to h.NUMBERED_LINE_MAX_CHARS
+    characters of a kind in h.NUMBERED_LINE_KINDS, without link text, `kept.dropped` and in no box named as
+    boilerplate; before the last kept block, or after it in a run of two or more adjacent ones counting up by
+    one. A post's numbered points or a playlist's tracks written as paragraphs, which smoothing drops between
+    link lines."""
+    seg, region, blocks = kept.seg, kept.region, kept.blocks
+    if not blocks:
+        return []
+    lo, hi = blocks[0], blocks[-1]
     texts, kinds, chars, owners, link_words = seg.texts, seg.kinds, seg.chars, seg.owners, seg.link_words
-    numbered = h.NUMBERED_LINE.match
+    numbered, flags = h.NUMBERED_LINE.match, kept.scores.idents
     most, line_kinds = h.NUMBERED_LINE_MAX_CHARS, h.NUMBERED_LINE_KINDS
 
     def line(i: int) -> bool:
@@ -590,11 +609,9 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
             kinds[i] in line_kinds
             and chars[i] <= most
             and not link_words[i]
-            and i not in inside
-            and i not in tail
             and numbered(texts[i]) is not None
-            and _plain(seg, scores, i)
-            and not _in_named_box(seg, scores.idents, owners[i], region.target)
+            and kept.dropped(i)
+            and not _in_named_box(seg, flags, owners[i], region.target)
         )
 
     added: list[int] = []
@@ -611,23 +628,22 @@ def with_numbered_lines(seg: Segmentation, scores: Scores, region: Region, c: Cl
             counted = j - i >= 2 and numbers == list(range(numbers[0], numbers[0] + j - i))
             added.extend(k for k in range(i, j) if counted or k < hi)
             i = j
-    return sorted(kept + added) if added else kept
+    return added
 
 
-def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's runs of blocks of a kind in h.CAPTION_RUN_KINDS, up to h.LENGTH_HIGH
-    characters, a link density up to h.CAPTION_RUN_MAX_LINK_DENSITY and with sentence punctuation, between its
-    first and last kept block, that stand next to a caption (kinds.captions) or a box marked as boilerplate
+def with_caption_runs(kept: KeptText) -> list[int]:
+    """The region's runs of blocks of a kind in h.CAPTION_RUN_KINDS, up to h.LENGTH_HIGH characters, a link
+    density up to h.CAPTION_RUN_MAX_LINK_DENSITY and with sentence punctuation, between the first and last
+    kept block, that stand next to a caption (kinds.captions) or a box marked as boilerplate
     (h.CAPTION_RUN_PASS_MARKED: an inline share or ad box) and whose nearest blocks that are neither, on both
-    sides, are kept: in no marked or comment element, not in the flat comment tail, no boilerplate line.
-    Smoothing reads a photo's caption or credit line ("(Associated Press)") as a bad neighbour and drops the
-    post's short lines beside it; read past the captions, kept text surrounds them."""
-    kept = c.kept
-    if len(kept) < 2:
-        return kept
+    sides, are kept: `kept.dropped`. Smoothing reads a photo's caption or credit line ("(Associated Press)")
+    as a bad neighbour and drops the post's short lines beside it; read past the captions, kept text surrounds
+    them."""
+    seg, scores, blocks, inside = kept.seg, kept.scores, kept.blocks, kept.inside
+    if len(blocks) < 2:
+        return []
     is_caption = captions(seg, scores.idents)
-    lo, hi = kept[0], kept[-1]
-    inside, tail = set(kept), set(c.tail)
+    lo, hi = blocks[0], blocks[-1]
     texts, block_kinds, chars, owners = seg.texts, seg.kinds, seg.chars, seg.owners
     link_density, most_linked = scores.link_density, h.CAPTION_RUN_MAX_LINK_DENSITY
     marked, line_kinds = scores.marked, h.CAPTION_RUN_KINDS
@@ -639,12 +655,11 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
             and link_density[i] <= most_linked
             and chars[i] <= h.LENGTH_HIGH
             and h.SENTENCE_PUNCT.search(texts[i]) is not None
-            and i not in tail
-            and _plain(seg, scores, i)
+            and kept.dropped(i)
         )
 
     added: list[int] = []
-    for a, b in region.ranges:
+    for a, b in kept.region.ranges:
         # read past captions and, with h.CAPTION_RUN_PASS_MARKED, boxes marked as boilerplate
         order = [
             i
@@ -665,62 +680,56 @@ def with_caption_runs(seg: Segmentation, scores: Scores, region: Region, c: Clas
             if passed and all(line(i) for i in run):
                 added.extend(run)
             k = m
-    return sorted(kept + added) if added else kept
+    return added
 
 
-def with_inner_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's lines between its first and last kept block that smoothing dropped in the
-    kept text's own element: blocks of a kind in h.INNER_LINE_KINDS that end with h.INNER_LINE_END or have
+def with_inner_lines(kept: KeptText) -> list[int]:
+    """The region's lines between the first and last kept block that smoothing dropped in the kept text's own
+    element: blocks of a kind in h.INNER_LINE_KINDS that end with h.INNER_LINE_END or have
     h.INNER_LINE_MIN_WORDS words or more, without link text, in the element that holds the kept blocks right
-    before and after them (no headings), in no marked or comment element, not in the flat comment tail, no
-    boilerplate line. jusText keeps a short block only between good ones and a near-good one only beside one;
-    a post's short line or low-stopword paragraph beside a link line or an embed's line is its text all the
-    same."""
-    kept = c.kept
-    if len(kept) < 2:
-        return kept
-    lo, hi = kept[0], kept[-1]
-    inside, tail = set(kept), set(c.tail)
+    before and after them (no headings), `kept.dropped`. jusText keeps a short block only between good ones
+    and a near-good one only beside one; a post's short line or low-stopword paragraph beside a link line or
+    an embed's line is its text all the same."""
+    seg, blocks = kept.seg, kept.blocks
+    if len(blocks) < 2:
+        return []
+    lo, hi = blocks[0], blocks[-1]
     texts, kinds, words, owners, parents = seg.texts, seg.kinds, seg.words, seg.owners, seg.parents
     link_words, ends, line_kinds = seg.link_words, h.INNER_LINE_END, h.INNER_LINE_KINDS
     fewest = h.INNER_LINE_MIN_WORDS
     added: list[int] = []
-    for a, b in region.ranges:
+    for a, b in kept.region.ranges:
         for i in range(max(a, lo + 1), min(b, hi)):
             if (
                 kinds[i] in line_kinds
                 and not link_words[i]
-                and i not in inside
                 and (words[i] >= fewest or texts[i].endswith(ends))
-                and i not in tail
-                and _plain(seg, scores, i)
+                and kept.dropped(i)
             ):
-                k, box = bisect_left(kept, i), parents[owners[i]]
-                neighbours = (kept[k - 1], kept[k])  # the kept blocks right before and after it
+                k, box = bisect_left(blocks, i), parents[owners[i]]
+                neighbours = (blocks[k - 1], blocks[k])  # the kept blocks right before and after it
                 if all(parents[owners[j]] == box and kinds[j] != "heading" for j in neighbours):
                     added.append(i)
-    return sorted(kept + added) if added else kept
+    return added
 
 
-def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the run of h.CLOSING_RUN_MIN_BLOCKS or more short blocks (under h.LENGTH_LOW
-    characters) of a kind in h.CLOSING_RUN_KINDS right after the last kept block, in the region and in the
-    element that holds it: without link text, in no marked or comment element, not in the flat comment tail,
-    no boilerplate line. The article's closing lines in its own box (a recipe's ingredients, a list of
-    short lines), which smoothing drops when the post's footer lines follow them."""
-    kept = c.kept
-    if not kept:
-        return kept
-    last = kept[-1]
+def with_closing_lines(kept: KeptText) -> list[int]:
+    """The run of h.CLOSING_RUN_MIN_BLOCKS or more short blocks (under h.LENGTH_LOW characters) of a kind in
+    h.CLOSING_RUN_KINDS right after the last kept block, in the region and in the element that holds it:
+    without link text, `kept.dropped`. The article's closing lines in its own box (a recipe's ingredients, a
+    list of short lines), which smoothing drops when the post's footer lines follow them."""
+    seg, ranges = kept.seg, kept.region.ranges
+    if not kept.blocks:
+        return []
+    last = kept.blocks[-1]
     first = last + 1
-    if not any(a <= first < b for a, b in region.ranges):
-        return kept
-    end = next(b for a, b in region.ranges if a <= first < b)
-    kinds, chars, owners, parents = seg.kinds, seg.chars, seg.owners, seg.parents
-    link_words, tail = seg.link_words, set(c.tail)
+    if not any(a <= first < b for a, b in ranges):
+        return []
+    end = next(b for a, b in ranges if a <= first < b)
+    kinds, chars, owners, parents, link_words = seg.kinds, seg.chars, seg.owners, seg.parents, seg.link_words
     box, kind = parents[owners[last]], kinds[first]
     if kind not in h.CLOSING_RUN_KINDS:
-        return kept
+        return []
     j = first
     while (
         j < end
@@ -728,39 +737,44 @@ def with_closing_lines(seg: Segmentation, scores: Scores, region: Region, c: Cla
         and chars[j] < h.LENGTH_LOW
         and not link_words[j]
         and parents[owners[j]] == box
-        and j not in tail
-        and _plain(seg, scores, j)
+        and kept.dropped(j)
     ):
         j += 1
-    return [*kept, *range(first, j)] if j - first >= h.CLOSING_RUN_MIN_BLOCKS else kept
+    return list(range(first, j)) if j - first >= h.CLOSING_RUN_MIN_BLOCKS else []
 
 
-def with_linked_headings(seg: Segmentation, scores: Scores, region: Region, c: Classified) -> list[int]:
-    """`c.kept` with the region's headings right before a kept block (no heading) that were dropped for their
-    links alone: up to h.LINKED_HEADING_MAX_CHARS characters, a link density over h.MAX_LINK_DENSITY, in no
-    marked or comment element, not in the flat comment tail, no boilerplate line and in no box named or
-    tagged as boilerplate. A post's title is a link to the post; a promo's linked title sits in its box."""
-    kept = c.kept
-    if not kept:
-        return kept
-    inside, tail = set(kept), set(c.tail)
+def with_linked_headings(kept: KeptText) -> list[int]:
+    """The region's headings right before a kept block (no heading) that were dropped for their links alone:
+    up to h.LINKED_HEADING_MAX_CHARS characters, a link density over h.MAX_LINK_DENSITY, `kept.dropped` and
+    in no box named or tagged as boilerplate. A post's title is a link to the post; a promo's linked title
+    sits in its box."""
+    seg, scores, region, inside = kept.seg, kept.scores, kept.region, kept.inside
     kinds, chars, owners = seg.kinds, seg.chars, seg.owners
     ld, most = scores.link_density, h.LINKED_HEADING_MAX_CHARS
-    added = [
+    return [
         i
         for a, b in region.ranges
         for i in range(a, b - 1)
         if kinds[i] == "heading"
         and i + 1 in inside
-        and i not in inside
         and kinds[i + 1] != "heading"
         and ld[i] > h.MAX_LINK_DENSITY
         and chars[i] <= most
-        and i not in tail
-        and _plain(seg, scores, i)  # its lines: the link density is what is passed over
+        and kept.dropped(i)  # its lines: the link density is what is passed over
         and not _in_named_box(seg, scores.idents, owners[i], region.target)
     ]
-    return sorted(kept + added) if added else kept
+
+
+# The joining steps in the order join_dropped runs them; the last is single-page only.
+JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
+    with_linked_items,
+    with_item_runs,
+    with_closing_lines,
+    with_numbered_lines,
+    with_caption_runs,
+    with_inner_lines,
+    with_linked_headings,
+)
 
 
 def _plain(seg: Segmentation, scores: Scores, i: int) -> bool:

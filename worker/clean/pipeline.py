@@ -29,14 +29,8 @@ from worker.clean import decode, dom, guard, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
-    with_caption_runs,
-    with_closing_lines,
-    with_inner_lines,
+    join_dropped,
     with_intro_lines,
-    with_item_runs,
-    with_linked_headings,
-    with_linked_items,
-    with_numbered_lines,
 )
 from worker.clean.comments import find_comments
 from worker.clean.kinds import find_headlines, text_blocks
@@ -288,14 +282,7 @@ def extract(
     # block model adds to them (skipping them beside it, retrained either way, CV on the training sets:
     # dragnet train 0.94348 / 0.94822 single-page / memory, cleaneval_dev 0.90101, against 0.94546 / 0.94970,
     # 0.90330)
-    classified.kept = with_linked_items(seg, scores, region, classified)
-    classified.kept = with_item_runs(seg, scores, region, classified)
-    classified.kept = with_closing_lines(seg, scores, region, classified)
-    classified.kept = with_numbered_lines(seg, scores, region, classified)
-    classified.kept = with_caption_runs(seg, scores, region, classified)
-    classified.kept = with_inner_lines(seg, scores, region, classified)
-    if steer is None:  # and its linked titles (the memory's step decides them where it stripped the page)
-        classified.kept = with_linked_headings(seg, scores, region, classified)
+    classified.kept = join_dropped(seg, scores, region, classified, single_page=steer is None)
     added: frozenset[int] = frozenset()
     if decider is not None:
         heuristics = set(classified.kept)
