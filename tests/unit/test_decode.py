@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from worker.clean.decode import (
-    BINARY_SHARE_MAX,
-    binary_share,
+    BINARY_MIN_CONTROLS,
+    binary_data,
     canonical_codec,
     charset_from_content_type,
     decode_html,
@@ -207,17 +207,21 @@ def test_another_format_is_named_by_its_type_or_its_first_bytes(
 
 def test_binary_data_is_told_from_text_by_its_control_characters() -> None:
     noise = bytes((i * 7919 + 13) % 256 for i in range(8192))  # every byte value, spread
-    assert binary_share(decode_html(noise).text) > 0.05
-    assert binary_share(RUSSIAN) == 0.0
-    # a page with a stray control character or two is still text
-    stray = "<p>\x00" + "Words of a page. " * 300 + "</p>"
-    assert 0 < binary_share(stray) <= BINARY_SHARE_MAX
-    assert binary_share("") == 0.0
+    assert binary_data(decode_html(noise).text) == "binary data: 114 control characters in the first 1024"
+    assert binary_data(RUSSIAN) is None
+    assert binary_data("") is None
+    # a page with a few stray control characters is still text: at most 1% of its first 1,024 characters ...
+    assert binary_data("<p>" + "\x00" * 10 + "Words of a page. " * 300 + "</p>") is None
+    assert binary_data("<p>" + "\x00" * 11 + "Words of a page. " * 300 + "</p>") is not None
+    # ... and fewer than BINARY_MIN_CONTROLS in a short fragment
+    few = "\x0b" * (BINARY_MIN_CONTROLS - 1)
+    assert binary_data(f"<p>Hello{few}</p>") is None
+    assert binary_data(f"<p>Hello{few}\x0b</p>") is not None
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cc",)), max_size=5000))
 def test_text_without_controls_is_never_binary(text: str) -> None:
-    assert binary_share(text) == 0.0
+    assert binary_data(text) is None
 
 
 @given(st.binary(max_size=2048), st.one_of(st.none(), st.text(max_size=40)))

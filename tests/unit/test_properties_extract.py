@@ -15,6 +15,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from tests.unit.cleankit import hidden_by_attribute, html_trees
 from worker.clean import dom
 from worker.clean import heuristics as h
+from worker.clean.decode import binary_data
 from worker.clean.options import Budget, CleanOptions
 from worker.clean.pipeline import clean_page, extract
 from worker.clean.segment import segment
@@ -107,7 +108,9 @@ def _visible(tree: LexborHTMLParser) -> str:
 @given(st.text(max_size=2000))
 def test_arbitrary_strings_never_raise(text: str) -> None:
     _run(text)
-    assert clean_page(Page(id="p", html=text)).error in (None, "empty_input", "too_many_nodes")
+    doc = clean_page(Page(id="p", html=text))
+    assert doc.error in (None, "empty_input", "too_many_nodes", "not_html")
+    assert (doc.error == "not_html") == (binary_data(text) is not None)
 
 
 @given(st.binary(max_size=2000))

@@ -67,11 +67,13 @@ BINARY_MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 # Where a body has no signature: the share of the first BINARY_SNIFF_CHARS decoded characters that are
 # C0 controls no text holds (WHATWG MIME sniffing's "binary data bytes": all but tab, LF, FF, CR and ESC)
-# above which the page is binary data (`not_html`). No page of the shared sets has one in its first 4 KB
+# above which the page is binary data (`not_html`), once there are BINARY_MIN_CONTROLS of them (a short
+# fragment with a stray control is not binary). No page of the shared sets has one in its first 4 KB
 # (3,389 pages; 0.011% at most over a whole page); random or compressed bytes have ~10%. WHATWG's sniff
 # reads 1,445 bytes; 1,024 characters cost ~1 us a page.
 BINARY_SNIFF_CHARS = 1024
 BINARY_SHARE_MAX = 0.01
+BINARY_MIN_CONTROLS = 8
 _BINARY_BYTES = bytes((*range(0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)))
 
 # WHATWG label -> Python codec, for labels Python maps differently (browsers decode ISO-8859-1 and
@@ -305,15 +307,17 @@ def not_html(content_type: str | None, body: bytes | None) -> str | None:
     return f"body starts with the signature of a {name} file" if name else None
 
 
-def binary_share(text: str) -> float:
-    """The share of the first BINARY_SNIFF_CHARS characters of `text` that are binary data's controls."""
+def binary_data(text: str) -> str | None:
+    """Why `text` is binary data and not a page (its first BINARY_SNIFF_CHARS characters hold more than
+    BINARY_SHARE_MAX and at least BINARY_MIN_CONTROLS binary data controls), or None."""
     head = text[:BINARY_SNIFF_CHARS]
-    if not head:
-        return 0.0
     # UTF-8 writes every control as its own byte and none inside another character's bytes; deleting
     # them from the bytes runs in C (a regex over the characters cost ~20 us a page)
     raw = head.encode("utf-8", "surrogatepass")
-    return (len(raw) - len(raw.translate(None, _BINARY_BYTES))) / len(head)
+    controls = len(raw) - len(raw.translate(None, _BINARY_BYTES))
+    if controls < BINARY_MIN_CONTROLS or controls <= BINARY_SHARE_MAX * len(head):
+        return None
+    return f"binary data: {controls} control characters in the first {len(head)}"
 
 
 def decode_html(body: bytes, declared: str | None = None) -> Decoded:

@@ -124,8 +124,9 @@ def clean_page(
         if decoded.text is None:
             return _empty(page, started, size, "undecodable", decoded.rule)
         text, encoding, rule, encoded = decoded.text, decoded.encoding, decoded.rule, decoded.utf8
-    if (share := decode.binary_share(text)) > decode.BINARY_SHARE_MAX:
-        return _empty(page, started, size, "not_html", f"binary data: {share:.0%} control characters")
+    binary = decode.binary_data(text)
+    if binary is not None:
+        return _empty(page, started, size, "not_html", binary)
 
     # 2. Guard: lexbor's time is superlinear on some markup, and no budget check can stop a parse.
     verdict = guard.check(text, options.max_nodes)
