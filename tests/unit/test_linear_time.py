@@ -275,6 +275,7 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "furniture line": (lambda n: "visit " + "a " * n + "on", _line_rules, 20_000),
     "widget line, pager": (lambda n: "1 " * n + "x", _line_rules, 20_000),
     "widget line, vendor": (lambda n: "powered by " + "a - " * n + "x", _line_rules, 20_000),
+    "post meta line": (lambda n: "comments (1) " * n + "x", h.POST_META_LINE.fullmatch, 20_000),
     "share count": (lambda n: "1," * n + "x", h.SHARE_COUNT.fullmatch, 20_000),
     "author heading": (lambda n: "ABOUT X" + "'" * n + " y", h.AUTHOR_HEADING.match, 20_000),
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),

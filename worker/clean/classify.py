@@ -400,9 +400,12 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
 def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
-    return chars <= h.FURNITURE_MAX_CHARS and (
-        text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is not None
-    )
+    if chars > h.FURNITURE_MAX_CHARS:
+        return False
+    if text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is not None:
+        return True
+    folded = text.casefold()
+    return any(hint in folded for hint in h.POST_META_HINTS) and h.POST_META_LINE.fullmatch(text) is not None
 
 
 def without_page_chrome(texts: list[str], kinds: list[str], chars: list[int], kept: list[int]) -> list[int]:
