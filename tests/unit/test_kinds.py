@@ -328,3 +328,6 @@ def test_a_headline_that_is_the_sites_name_is_not_added_to_the_text() -> None:
     seg = seg_of(f"<h1>The White House Blog</h1><p>Share</p><p>{PROSE}</p>")
     assert text_blocks(seg, [2], 0, True, True, site="whitehouse.gov") == ([2], ["paragraph"])
     assert text_blocks(seg, [2], 0, True, True, site="example.com") == ([0, 2], ["headline", "paragraph"])
+    # the site's name below the text (a sidebar's): the heading right above the text is the headline
+    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><h2>The White House Blog</h2>")
+    assert text_blocks(seg, [1], 2, True, True, site="whitehouse.gov") == ([0, 1], ["headline", "paragraph"])

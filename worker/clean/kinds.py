@@ -164,7 +164,8 @@ def text_blocks(
     name in the masthead, when the page's title names the blog, is not the post's headline. With
     `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`) join the text too, as
     `dateline` and `byline` blocks.
-    A headline that is only the `site`'s name (`names_site`) is not added.
+    A headline that is only the `site`'s name (`names_site`) gives way to the heading right above the text
+    (`heading_above`) when that one is not the site's name too, else none is added.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     dated: list[int] = []
     named: list[int] = []
@@ -179,7 +180,9 @@ def text_blocks(
         dated = datelines(seg, kept, headline)
         named = bylines(seg, kept, headline, dated)
         if headline is not None and headline not in kept and names_site(seg.texts[headline], site):
-            headline = None
+            headline = heading_above(seg, kept)
+            if headline is not None and names_site(seg.texts[headline], site):
+                headline = None
         added = [headline] if headline is not None and headline not in kept else []
         if dated or named or added:
             kept = sorted([*kept, *dated, *named, *added])
