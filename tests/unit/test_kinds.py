@@ -18,6 +18,7 @@ from worker.clean.kinds import (
     find_headline,
     find_headlines,
     heading_above,
+    names_site,
     text_blocks,
     words,
 )
@@ -312,3 +313,21 @@ def test_the_model_never_adds_boilerplate_lines_or_cross_links() -> None:
     kept = model.decide(decide.Stages(seg, scores, region, heur, None)).kept
     assert [seg.texts[i] for i in kept] == [PROSE, PROSE2, PROSE3, aside]
     assert np.all(np.diff(kept) > 0)
+
+
+def test_a_headline_that_is_the_sites_name_is_not_added_to_the_text() -> None:
+    assert names_site("The White House Blog", "whitehouse.gov")
+    assert names_site("About Core77", "www.core77.com")
+    assert names_site("Tcritic – The T-Shirt Blog Covering The Best in Nerd Fashion", "tcritic.com")
+    assert not names_site("Zillow Announces Record Q3 Results", "zillow.com")  # the post's own title
+    assert not names_site("CHURUMURI POLL: Has India lost moral compass?", "churumuri.wordpress.com")
+    assert not names_site("Pixiq", None)
+    assert not names_site("Pix", "pix.com")  # too short a label to tell
+    crumbs = "aimClear Blog . SEM Poetry Slam . Bookshelf of Horrors Pt II: Terrifyingly Bad Search Books"
+    assert not names_site(crumbs, "aimclearblog.com")  # a breadcrumb ending in the title, not a tagline
+    seg = seg_of(f"<h1>The White House Blog</h1><p>Share</p><p>{PROSE}</p>")
+    assert text_blocks(seg, [2], 0, True, True, site="whitehouse.gov") == ([2], ["paragraph"])
+    assert text_blocks(seg, [2], 0, True, True, site="example.com") == ([0, 2], ["headline", "paragraph"])
+    # the site's name below the text (a sidebar's): the heading right above the text is the headline
+    seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><h2>The White House Blog</h2>")
+    assert text_blocks(seg, [1], 2, True, True, site="whitehouse.gov") == ([0, 1], ["headline", "paragraph"])

@@ -153,6 +153,7 @@ def text_blocks(
     keep_headline: bool,
     keep_captions: bool,
     flags: bytes | None = None,
+    site: str | None = None,
 ) -> tuple[list[int], list[BlockKind]]:
     """The blocks of the document's text and their kinds, from the blocks kept as the article.
 
@@ -163,6 +164,8 @@ def text_blocks(
     name in the masthead, when the page's title names the blog, is not the post's headline. With
     `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`) join the text too, as
     `dateline` and `byline` blocks.
+    A headline that is only the `site`'s name (`names_site`) gives way to the heading right above the text
+    (`heading_above`) when that one is not the site's name too, else none is added.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
     dated: list[int] = []
     named: list[int] = []
@@ -176,6 +179,10 @@ def text_blocks(
             headline = near if near is not None else headline
         dated = datelines(seg, kept, headline)
         named = bylines(seg, kept, headline, dated)
+        if headline is not None and headline not in kept and names_site(seg.texts[headline], site):
+            headline = heading_above(seg, kept)
+            if headline is not None and names_site(seg.texts[headline], site):
+                headline = None
         added = [headline] if headline is not None and headline not in kept else []
         if dated or named or added:
             kept = sorted([*kept, *dated, *named, *added])
@@ -203,6 +210,23 @@ def text_blocks(
             blocks.append(i)
             kinds.append(_KINDS[seg_kinds[i]])
     return blocks, kinds
+
+
+def names_site(text: str, site: str | None) -> bool:
+    """Is `text` the name of `site` (a domain: "whitehouse.gov", "www.pixiq.com"), maybe with a tagline: its
+    part before the first h.SITE_NAME_SEPARATOR, its words run together with or without h.SITE_NAME_FILLER, is
+    the domain's first label, and at most h.SITE_NAME_EXTRA_WORDS words follow it ("The White House Blog",
+    "Tcritic – The T-Shirt Blog Covering The Best in Nerd Fashion")."""
+    if not site:
+        return False
+    label = site.casefold().removeprefix("www.").split(".")[0]
+    if len(label) < h.SITE_NAME_MIN_CHARS:
+        return False
+    name, *rest = h.SITE_NAME_SEPARATOR.split(text.strip(), maxsplit=1)
+    tokens = words(name).split()
+    if label not in ("".join(tokens), "".join(t for t in tokens if t not in h.SITE_NAME_FILLER)):
+        return False
+    return not rest or len(words(rest[0]).split()) <= h.SITE_NAME_EXTRA_WORDS
 
 
 def heading_above(seg: Segmentation, kept: list[int]) -> int | None:

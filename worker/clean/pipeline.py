@@ -233,6 +233,7 @@ def clean_page(
             options.keep_headline,
             options.keep_captions,
             result.scores.idents,
+            template.site_of(page),
         )
         if quality.word_list_pending(parts.lang):
             with budget.outside():
