@@ -24,6 +24,8 @@ from worker.clean.score import inherit, score
         ("recent_posts", (True, False, True)),  # the site's recent posts: strong, "posts" beside it or not
         ("printable", (False, False, True)),  # the post's printable part (a recipe): CONTENT_MARKERS
         ("print-link", (True, False, False)),  # a print button: weak "print"
+        ("date-header", (False, False, True)),  # the post's date line over its title: CONTENT_MARKERS
+        ("date-footer", (True, False, False)),  # other "date" boxes stay weak
     ],
 )
 def test_classify_ident(ident: str, expected: tuple[bool, bool, bool]) -> None:
@@ -109,6 +111,21 @@ def test_the_posts_printable_part_is_kept() -> None:
     html = f"{NAV}<article><p>{PROSE}</p>{recipe}<p>{PROSE3}</p></article>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert PROSE2 in text
+
+
+def test_a_blog_posts_date_header_is_kept() -> None:
+    """Blogger's "date-header" over a post's title is the post's date line (CONTENT_MARKERS), not a page
+    header: the weak "date" and "header" no longer drop it from the article."""
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    day = "Friday, April 8, 2011 12:05 PM"  # Google's blogs put it inside the post's body
+    post = f"<h2 class='date-header'>{day}</h2><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p>"
+    html = f"{NAV}<div class='post'><div class='post-body'>{post}</div></div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert PROSE2 in text
+    assert day in text
 
 
 def test_a_forum_posts_member_box_is_not_its_text() -> None:
