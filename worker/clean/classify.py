@@ -782,7 +782,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
 
 def _plain(seg: Segmentation, scores: Scores, i: int) -> bool:
     """Is block `i` in no marked or comment element and no boilerplate line (its link density left out: what a
-    joining step passes over)? What every step that adds a dropped block back asks of it."""
+    joining step passes over)? `KeptText.dropped` and with_intro_lines ask it of a block they add."""
     owner = seg.owners[i]
     return (
         not scores.marked[owner]
