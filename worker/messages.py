@@ -285,6 +285,7 @@ def _finish(
     if html is None and body is None:
         return Rejection("empty_input", "page has neither html nor body", "validate", page_id=page_id,
                          url=url, site=site)  # fmt: skip
+    # clean_page makes the same test (for offline callers); here it keeps the page off a cleaning pipe
     not_html = decode.not_html(content_type, body)
     if not_html:
         return Rejection("not_html", not_html, "validate", page_id=page_id, url=url, site=site)

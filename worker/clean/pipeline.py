@@ -281,9 +281,9 @@ def extract(
     classified = classify_region(seg, scores, region)
     budget.check("classify")
     # the post's own links, short lists, numbered, caption-split, inner and closing lines join it; then the
-    # block model adds to them (skipping them beside it, retrained either way, CV on the training sets:
-    # dragnet train 0.94348 / 0.94822 single-page / memory, cleaneval_dev 0.90101, against 0.94546 / 0.94970,
-    # 0.90330)
+    # block model adds to them (a model run instead of them, retrained so, scored lower on CV on the training
+    # sets: dragnet train 0.94348 / 0.94822 single-page / memory, cleaneval_dev 0.90101, against 0.94546 /
+    # 0.94970, 0.90330)
     classified.kept = join_dropped(seg, scores, region, classified, single_page=steer is None)
     added: frozenset[int] = frozenset()
     if decider is not None:
