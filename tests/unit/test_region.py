@@ -185,6 +185,34 @@ def test_a_lead_of_several_paragraphs_joins_whole(monkeypatch: pytest.MonkeyPatc
     assert _choose(seg_of(html))[1] == [lead2, PROSE, PROSE2, PROSE3]
 
 
+def test_a_named_lead_behind_a_share_bar_and_a_caption_joins(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Guardian's header: the standfirst ("stand-first", hyphenated), then a share bar, the byline list and
+    # the main picture's caption: 8 blocks before the body, past LEAD_PARAGRAPH_BLOCKS.
+    lead = (
+        "Liberals question why poor voters who use public assistance still vote for the party that wants to "
+        "cut those very services."
+    )
+    share = "<ul class='share-links'>" + "".join(f"<li><a href='/s'>{w}</a></li>" for w in "ABCDE") + "</ul>"
+    caption = (
+        "<div class='caption'>Workers queue outside a benefits office in Sarasota, Florida, on Monday.</div>"
+    )
+    html = (
+        f"{NAV}<div class='article-header'><h1>Poor voters</h1>"
+        f"<p class='stand-first-alone stand-first'>{lead}</p>{share}"
+        f"<ul class='byline'><li>By A Writer</li></ul></div><div class='wrapper'>{caption}"
+        f"<div class='body'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div></div>{SIDEBAR}"
+    )
+    assert _choose(seg_of(html))[1][:2] == [lead, PROSE]
+    # Unnamed, or short, that far back: no lead.
+    unnamed = html.replace("stand-first-alone stand-first", "x")
+    assert lead not in _choose(seg_of(unnamed))[1]
+    short = html.replace(lead, "Liberals question why poor voters vote as they do.")
+    assert "Liberals question why poor voters vote as they do." not in _choose(seg_of(short))[1]
+    # Without the rule it stays out.
+    monkeypatch.setattr(h, "LEAD_NAMED_BLOCKS", 0)
+    assert lead not in _choose(seg_of(html))[1]
+
+
 def _widen(seg: Segmentation, target: int) -> int:
     return widen(seg, _prefix(seg), target, score(seg).link_density)
 

@@ -621,14 +621,25 @@ def with_lead_paragraph(
     """Take the article's lead ("standfirst", "teaser-text", "intro") that sits in the article header
     just before the target: a prose block shortly before it, in an element named like a lead, or a
     prose paragraph inside the target's parent that no mark took out (`prefix`: the content weights); with
-    the lead blocks right before it, up to h.LEAD_PARAGRAPH_RUN in all (a lead of several paragraphs)."""
+    the lead blocks right before it, up to h.LEAD_PARAGRAPH_RUN in all (a lead of several paragraphs).
+    Further back, up to h.LEAD_NAMED_BLOCKS, only a prose block named like a lead starts the run."""
     lo = ranges[0][0]
     parent = seg.parents[target]
     first = last = -1  # the lead run found: blocks first..last
-    for j in range(lo - 1, max(-1, lo - 1 - h.LEAD_PARAGRAPH_BLOCKS), -1):
+    for j in range(lo - 1, max(-1, lo - 1 - max(h.LEAD_PARAGRAPH_BLOCKS, h.LEAD_NAMED_BLOCKS)), -1):
         skip = (
             seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY
         )
+        # rule: a named lead further back (LEAD_NAMED_BLOCKS)
+        if last < 0 and lo - j > h.LEAD_PARAGRAPH_BLOCKS:
+            if (
+                not skip
+                and seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
+                and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
+                and _named_lead(seg, j)
+            ):
+                first = last = j
+            continue
         if last >= 0:  # rule: the lead blocks right before the lead join it (LEAD_PARAGRAPH_RUN)
             if (
                 skip
@@ -658,6 +669,11 @@ def _lead_block(
         and seg.firsts[parent] <= j
     ):
         return True
+    return _named_lead(seg, j)
+
+
+def _named_lead(seg: Segmentation, j: int) -> bool:
+    """Is block `j` in an element named like a lead (h.LEAD_TOKEN_PREFIXES), its owner or up to 2 above?"""
     e, levels = seg.owners[j], 0
     while e > 0 and levels < 3:
         ident = seg.ident(e)
