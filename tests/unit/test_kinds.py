@@ -4,6 +4,7 @@ the text, and the rule on the blocks the block model adds."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -15,6 +16,7 @@ from worker.clean.kinds import (
     bylines,
     captions,
     datelines,
+    decks,
     find_headline,
     find_headlines,
     heading_above,
@@ -267,6 +269,30 @@ def test_the_dateline_and_byline_join_the_text_as_their_own_kinds_only_with_keep
     assert text_blocks(seg, [2, 4], 0, False, False) == ([2, 4], ["paragraph", "paragraph"])
     every = ([0, 1, 2, 3, 4], ["headline", "byline", "paragraph", "dateline", "paragraph"])
     assert text_blocks(seg, [2, 4], 0, True, False) == every
+
+
+def test_a_deck_named_like_a_lead_under_the_headline_joins_only_with_keep_headline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    deck = "Japan's electronics sector is reeling, the minister says no bailout is coming."
+    seg = seg_of(
+        f"<h1>{TITLE}</h1><h2 class='standalone-deck'>{deck}</h2><p>By Ann Lee</p><p>{PROSE}</p>"
+        f"<p>{PROSE2}</p>"
+    )
+    assert decks(seg, [3, 4], 0, []) == [1]
+    assert text_blocks(seg, [3, 4], 0, False, False) == ([3, 4], ["paragraph", "paragraph"])
+    every = ([0, 1, 2, 3, 4], ["headline", "heading", "byline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [3, 4], 0, True, False) == every
+    # An unnamed heading there is a section's, not a deck; nor a short or linked one, nor one in the text.
+    assert decks(seg_of(f"<h1>{TITLE}</h1><h2>{deck}</h2><p>{PROSE}</p>"), [2], 0, []) == []
+    short = seg_of(f"<h1>{TITLE}</h1><h2 class='deck'>Big news today</h2><p>{PROSE}</p>")
+    assert decks(short, [2], 0, []) == []
+    linked = seg_of(f"<h1>{TITLE}</h1><h2 class='deck'><a href='/x'>{deck}</a></h2><p>{PROSE}</p>")
+    assert decks(linked, [2], 0, []) == []
+    assert decks(seg, [1, 3, 4], 0, []) == []  # kept already: the text's first block
+    # Without the rule it stays out, and takes the headline's place as the heading right above the text.
+    monkeypatch.setattr(h, "DECK_AFTER_HEADLINE", 0)
+    assert text_blocks(seg, [3, 4], 0, True, False) == ([1, 2, 3, 4], ["headline", "byline", *every[1][3:]])
 
 
 def test_documents_hold_the_headline_and_byline_as_their_own_kinds_only_with_keep_headline() -> None:

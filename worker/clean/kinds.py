@@ -23,6 +23,7 @@ from datetime import date
 from worker.clean import heuristics as h
 from worker.clean import idents
 from worker.clean.meta.dates import find_dates
+from worker.clean.region import named_lead
 from worker.clean.segment import Segmentation, indexes
 from worker.models import BlockKind
 
@@ -163,7 +164,7 @@ def text_blocks(
     heading opening the text or, without one, to the heading right above it (`heading_above`): the blog's
     name in the masthead, when the page's title names the blog, is not the post's headline. With
     `keep_headline` the article's datelines (`datelines`) and bylines (`bylines`) join the text too, as
-    `dateline` and `byline` blocks.
+    `dateline` and `byline` blocks, and its deck (`decks`) as the heading it is.
     A headline that is only the `site`'s name (`names_site`) gives way to the heading right above the text
     (`heading_above`) when that one is not the site's name too, else none is added.
     Captions are their own kind, in the text only with `keep_captions` (`flags`: as for captions)."""
@@ -176,16 +177,20 @@ def text_blocks(
             near = _opening_heading(seg, kept)
             if near is None:
                 near = heading_above(seg, kept)
-            headline = near if near is not None else headline
+            # the headline's deck is no headline: the headline stands (decks)
+            if near is not None and near not in decks(seg, kept, headline, []):
+                headline = near
         dated = datelines(seg, kept, headline)
         named = bylines(seg, kept, headline, dated)
+        decked = decks(seg, kept, headline, dated + named)
         if headline is not None and headline not in kept and names_site(seg.texts[headline], site):
             headline = heading_above(seg, kept)
             if headline is not None and names_site(seg.texts[headline], site):
                 headline = None
         added = [headline] if headline is not None and headline not in kept else []
-        if dated or named or added:
-            kept = sorted([*kept, *dated, *named, *added])
+        decked = [j for j in decked if j != headline]
+        if dated or named or decked or added:
+            kept = sorted([*kept, *dated, *named, *decked, *added])
     inside = caption_elements(seg, flags)
     owners = seg.owners
     blocks: list[int] = []
@@ -210,6 +215,26 @@ def text_blocks(
             blocks.append(i)
             kinds.append(_KINDS[seg_kinds[i]])
     return blocks, kinds
+
+
+def decks(seg: Segmentation, kept: list[int], headline: int | None, taken: list[int]) -> list[int]:
+    """The headings not in `kept` nor `taken` among the h.DECK_AFTER_HEADLINE blocks right after the
+    `headline`, when it is above `kept`'s first block, and before that block, that are named like a lead
+    (region.named_lead: "h2.standalone-deck", "h2.entry-summary.deck", "h2.subhead") with at least
+    h.DECK_MIN_WORDS words and no link: the article's deck under its headline."""
+    if not kept or headline is None or headline >= kept[0]:
+        return []
+    found: list[int] = []
+    for j in range(headline + 1, min(kept[0], headline + 1 + h.DECK_AFTER_HEADLINE)):
+        if (
+            seg.kinds[j] == "heading"
+            and j not in taken
+            and not seg.link_words[j]
+            and seg.words[j] >= h.DECK_MIN_WORDS
+            and named_lead(seg, j)
+        ):
+            found.append(j)
+    return found
 
 
 def names_site(text: str, site: str | None) -> bool:

@@ -636,7 +636,7 @@ def with_lead_paragraph(
                 not skip
                 and seg.chars[j] >= h.LEAD_PROSE_MIN_CHARS
                 and link_density[j] <= h.LEAD_PROSE_MAX_LINK_DENSITY
-                and _named_lead(seg, j)
+                and named_lead(seg, j)
             ):
                 first = last = j
             continue
@@ -669,10 +669,10 @@ def _lead_block(
         and seg.firsts[parent] <= j
     ):
         return True
-    return _named_lead(seg, j)
+    return named_lead(seg, j)
 
 
-def _named_lead(seg: Segmentation, j: int) -> bool:
+def named_lead(seg: Segmentation, j: int) -> bool:
     """Is block `j` in an element named like a lead (h.LEAD_TOKEN_PREFIXES), its owner or up to 2 above?"""
     e, levels = seg.owners[j], 0
     while e > 0 and levels < 3:
