@@ -186,6 +186,26 @@ def test_datelines_are_short_dated_lines_just_after_the_first_kept_block() -> No
     assert datelines(seg, []) == []
 
 
+def test_a_dated_line_between_the_headline_and_the_text_is_the_dateline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    meta = "Posted by Max Fisher on October 31, 2012 at 4:14 pm"
+    seg = seg_of(
+        f"<h1>{TITLE}</h1><p>{meta}</p><ul><li>Share</li><li>Tweet</li></ul><p>{PROSE}</p><p>{PROSE2}</p>"
+    )
+    assert datelines(seg, [4, 5], 0) == [1]
+    every = ([0, 1, 4, 5], ["headline", "dateline", "paragraph", "paragraph"])
+    assert text_blocks(seg, [4, 5], 0, True, False) == every
+    assert text_blocks(seg, [4, 5], 0, False, False) == ([4, 5], ["paragraph", "paragraph"])
+    # Only under a headline above the text: without one, or with it below the line, no dateline.
+    assert datelines(seg, [4, 5], None) == []
+    above = seg_of(f"<p>{meta}</p><ul><li>Share</li><li>Tweet</li></ul><h1>{TITLE}</h1><p>{PROSE}</p>")
+    assert datelines(above, [3, 4], 3) == []
+    # Without the rule it stays out.
+    monkeypatch.setattr(h, "DATELINE_BEFORE_FIRST", 0)
+    assert datelines(seg, [4, 5], 0) == []
+
+
 def test_a_short_dated_line_right_above_the_headline_that_opens_the_text_is_the_dateline() -> None:
     seg = seg_of(
         f"<h2>Sunday, October 21, 2012</h2><h3>{TITLE}</h3><p>{PROSE}</p><p>{PROSE2}</p>"
@@ -196,7 +216,8 @@ def test_a_short_dated_line_right_above_the_headline_that_opens_the_text_is_the_
     assert datelines(seg, [2, 3], None) == []  # no headline: no block above it
     assert datelines(seg, [2, 3, 6], 1) == [0, 4]  # and the one after the text's first block
     assert datelines(seg, [3], 2) == []  # the block above the "headline" holds no date
-    assert datelines(seg, [6], 4) == []  # 3 is no short line, whatever it holds
+    # 3 is no short line, whatever it holds; 5, between the "headline" and the text, is one
+    assert datelines(seg, [6], 4) == [5]
     assert datelines(seg, [2], 6) == []  # a headline below the text's start is not the text's opening
     assert datelines(seg, [2], 1) == [0]  # one kept block is enough above the headline
 

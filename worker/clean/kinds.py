@@ -280,7 +280,9 @@ def datelines(seg: Segmentation, kept: list[int], headline: int | None = None) -
     """The blocks not in `kept` (in document order) that are short dated lines (at most h.DATELINE_MAX_CHARS
     characters holding a date): the article's dateline or byline ("July 24, 2012 8:10 AM PDT", "by John on
     July 23, 2012"), which density drops as a short line. Looked for among the h.DATELINE_AFTER_FIRST blocks
-    after `kept`'s first one, before its last, and in the h.DATELINE_ABOVE_HEADLINE blocks right above the
+    after `kept`'s first one, before its last, among the h.DATELINE_BEFORE_FIRST blocks right before `kept`'s
+    first one and after the `headline` when it is above it (the post's meta line under its title: "Posted by
+    Max Fisher on October 31, 2012 at 4:14 pm"), and in the h.DATELINE_ABOVE_HEADLINE blocks right above the
     `headline` when it opens the text (a blog's date header: "Sunday, October 21, 2012")."""
     if not kept:
         return []
@@ -290,6 +292,9 @@ def datelines(seg: Segmentation, kept: list[int], headline: int | None = None) -
         for j in range(first + 1, min(kept[-1], first + 1 + h.DATELINE_AFTER_FIRST))
         if j not in kept and _dated_line(texts[j], chars[j])
     ]
+    if headline is not None and headline < first:  # rule: under the headline (DATELINE_BEFORE_FIRST)
+        lo = max(headline + 1, first - h.DATELINE_BEFORE_FIRST)
+        found = [j for j in range(lo, first) if _dated_line(texts[j], chars[j])] + found
     if headline is not None and headline <= first:
         above = [
             j
