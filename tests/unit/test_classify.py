@@ -772,7 +772,7 @@ def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
 
 
 def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_article() -> None:
-    # rule: TAIL_HEADING, a heading among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks and what follows
+    # rule: TAIL_HEADING, a heading among the last TAIL_HEADING_BLOCKS kept blocks and what follows
     teaser = "If You Touch a Baby Bird, Will Its Mother Really Abandon It?"
     headings = [
         "More from mental_floss…",
@@ -799,6 +799,21 @@ def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_artic
         texts = [PROSE, PROSE2, line, teaser]
         kinds = ["paragraph", "paragraph", kind, "list_item"]
         assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1, 2, 3], line
+
+
+def test_a_long_box_of_gallery_teasers_ending_the_text_is_not_the_article() -> None:
+    # rule: TAIL_HEADING's "More galleries", among the last TAIL_HEADING_BLOCKS kept blocks (a box of teasers
+    # is longer than an author's box)
+    teasers = [f"24 hours of news photos: {n} July 2012" for n in range(20, 30)]
+    texts = [PROSE, PROSE2, "More galleries", *teasers]
+    kinds = ["paragraph", "paragraph", "heading", *["paragraph"] * len(teasers)]
+    kept = list(range(len(texts)))
+    assert classify_mod.without_sign_off(texts, kinds, kept) == [0, 1]
+    for heading in ("More photos", "More pictures"):
+        assert classify_mod.without_sign_off([PROSE, PROSE2, heading, *teasers], kinds, kept) == [0, 1]
+    # an author's box is still looked for among the last AUTHOR_HEADING_TAIL_BLOCKS only
+    texts = [PROSE, PROSE2, "About the author", *teasers]
+    assert classify_mod.without_sign_off(texts, kinds, kept) == kept
 
 
 def test_a_posts_dated_footer_is_not_the_article() -> None:

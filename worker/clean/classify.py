@@ -461,9 +461,10 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     always stays."""
     k = len(kept)
     tail_kinds, most = h.TAIL_HEADING_KINDS, h.TAIL_HEADING_MAX_CHARS
-    for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
+    author_from = k - h.AUTHOR_HEADING_TAIL_BLOCKS
+    for j in range(max(1, min(author_from, k - h.TAIL_HEADING_BLOCKS)), k):
         kind, text = kinds[kept[j]], texts[kept[j]]
-        if (kind == "heading" and h.AUTHOR_HEADING.match(text)) or (
+        if (kind == "heading" and j >= author_from and h.AUTHOR_HEADING.match(text)) or (
             kind in tail_kinds and len(text) <= most and h.TAIL_HEADING.fullmatch(text)
         ):
             k = j
