@@ -482,6 +482,26 @@ def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_o
             assert low == chr(code) or code < 128, hex(code)
 
 
+def test_a_forum_quote_of_a_kept_post_is_not_a_second_copy() -> None:
+    # rule: FORUM_QUOTE, a quote box whose words the other kept blocks already hold
+    texts = [PROSE, PROSE2, f"Originally posted by Loudergood: {PROSE}", PROSE3]
+    assert classify_mod.without_repeated_quotes(texts, [0, 1, 2, 3]) == [0, 1, 3]
+    texts[2] = f"Quote: Originally Posted by Jim Pappas/Jabba: {PROSE}"
+    assert classify_mod.without_repeated_quotes(texts, [0, 1, 2, 3]) == [0, 1, 3]
+    # ... not a quote of a post the text does not hold (its post is on an earlier page of the thread)
+    assert classify_mod.without_repeated_quotes(texts, [1, 2, 3]) == [1, 2, 3]
+    # ... on every page: the post's lines step (template.post_lines) takes it out
+    from worker.clean.template import post_lines
+
+    seg = seg_of(
+        f"<p>{PROSE}</p><p>{PROSE2}</p><div>Originally posted by Loudergood: {PROSE}</div><p>{PROSE3}</p>"
+    )
+    assert post_lines(seg, [0, 1, 2, 3]) == [0, 1, 3]
+    # ... nor a post that merely mentions such a line
+    texts = [PROSE, f"He wrote it, as originally posted by Jim: {PROSE}"]
+    assert classify_mod.without_repeated_quotes(texts, [0, 1]) == [0, 1]
+
+
 def test_trailing_sign_off_lines_are_not_the_article() -> None:
     texts = [
         "Follow Scott Shane on Twitter at @ScottShaneNYT.",
