@@ -482,6 +482,26 @@ def test_only_an_anchors_own_characters_and_their_ascii_capitals_lower_case_to_o
             assert low == chr(code) or code < 128, hex(code)
 
 
+def test_a_forum_quote_of_a_kept_post_is_not_a_second_copy() -> None:
+    # rule: FORUM_QUOTE, a quote box whose words the other kept blocks already hold
+    texts = [PROSE, PROSE2, f"Originally posted by Loudergood: {PROSE}", PROSE3]
+    assert classify_mod.without_repeated_quotes(texts, [0, 1, 2, 3]) == [0, 1, 3]
+    texts[2] = f"Quote: Originally Posted by Jim Pappas/Jabba: {PROSE}"
+    assert classify_mod.without_repeated_quotes(texts, [0, 1, 2, 3]) == [0, 1, 3]
+    # ... not a quote of a post the text does not hold (its post is on an earlier page of the thread)
+    assert classify_mod.without_repeated_quotes(texts, [1, 2, 3]) == [1, 2, 3]
+    # ... on every page: the post's lines step (template.post_lines) takes it out
+    from worker.clean.template import post_lines
+
+    seg = seg_of(
+        f"<p>{PROSE}</p><p>{PROSE2}</p><div>Originally posted by Loudergood: {PROSE}</div><p>{PROSE3}</p>"
+    )
+    assert post_lines(seg, [0, 1, 2, 3]) == [0, 1, 3]
+    # ... nor a post that merely mentions such a line
+    texts = [PROSE, f"He wrote it, as originally posted by Jim: {PROSE}"]
+    assert classify_mod.without_repeated_quotes(texts, [0, 1]) == [0, 1]
+
+
 def test_trailing_sign_off_lines_are_not_the_article() -> None:
     texts = [
         "Follow Scott Shane on Twitter at @ScottShaneNYT.",
@@ -772,7 +792,7 @@ def test_an_ad_unit_inside_the_text_is_not_the_article() -> None:
 
 
 def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_article() -> None:
-    # rule: TAIL_HEADING, a heading among the last AUTHOR_HEADING_TAIL_BLOCKS kept blocks and what follows
+    # rule: TAIL_HEADING, a heading among the last TAIL_HEADING_BLOCKS kept blocks and what follows
     teaser = "If You Touch a Baby Bird, Will Its Mother Really Abandon It?"
     headings = [
         "More from mental_floss…",
@@ -799,6 +819,21 @@ def test_a_box_of_related_posts_or_a_newsletter_ending_the_text_is_not_the_artic
         texts = [PROSE, PROSE2, line, teaser]
         kinds = ["paragraph", "paragraph", kind, "list_item"]
         assert classify_mod.without_sign_off(texts, kinds, [0, 1, 2, 3]) == [0, 1, 2, 3], line
+
+
+def test_a_long_box_of_gallery_teasers_ending_the_text_is_not_the_article() -> None:
+    # rule: TAIL_HEADING's "More galleries", among the last TAIL_HEADING_BLOCKS kept blocks (a box of teasers
+    # is longer than an author's box)
+    teasers = [f"24 hours of news photos: {n} July 2012" for n in range(20, 30)]
+    texts = [PROSE, PROSE2, "More galleries", *teasers]
+    kinds = ["paragraph", "paragraph", "heading", *["paragraph"] * len(teasers)]
+    kept = list(range(len(texts)))
+    assert classify_mod.without_sign_off(texts, kinds, kept) == [0, 1]
+    for heading in ("More photos", "More pictures"):
+        assert classify_mod.without_sign_off([PROSE, PROSE2, heading, *teasers], kinds, kept) == [0, 1]
+    # an author's box is still looked for among the last AUTHOR_HEADING_TAIL_BLOCKS only
+    texts = [PROSE, PROSE2, "About the author", *teasers]
+    assert classify_mod.without_sign_off(texts, kinds, kept) == kept
 
 
 def test_a_posts_dated_footer_is_not_the_article() -> None:

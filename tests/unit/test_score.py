@@ -26,6 +26,9 @@ from worker.clean.score import inherit, score
         ("print-link", (True, False, False)),  # a print button: weak "print"
         ("date-header", (False, False, True)),  # the post's date line over its title: CONTENT_MARKERS
         ("date-footer", (True, False, False)),  # other "date" boxes stay weak
+        ("module article-side-rail", (True, False, True)),  # a side column named "rail": strong
+        ("right-rail", (True, False, False)),
+        ("railway-map", (False, False, False)),  # "rail" alone marks nothing
     ],
 )
 def test_classify_ident(ident: str, expected: tuple[bool, bool, bool]) -> None:

@@ -397,6 +397,35 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
 
+def without_repeated_quotes(texts: list[str], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts`) without a forum post's quote of a post the text already holds: a block
+    opening "Originally posted by X" (h.FORUM_QUOTE) of whose word 4-grams at least h.FORUM_QUOTE_REPEATED
+    are in the other kept blocks (the quoted post itself, kept above it)."""
+    quotes = [i for i in kept if h.FORUM_QUOTE.match(texts[i]) is not None]
+    if not quotes:
+        return kept
+    drop = set()
+    for q in quotes:
+        own = _word_grams(texts[q])
+        if not own:
+            continue
+        rest: set[tuple[str, ...]] = set()
+        for i in kept:
+            if i != q:
+                rest |= _word_grams(texts[i])
+        if len(own & rest) >= h.FORUM_QUOTE_REPEATED * len(own):
+            drop.add(q)
+    return [i for i in kept if i not in drop] if drop else kept
+
+
+def _word_grams(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
+
+
+_WORD = re.compile(r"\w+")
+
+
 def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
@@ -461,9 +490,10 @@ def without_sign_off(texts: list[str], kinds: list[str], kept: list[int]) -> lis
     always stays."""
     k = len(kept)
     tail_kinds, most = h.TAIL_HEADING_KINDS, h.TAIL_HEADING_MAX_CHARS
-    for j in range(max(1, k - h.AUTHOR_HEADING_TAIL_BLOCKS), k):
+    author_from = k - h.AUTHOR_HEADING_TAIL_BLOCKS
+    for j in range(max(1, min(author_from, k - h.TAIL_HEADING_BLOCKS)), k):
         kind, text = kinds[kept[j]], texts[kept[j]]
-        if (kind == "heading" and h.AUTHOR_HEADING.match(text)) or (
+        if (kind == "heading" and j >= author_from and h.AUTHOR_HEADING.match(text)) or (
             kind in tail_kinds and len(text) <= most and h.TAIL_HEADING.fullmatch(text)
         ):
             k = j

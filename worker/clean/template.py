@@ -48,7 +48,12 @@ from urllib.parse import urlsplit
 
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
-from worker.clean.classify import without_page_chrome, without_page_lines, without_sign_off
+from worker.clean.classify import (
+    without_page_chrome,
+    without_page_lines,
+    without_repeated_quotes,
+    without_sign_off,
+)
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
@@ -216,11 +221,12 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     author's box or sign-off lines or share count at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL,
     h.SIGN_OFF_NOTICE, h.SHARE_COUNT), photo credits (h.PHOTO_CREDIT), the page's furniture and widget lines
     (h.FURNITURE_LINE, h.WIDGET_LINE), a post's meta bar (h.POST_META_LINE), a breadcrumb trail or welcome
-    box opening the text (h.BREADCRUMB, h.WELCOME_BOX) and ad units (h.AD_UNIT_LABEL). extract() takes them
+    box opening the text (h.BREADCRUMB, h.WELCOME_BOX), ad units (h.AD_UNIT_LABEL) and a forum post's quote
+    of a post the text holds (h.FORUM_QUOTE). extract() takes them
     out of density's blocks on a page the memory did not strip; after_extraction out of a stripped page's and
     out of the slot blocks."""
     kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
-    kept = without_page_lines(seg.texts, seg.chars, kept)
+    kept = without_page_lines(seg.texts, seg.chars, without_repeated_quotes(seg.texts, kept))
     return without_page_chrome(seg.texts, seg.kinds, seg.chars, kept)
 
 
