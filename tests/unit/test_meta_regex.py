@@ -44,6 +44,7 @@ REGEXES: dict[str, re.Pattern[str]] = {
     "text._YEAR_1990S": text._YEAR_1990S,
     "text._YEAR_2000S": text._YEAR_2000S,
     "text._YEAR_OR_SHORT_DATE": text._YEAR_OR_SHORT_DATE,
+    "text._DATE_START": text._DATE_START,
     "text.PUBLISHED_CUE": text.PUBLISHED_CUE,
     "text.OTHER_CUE": text.OTHER_CUE,
     "jsonld._LOOSE": jsonld._LOOSE,
@@ -159,14 +160,15 @@ def test_fold_is_the_whitespace_substitution(s: str) -> None:
 
 
 # Pieces of every date form around a year, and what stands next to years in running text.
-DATEISH = st.lists(
-    st.sampled_from(
-        ["14 ", "14. ", "14.03.", "3/14/", "14-3-", "March ", "März ", "Mar. ", "2019", "1999", "-03-14",
-         "/3/1", "年3月14日", " 年 3 月", ". március 14", " Mar 3", ", ", " ", "x", "©", "12:30 CET ",
-         "de ", "1er ", "th, ", "\u0663"]
-    ),
-    max_size=8,
-).map("".join)  # fmt: skip
+DATEISH_PIECES = ["14 ", "14. ", "14.03.", "3/14/", "14-3-", "March ", "März ", "Mar. ", "2019", "1999",
+                  "-03-14", "/3/1", "年3月14日", " 年 3 月", ". március 14", " Mar 3", ", ", " ", "x", "©",
+                  "12:30 CET ", "de ", "1er ", "th, ", "\u0663"]  # fmt: skip
+DATEISH = st.lists(st.sampled_from(DATEISH_PIECES), max_size=8).map("".join)
+
+
+# ... and what a date start may hide: a year inside a longer run before "年", a month after "年", two- and
+# three-digit runs.
+DATE_PIECES = [*DATEISH_PIECES, "12019年", "年Sept. 3 ", "120193", "123 ", "5", "99", "ab", "Sept. 3 "]
 
 
 @settings(max_examples=500)
@@ -181,6 +183,18 @@ def test_a_year_without_another_digit_in_its_window_starts_no_date_around_it(s: 
         for p in range(start, year.start() + 1):
             m = dates.TEXT_DATE.match(s, p, end)
             assert m is None or m.end() < year.end()
+
+
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from(DATE_PIECES), max_size=8).map("".join), st.integers(0, 40))
+def test_every_position_text_date_matches_at_is_a_date_start(s: str, cut: int) -> None:
+    # text_dates tries TEXT_DATE at _DATE_START's positions only: the search it replaces found a match
+    # at any other position (with the window's end anywhere, as text_dates sets it)
+    end = max(0, len(s) - cut)
+    starts = {m.start() for m in text._DATE_START.finditer(s, 0, end)}
+    for p in range(end + 1):
+        if dates.TEXT_DATE.match(s, p, end) is not None:
+            assert p in starts, (s, p, end)
 
 
 # TEXT_DATE tests where a date may start before its branches (dates.py): what the plain alternation finds,

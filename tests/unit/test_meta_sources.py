@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser
 
 from worker.clean.meta import FoundDate, PageMetadata, extract_metadata
@@ -420,3 +422,19 @@ def test_the_canonical_link_is_read_by_its_rel_word(rel: str, canonical: str | N
     head = f'<link rel="stylesheet" href="/s.css"><link rel="{rel}" href="https://x.example/a">'
     m = meta_of(f"<html><head>{head}</head><body><p>x</p></body></html>")
     assert m.canonical_url == canonical
+
+
+# _url_parts reads the usual URLs by a regex: what urlsplit reads (its reference), for URLs of every shape.
+URL_PIECES = st.sampled_from(
+    ["http", "https", "HTTP", ":", "//", "/", "?", "#", "a", "B", ".", "-", "com", "8080", "@", "[", "]", "%",
+     "\t", "\n", " ", "x=1", "&", "é", ":80", "_", "\x00"]
+)  # fmt: skip
+
+
+@settings(max_examples=1000)
+@given(st.sampled_from(["", "http://", "https://"]), st.lists(URL_PIECES, max_size=12).map("".join))
+def test_url_parts_read_as_urlsplit_reads_them(scheme: str, rest: str) -> None:
+    from worker.clean import meta
+
+    url = scheme + rest
+    assert meta._url_parts(url) == meta._split_url_parts(url)

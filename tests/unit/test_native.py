@@ -990,7 +990,9 @@ def test_a_stage_whose_check_fails_or_raises_is_off_with_the_reason(caplog: pyte
 
 
 # Marked elements (worker/clean/meta/marked.py): the metadata's scans that need strings, not nodes.
-MARK_WORDS = ["date", "DATE", "upDated", "meta", "post-meta published", "Zeit time", "bylineX", "dÄte", "x"]
+# (repeated and cut words, and a value longer than any buffer the scan might fold it in)
+MARK_WORDS = ["date", "DATE", "upDated", "meta", "post-meta published", "Zeit time", "bylineX", "dÄte", "x",
+              "datedate", "dat", "tim", "x" * 520 + "Time"]  # fmt: skip
 MARK_ATTRS = st.lists(
     st.tuples(st.sampled_from(["class", "id", "title"]), st.one_of(st.none(), st.sampled_from(MARK_WORDS))),
     max_size=3,
@@ -1239,7 +1241,9 @@ UNMARK_LEAF = st.one_of(
     st.sampled_from(
         ["<script>var x = 1;</script>", "var x = 1;", "<style>p{}</style>", "<script>ab</script>",
          "<noscript><p>no script</p></noscript>", "<svg><style>svg style</style></svg>", "<!-- c -->",
-         "<template>t</template>", " \u3000\n", "über 漢字 😀", "<script></script>", "<br>"]
+         "<template>t</template>", " \u3000\n", "über 漢字 😀", "<script></script>", "<br>",
+         # text holding a script's ";{}=" bytes, or its start, without its text, or with it shifted
+         "var y = 1;", "var x", "x = 2; var x = 1;", "<script>{a; b = 2}</script>", "{a; b = 2}", "{a; b"]
     ),
 )  # fmt: skip
 UNMARK_TREES = html_trees(UNMARK_LEAF, st.sampled_from(["div", "p", "span", "script", "style"]), st.just(""))

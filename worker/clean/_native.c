@@ -3680,27 +3680,53 @@ static int holds(const unsigned char *s, size_t n, const char *w, size_t m) {
     return 0;
 }
 
-enum { WORDS_FOLDED_MAX = 512 }; /* longer values are searched in place, byte by byte */
+/* The words a scan looks for in a class or an id (lower-case ASCII, found in any ASCII case), by their first
+   byte: bit i of by_first[c] is set when word i starts with c. One pass over a value then tries at each
+   byte only the words starting with it (the date-like elements' seven words in each class of a page:
+   seven memchr scans of it cost twice as many instructions, callgrind). */
+enum { WORDS_MAX = 64 };
+typedef struct {
+    Py_ssize_t n;
+    const char *w[WORDS_MAX];
+    size_t len[WORDS_MAX];
+    uint64_t by_first[256];
+} WordSet;
 
-/* How many of `words` the first attribute `name` of `el` holds (in any ASCII case: the value is folded
-   once, then searched for each word, the date-like elements' seven words in each class of a page). */
-static Py_ssize_t words_in(Node *el, const char *name, size_t m, PyObject *words) {
-    const unsigned char *v = NULL;
-    size_t vn = 0;
-    if (PyTuple_GET_SIZE(words) == 0 || !value_of(el, name, m, 0, &v, &vn) || v == NULL)
-        return 0;
-    unsigned char folded[WORDS_FOLDED_MAX];
-    int fold = vn <= WORDS_FOLDED_MAX;
-    for (size_t i = 0; fold && i < vn; i++)
-        folded[i] = ascii_fold(v[i]);
-    Py_ssize_t k = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(words); i++) {
-        PyObject *w = PyTuple_GET_ITEM(words, i);
-        const char *ws = PyBytes_AS_STRING(w);
-        size_t wn = (size_t)PyBytes_GET_SIZE(w);
-        k += wn > 0 && (fold ? holds(folded, vn, ws, wn) : contains_ci(v, vn, ws, wn));
+/* `words` (a tuple of bytes, at most WORDS_MAX) as a WordSet; -1 with an exception when it is not one. */
+static int words_of(PyObject *words, WordSet *out) {
+    memset(out->by_first, 0, sizeof out->by_first);
+    out->n = PyTuple_GET_SIZE(words);
+    if (out->n > WORDS_MAX) {
+        PyErr_Format(PyExc_ValueError, "at most %d words", WORDS_MAX);
+        return -1;
     }
-    return k;
+    for (Py_ssize_t i = 0; i < out->n; i++) {
+        PyObject *w = PyTuple_GET_ITEM(words, i);
+        out->w[i] = PyBytes_AS_STRING(w);
+        out->len[i] = (size_t)PyBytes_GET_SIZE(w);
+        if (out->len[i] > 0) /* an empty word is held by no value (as the reference counts it) */
+            out->by_first[(unsigned char)out->w[i][0]] |= (uint64_t)1 << i;
+    }
+    return 0;
+}
+
+/* How many of `ws` v[0:vn] holds, in any ASCII case (each word once, wherever it is). */
+static Py_ssize_t words_held(const unsigned char *v, size_t vn, const WordSet *ws) {
+    uint64_t found = 0;
+    for (size_t i = 0; i < vn; i++) {
+        uint64_t maybe = ws->by_first[ascii_fold(v[i])] & ~found;
+        for (; maybe; maybe &= maybe - 1) {
+            int k = __builtin_ctzll(maybe);
+            size_t wn = ws->len[k], j = 1;
+            if (wn > vn - i)
+                continue;
+            while (j < wn && ascii_fold(v[i + j]) == (unsigned char)ws->w[k][j])
+                j++;
+            if (j == wn)
+                found |= (uint64_t)1 << k;
+        }
+    }
+    return __builtin_popcountll(found);
 }
 
 static PyObject *attr_or_none(Node *el, const char *name, size_t m) {
@@ -3751,13 +3777,36 @@ enum { MARKED_TAGS_MAX = 16 };
 
 /* How many alternatives of the selector list name `el`: lexbor's find reports an element once per
    alternative that matches it ("[class*='date' i], [class*='meta' i]" lists a "date-meta" twice). */
-static Py_ssize_t marked(Node *el, const uintptr_t *tags, Py_ssize_t ntags, PyObject *in_class, PyObject *in_id) {
+static Py_ssize_t marked(Node *el, const uintptr_t *tags, Py_ssize_t ntags, const WordSet *in_class, const WordSet *in_id) {
     if (el->type != NODE_ELEMENT)
         return 0;
     Py_ssize_t k = 0;
     for (Py_ssize_t i = 0; i < ntags; i++)
         k += tags[i] == el->tag_id;
-    return k + words_in(el, "class", 5, in_class) + words_in(el, "id", 2, in_id);
+    if (in_class->n == 0 && in_id->n == 0)
+        return k;
+    /* the first class and the first id (the HTML parser keeps no second one), in one pass */
+    const unsigned char *cls = NULL, *id = NULL;
+    size_t cn = 0, idn = 0;
+    int seen_cls = 0, seen_id = 0;
+    for (void *at = first_attr(el); at != NULL && !(seen_cls && seen_id); at = next_attr(at)) {
+        size_t n = 0;
+        const unsigned char *an = attr_name(at, &n);
+        if (an == NULL)
+            continue;
+        if (n == 5 && !seen_cls && memcmp(an, "class", 5) == 0) {
+            seen_cls = 1;
+            cls = attr_value(at, &cn);
+        } else if (n == 2 && !seen_id && memcmp(an, "id", 2) == 0) {
+            seen_id = 1;
+            id = attr_value(at, &idn);
+        }
+    }
+    if (cls != NULL)
+        k += words_held(cls, cn, in_class);
+    if (id != NULL)
+        k += words_held(id, idn, in_id);
+    return k;
 }
 
 PyDoc_STRVAR(marked_doc,
@@ -3801,6 +3850,9 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
                 if (PyBytes_AS_STRING(w)[j] >= 'A' && PyBytes_AS_STRING(w)[j] <= 'Z')
                     return PyErr_Format(PyExc_ValueError, "words must be lower case: %R", w);
         }
+    WordSet class_words, id_words;
+    if (words_of(in_class, &class_words) < 0 || words_of(in_id, &id_words) < 0)
+        return NULL;
     PyObject *out = PyList_New(0);
     if (out == NULL)
         return NULL;
@@ -3808,7 +3860,7 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
     Node *root = (Node *)(uintptr_t)address;
     Node *node = root;
     while (node != NULL && PyList_GET_SIZE(out) < limit) {
-        Py_ssize_t times = marked(node, tags, ntags, in_class, in_id);
+        Py_ssize_t times = marked(node, tags, ntags, &class_words, &id_words);
         if (times > 0) {
             PyObject *item = NULL, *cls = attr_or_none(node, "class", 5);
             PyObject *id = cls != NULL ? attr_or_none(node, "id", 2) : NULL;
@@ -6757,6 +6809,25 @@ PyDoc_STRVAR(unmarked_text_doc,
              "occurrence in the text. None when the text is not valid UTF-8 (selectolax would decode it with\n"
              "\"replace\"): the caller runs the Python reference.");
 
+/* Whether text[a:b] (a skipped element's text) occurs nowhere in text[pos:] before `a` (pos <= a): then
+   the first occurrence there is its own, at `a`, found without memmem (whose two-way search reads the
+   whole needle, a script's text, before it compares: a third of the text fallback's C). An earlier
+   occurrence would hold the needle's byte j at j past its start: one of the bytes code is full of and
+   text has few (";{}=" in its first 256 bytes), or else its first byte; none of it in text[pos+j:a+j]
+   means none. False when that cannot be told: memmem decides. */
+static int none_before(const Buf *text, size_t pos, size_t a, size_t b) {
+    if (pos == a)
+        return 1;
+    const unsigned char *needle = text->b + a;
+    size_t m = b - a, j = 0;
+    for (size_t i = 0; i < m && i < 256; i++)
+        if (needle[i] == ';' || needle[i] == '{' || needle[i] == '}' || needle[i] == '=') {
+            j = i;
+            break;
+        }
+    return memchr(text->b + pos + j, needle[j], a - pos) == NULL;
+}
+
 static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
     unsigned long long address;
     PyObject *tag_ids;
@@ -6818,7 +6889,13 @@ static PyObject *native_unmarked_text(PyObject *self, PyObject *args) {
             chars += (text.b[i] & 0xC0) != 0x80;
         if (chars < min_chars)
             continue;
-        const unsigned char *k = b > a ? memmem(text.b + pos, text.n - pos, text.b + a, b - a) : text.b + pos;
+        const unsigned char *k;
+        if (b == a)
+            k = text.b + pos;
+        else if (pos <= a && none_before(&text, pos, a, b))
+            k = text.b + a;
+        else
+            k = memmem(text.b + pos, text.n - pos, text.b + a, b - a);
         if (k == NULL)
             continue;
         if (append_folded(&out, text.b + pos, (size_t)(k - text.b) - pos, &pending) < 0)

@@ -12,6 +12,7 @@ visible text in C with the accelerator: select.py, header.py, marked.py).
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 from urllib.parse import urlsplit
 
@@ -28,10 +29,27 @@ from worker.models import NO_METADATA, FoundDate, PageMetadata
 __all__ = ["NO_METADATA", "FoundDate", "PageMetadata", "extract_metadata"]
 
 
+# A URL of the usual form: "http(s)://", a host of letters, digits, dots and hyphens, an optional port,
+# then "/", "?", "#" or its end, with none of the characters urlsplit removes (tab, CR, LF). Its parts are
+# read here as urlsplit reads them (the netloc ends at the first "/", "?" or "#"; the fragment is cut at
+# the first "#", then the query at the first "?"): urlsplit and its hostname cost ~35 K instructions a
+# page in pure Python (callgrind), the match a tenth of that. Any other URL goes through urlsplit.
+_PLAIN_URL = re.compile(r"https?://([A-Za-z0-9.-]*)(?::[0-9]*)?([/?#][^\t\r\n]*)?")
+
+
 def _url_parts(url: str | None) -> tuple[str, str]:
     """The path (with its query) and the country-domain suffix of a page URL, "" when unknown."""
     if not url:
         return "", ""
+    plain = _PLAIN_URL.fullmatch(url)
+    if plain is not None:
+        path, _, query = (plain[2] or "").split("#", 1)[0].partition("?")
+        return path + ("?" + query if query else ""), plain[1].lower().rsplit(".", 1)[-1]
+    return _split_url_parts(url)
+
+
+def _split_url_parts(url: str) -> tuple[str, str]:
+    """_url_parts by urlsplit: any URL (the reference of _PLAIN_URL's reading)."""
     try:
         split = urlsplit(url)
         host = split.hostname or ""
