@@ -651,6 +651,8 @@ def test_widget_lines_are_not_the_article() -> None:
         "« Previous article",
         "« Regulation as a Prisoner's Dilemma | Main | Micromorts »",  # a blog's post navigator
         "« Previous | Main | Next »",
+        "See more video »",  # a pointer to a video box
+        "Complete coverage: Massacre in Aurora",  # a pointer to a topic page
     ]
     # ... not prose that mentions such things, nor a comment's reply to a handle, nor a long line
     others = [
@@ -665,8 +667,26 @@ def test_widget_lines_are_not_the_article() -> None:
         "Home | Main | Contact",
         "« The main | plot »",
         f"{PROSE} Also on HuffPost:",
+        "See more video of the crash on our site, where the full report is.",
+        "Complete coverage: the report's authors read every file. They found the missing pages.",
     ]
     _assert_drops_lines(classify_mod.without_page_lines, widgets, others)
+
+
+def test_a_long_post_navigator_is_not_the_article() -> None:
+    # rule: POST_NAVIGATOR, a navigator longer than FURNITURE_MAX_CHARS
+    navigators = [
+        "« Amusement Park Owner Hires Squire Sanders to Lobby on OSHA Regulations | Main | 'Significant'"
+        " Layoffs Made at National Whistleblowers Center »",
+    ]
+    # ... not a long line that only mentions "Main", nor a navigator longer than POST_NAVIGATOR_MAX_CHARS
+    others = [
+        "« The main question | Main | the answer » was the title the two authors chose for the paper they"
+        " wrote on the subject last year.",
+        f"« {PROSE} | Main | {PROSE2} »",
+        f"{PROSE} « Amusement Park Owner Hires Squire Sanders | Main | Layoffs Made at National Center »",
+    ]
+    _assert_drops_lines(classify_mod.without_page_lines, navigators, others)
 
 
 def test_a_posts_meta_bar_is_not_the_article() -> None:

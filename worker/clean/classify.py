@@ -393,7 +393,7 @@ def without_page_lines(texts: list[str], chars: list[int], kept: list[int]) -> l
     Watch Video", a cut-off teaser "... Read More...") and a widget's label or control (h.WIDGET_LINE: "Also
     on HuffPost:", "STORY HIGHLIGHTS", "1 2 3 Next") and a post's meta bar (h.POST_META_LINE: "... |
     permalink | comments (1)")."""
-    most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS)
+    most = max(h.PHOTO_CREDIT_MAX_CHARS, h.FURNITURE_MAX_CHARS, h.POST_NAVIGATOR_MAX_CHARS)
     return [i for i in kept if chars[i] > most or not _page_line(texts[i], chars[i])]
 
 
@@ -430,7 +430,7 @@ def _page_line(text: str, chars: int) -> bool:
     if chars <= h.PHOTO_CREDIT_MAX_CHARS and "/" in text and h.PHOTO_CREDIT.fullmatch(text) is not None:
         return True
     if chars > h.FURNITURE_MAX_CHARS:
-        return False
+        return "«" in text[:4] and h.POST_NAVIGATOR.fullmatch(text) is not None
     if text.endswith(h.FURNITURE_ENDINGS) or h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is not None:
         return True
     folded = text.casefold()
