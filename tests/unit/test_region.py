@@ -495,6 +495,26 @@ def test_no_one_post_on_a_list_of_posts_nor_a_post_without_content() -> None:
     assert _one_post(thin, elem(thin, "div", "main")) == elem(thin, "div", "main")
 
 
+def test_a_short_post_under_a_body_target_wins_at_any_weight() -> None:
+    # density found no column holding half the page (the target is <body>): the page's one post holding
+    # text is the article however little it weighs (rule: SINGLE_POST_BODY_MIN_WEIGHT)
+    seg = seg_of(
+        f"{NAV}<div class='post hentry'><p>Posted July 8th, 2011</p><p>Photos by Eirik in Paris</p></div>"
+        f"<div id='about'><p>{PROSE}</p></div><div id='note'><p>{PROSE2}</p></div>"
+        f"<div id='more'><p>{PROSE3}</p></div>"
+    )
+    post = elem(seg, "div", "post")
+    assert descend(seg, _prefix(seg)) == 0
+    assert _prefix(seg)[seg.ends[post]] - _prefix(seg)[seg.firsts[post]] < h.SINGLE_POST_MIN_WEIGHT
+    assert _one_post(seg, 0) == post
+    # below a column target the weight bar stands
+    main = seg_of(
+        f"{NAV}<div id='main'><div class='post hentry'><p>Posted July 8th, 2011</p></div>"
+        f"<div id='about'><p>{PROSE}</p></div><div id='note'><p>{PROSE2}</p></div></div>"
+    )
+    assert _one_post(main, elem(main, "div", "main")) == elem(main, "div", "main")
+
+
 def test_the_authors_box_beside_the_target_does_not_join() -> None:
     bio = " ".join([PROSE2, PROSE])
     seg = _article_then(

@@ -752,6 +752,18 @@ HEADLINE_POST_MIN_SHARE = 0.2
 # summed page F1 against single-page -2.30 -> -0.30; the post under the headline on stripped pages too:
 # no change (not applied there).
 SINGLE_POST_MIN_WEIGHT = 50.0
+# ... but when density's target is <body> itself (no column held DESCEND_SHARE of the page: a short post
+# among a profile, a footer and link columns of similar weight), the one post holding text is the article at
+# any weight: <body> is never a better region than the page's one post. Found on dragnet train R952
+# (thestreethearts.com, a photo post of two lines, post weight 34: F1 0 -> 0.857; the whole page was the
+# target and nothing was kept). Measured (eval_model.py, heuristics, single / memory, 5 decimals): dragnet
+# 0.94252 -> 0.94315 / 0.94696 -> 0.94759 (--as-gold 0.95912 -> 0.96057 / 0.96245 -> 0.96390), dragnet test
+# 0.93472 -> 0.93583 / 0.93763 -> 0.93874 (--as-gold 0.95168 -> 0.95409 / 0.95285 -> 0.95526); every other
+# row unchanged (one train page and one test page change). Measured, not kept: SINGLE_POST_MIN_WEIGHT itself
+# at 30 or 33 for every target: trafilatura_eval 0.92833 -> 0.92762 and, at 30, dragnet sites>=5 single
+# 0.94580 -> 0.94524 (hackermonthly.com's page 83, a column target, took a 31-weight post holding the wrong
+# lines).
+SINGLE_POST_BODY_MIN_WEIGHT = 0.0
 
 # The post's taxonomy lines (TAXONOMY_LABEL within TAXONOMY_MAX_CHARS, below: "This entry was posted on ...
 # and is filed under: ...", "Tags: ...") are not kept on a single page either (pipeline.extract, after the

@@ -319,7 +319,8 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
     """The page's post element, when the page has one and the target is not inside it: a post page's
     prose sits in its one element named like a post ("hentry", "post-123", Blogger's "post"), while
     density stopped at a column holding it beside the sidebar, or in the sidebar itself (a profile or
-    widget text outweighing a short post). The post needs SINGLE_POST_MIN_WEIGHT of content weight; a
+    widget text outweighing a short post). The post needs SINGLE_POST_MIN_WEIGHT of content weight (any,
+    SINGLE_POST_BODY_MIN_WEIGHT, when the target is <body>: density found no column at all); a
     target outside it is left only when it sits in an element named or tagged as boilerplate (density
     found the article elsewhere otherwise). Posts nested in a post count as one; a page listing several
     posts keeps its target. Also on a page the site memory stripped: what it could not strip (a sidebar
@@ -335,7 +336,8 @@ def the_one_post(seg: Segmentation, prefix: list[float], target: int, flags: byt
         e = marks.find(1, skips[e])
     if post < 0 or post <= target < skips[post]:
         return target
-    if prefix[ends[post]] - prefix[firsts[post]] < h.SINGLE_POST_MIN_WEIGHT:
+    least = h.SINGLE_POST_BODY_MIN_WEIGHT if target == 0 else h.SINGLE_POST_MIN_WEIGHT
+    if prefix[ends[post]] - prefix[firsts[post]] < least:
         return target
     if target < post < skips[target]:
         return post
