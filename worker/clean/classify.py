@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import chain
@@ -404,17 +405,14 @@ def without_repeated_quotes(texts: list[str], kept: list[int]) -> list[int]:
     quotes = [i for i in kept if h.FORUM_QUOTE.match(texts[i]) is not None]
     if not quotes:
         return kept
-    drop = set()
-    for q in quotes:
-        own = _word_grams(texts[q])
-        if not own:
-            continue
-        rest: set[tuple[str, ...]] = set()
-        for i in kept:
-            if i != q:
-                rest |= _word_grams(texts[i])
-        if len(own & rest) >= h.FORUM_QUOTE_REPEATED * len(own):
-            drop.add(q)
+    grams = {i: _word_grams(texts[i]) for i in kept}
+    # in how many kept blocks each 4-gram stands: one pass, however many quotes the thread holds
+    holders = Counter(g for i in kept for g in grams[i])
+    drop = {
+        q
+        for q in quotes
+        if grams[q] and sum(holders[g] > 1 for g in grams[q]) >= h.FORUM_QUOTE_REPEATED * len(grams[q])
+    }
     return [i for i in kept if i not in drop] if drop else kept
 
 
