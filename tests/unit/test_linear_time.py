@@ -48,6 +48,24 @@ def _comments(html: str) -> object:
     return clean_page(Page(id="p", html=html), None, CleanOptions(keep_comments=True))
 
 
+def _comment_sections_page(n: int) -> str:
+    """A page of n sibling comment sections (each its own element named like one) beside the article."""
+    sections = "".join(
+        f"<div class='comments' id='c{i}'><p>Reader {i} wrote: the bridge is fine and I agree.</p></div>"
+        for i in range(n)
+    )
+    return f"<html><body><article><p>{'Article words. ' * 400}</p></article>{sections}</body></html>"
+
+
+def _galleries_page(n: int) -> str:
+    """n small photo galleries before an article's text: each gallery inside the target is weighed against
+    the target's prose."""
+    galleries = "".join(
+        f"<div class='gallery'><img src='a{i}.jpg'><p>Photo {i}: Reuters</p></div>" for i in range(n)
+    )
+    return f"<html><body><h1>Title</h1>{galleries}<p>{'Article words here. ' * 20}</p></body></html>"
+
+
 def _posts_page(n: int) -> str:
     posts = "".join(
         f"<div class='post hentry'><h2>Post {i}</h2><p class='byline'>by Ann Lee, May {i % 28 + 1}, 2024</p>"
@@ -281,7 +299,9 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "quality signals": (lambda n: ["It's 2 of the words, don't you think?"] * n, _assess, 500),
     "comment tail, linked comment lines": (_linked_comment_lines, lambda a: classify.comment_tail(*a), 300),
     "comments, inline authors": (_comment_page, _comments, 100),
+    "comments, sibling sections": (_comment_sections_page, _comments, 800),
     "posts": (_posts_page, _posts, 50),
+    "galleries beside the text": (_galleries_page, _posts, 300),
     "markdown, fences": (document, render.to_markdown, 100),
     "block spans": (document, render.block_spans, 100),
 }

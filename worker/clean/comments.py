@@ -20,6 +20,7 @@ Every table is in worker.clean.heuristics ("comments"); tuned on dragnet's pages
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 from datetime import date
 
@@ -73,7 +74,9 @@ def sections(
         blocks = _comment_blocks(seg, scores, e, range(firsts[e], ends[e]), in_text)
         end = ends[e]
         if blocks:
-            out.append(Section(e, blocks, [m for m in marks[k + 1 :] if m < seg.skips[e]]))
+            # marks are in document order: the ones inside e follow it up to its subtree's end (a slice, not
+            # a scan of every later mark: sibling sections by the thousand made that quadratic)
+            out.append(Section(e, blocks, marks[k + 1 : bisect_left(marks, seg.skips[e], k + 1)]))
     if tail:
         covered = {b for s in out for b in s.blocks}
         blocks = _comment_blocks(seg, scores, target, [b for b in tail if b not in covered], in_text)

@@ -18,7 +18,7 @@ footer, side column or navigation is not the article (`outside_chrome`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -380,13 +380,19 @@ def beside_galleries(
         target = a
         g = marks.find(1, target + 1)
     firsts, ends, galleries = seg.firsts, seg.ends, []
+    # The target's first and last prose blocks, found once: "prose beside gallery g" is one of them outside
+    # g (asking _prose_box(target, without=g) of each gallery scanned the target once per gallery).
+    prose: tuple[int, int] | None = None
+    weight = prefix[ends[target]] - prefix[firsts[target]]
     while 0 <= g < skips[target]:  # the outermost galleries inside the target holding text
         if (
             ends[g] > firsts[g]
-            and _prose_box(seg, prefix, link_density, target, without=g)
+            and weight - (prefix[ends[g]] - prefix[firsts[g]]) >= h.PROSE_BOX_MIN_WEIGHT
             and not _prose_box(seg, prefix, link_density, g)
         ):
-            galleries.append(g)
+            first, last = prose = prose or _prose_ends(seg, link_density, target)
+            if first >= 0 and (first < firsts[g] or last >= ends[g]):
+                galleries.append(g)
         g = marks.find(1, skips[g])
     return target, galleries
 
@@ -508,14 +514,32 @@ def _prose_box(
         weight, blocks = weight - (prefix[ghi] - prefix[glo]), chain(range(lo, glo), range(ghi, hi))
     if weight < h.PROSE_BOX_MIN_WEIGHT:
         return False
+    return next(_prose_blocks(seg, link_density, blocks, kinds_of_prose), -1) >= 0
+
+
+def _prose_blocks(
+    seg: Segmentation, link_density: list[float], blocks: Iterable[int], kinds_of_prose: frozenset[str]
+) -> Iterator[int]:
+    """The blocks of `blocks` that make a box a prose box: LENGTH_HIGH+ characters with little link text, of
+    one of `kinds_of_prose` (a table cell's ending a sentence)."""
     chars, kinds, most_linked, texts = seg.chars, seg.kinds, h.PROSE_BOX_LINK_DENSITY, seg.texts
-    return any(
-        chars[j] >= h.LENGTH_HIGH
+    return (
+        j
+        for j in blocks
+        if chars[j] >= h.LENGTH_HIGH
         and kinds[j] in kinds_of_prose
         and link_density[j] <= most_linked
         and (kinds[j] != "table_cell" or texts[j].endswith(h.PROSE_CELL_END))  # rule: PROSE_CELL_END
-        for j in blocks
     )
+
+
+def _prose_ends(seg: Segmentation, link_density: list[float], e: int) -> tuple[int, int]:
+    """Element `e`'s first and last paragraph blocks that make a prose box; (-1, -1) when it has none."""
+    lo, hi = seg.firsts[e], seg.ends[e]
+    first = next(_prose_blocks(seg, link_density, range(lo, hi), _PARAGRAPHS), -1)
+    if first < 0:
+        return -1, -1
+    return first, next(_prose_blocks(seg, link_density, range(hi - 1, first - 1, -1), _PARAGRAPHS))
 
 
 def with_prose_neighbours(
