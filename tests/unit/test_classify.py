@@ -26,6 +26,7 @@ from worker.clean.classify import (
     classify_region,
     comment_tail,
     decide_python,
+    join_dropped,
     language,
     smooth,
     with_caption_runs,
@@ -34,6 +35,7 @@ from worker.clean.classify import (
     with_item_runs,
     with_linked_headings,
     with_linked_items,
+    with_listed_post_titles,
     with_numbered_lines,
 )
 from worker.clean.lang import LANGS, STOPWORDS
@@ -958,6 +960,33 @@ def test_the_heuristics_pipeline_keeps_a_posts_linked_title_single_page() -> Non
         Page(id="p", html=f"{NAV}<div id='posts'>{posts}</div>"), None, CleanOptions(block_model=False)
     ).text
     assert "Post number 1 of the week" in text
+
+
+def test_where_the_memory_stripped_the_page_only_the_listed_posts_titles_join() -> None:
+    def post(i: int, text: str, extra: str = "") -> str:
+        title = f"<h2><a href='/{i}'>Post number {i} of the week</a></h2>"
+        return f"<div class='entry'>{title}<p>{text}</p>{extra}</div>"
+
+    related = "<ul><li><h6><a href='/r'>Another story about the bridge (May 2, 2012)</a></h6></li></ul>"
+    blurb = "Twenty-four hours of news photos and more."
+    teaser = f"<div class='more'><h3><a href='/g'>Day in pictures</a></h3><p>{blurb}</p></div>"
+    second = post(1, PROSE2, f"{related}<p>{PROSE3}</p>{teaser}")
+    html = f"{NAV}<div id='posts'>{post(0, PROSE)}{second}</div>"
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    c = classify_region(seg, scores, region)
+    assert [seg.texts[i] for i in c.kept] == [PROSE, PROSE2, PROSE3]  # the titles dropped for their links
+    joined = [seg.texts[i] for i in join_dropped(seg, scores, region, c, single_page=False)]
+    # rule: LISTED_TITLE_MIN_NEXT_CHARS; not the title opening the text (the headline), nor a related list's
+    # linked item before the text's next paragraph (its box holds no more than it)
+    assert joined == [PROSE, "Post number 1 of the week", PROSE2, PROSE3]
+    # a teaser's linked title over its short blurb (kept here) stays out; single-page's step takes it
+    kept = sorted([*c.kept, seg.texts.index(blurb)])
+    step = KeptText(seg, scores, region, kept, set(kept), frozenset(c.tail))
+    assert "Day in pictures" in [seg.texts[i] for i in with_linked_headings(step)]
+    assert len(blurb) < h.LISTED_TITLE_MIN_NEXT_CHARS
+    assert [seg.texts[i] for i in with_listed_post_titles(step)] == ["Post number 1 of the week"]
 
 
 # A link line on either side of the article's own short list: smoothing drops the list (ITEM_RUN_*).

@@ -550,10 +550,11 @@ def join_dropped(
     seg: Segmentation, scores: Scores, region: Region, c: Classified, single_page: bool
 ) -> list[int]:
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
-    closing lines, numbered lines, lines split by captions, inner lines, and (single-page: the memory's step
-    decides them where it stripped the page) linked titles. Each step sees what the ones before it added."""
+    closing lines, numbered lines, lines split by captions, inner lines, and linked titles (where the memory
+    stripped the page, only the listed posts' titles after the text's first block: with_listed_post_titles).
+    Each step sees what the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
-    steps = JOINING_STEPS if single_page else JOINING_STEPS[:-1]
+    steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:
         added = step(kept)
         if added:
@@ -796,7 +797,31 @@ def with_linked_headings(kept: KeptText) -> list[int]:
     ]
 
 
-# The joining steps in the order join_dropped runs them; the last is single-page only.
+def with_listed_post_titles(kept: KeptText) -> list[int]:
+    """with_linked_headings on a page the memory stripped, whose widened region holds the text's own headline
+    and the boxes beside the text: only a linked heading after the text's first block, whose box (its
+    element's parent) holds the block after it, of at least h.LISTED_TITLE_MIN_NEXT_CHARS characters. The
+    next post's title in a listing of posts ("Avoiding Scams" over its post), not the headline opening the
+    text (out of the default text; `keep_headline` places it), a related list's linked item between the
+    text's paragraphs, nor a gallery's or promo's linked titles over their short blurbs."""
+    blocks = kept.blocks
+    if not blocks:
+        return []
+    seg = kept.seg
+    first, chars, parents, owners, ends = blocks[0], seg.chars, seg.parents, seg.owners, seg.ends
+    least = h.LISTED_TITLE_MIN_NEXT_CHARS
+    return [
+        i
+        for i in with_linked_headings(kept)
+        if i > first
+        and chars[i + 1] >= least
+        and parents[owners[i]] >= 0
+        and ends[parents[owners[i]]] > i + 1
+    ]
+
+
+# The joining steps in the order join_dropped runs them; the last is single-page only (MEMORY_JOINING_STEPS
+# where the memory stripped the page).
 JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_linked_items,
     with_item_runs,
@@ -805,6 +830,10 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_caption_runs,
     with_inner_lines,
     with_linked_headings,
+)
+MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
+    *JOINING_STEPS[:-1],
+    with_listed_post_titles,
 )
 
 
