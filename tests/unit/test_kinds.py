@@ -21,6 +21,7 @@ from worker.clean.kinds import (
     find_headlines,
     heading_above,
     names_site,
+    opening_copy,
     text_blocks,
     words,
 )
@@ -378,3 +379,20 @@ def test_a_headline_that_is_the_sites_name_is_not_added_to_the_text() -> None:
     # the site's name below the text (a sidebar's): the heading right above the text is the headline
     seg = seg_of(f"<h1>{TITLE}</h1><p>{PROSE}</p><h2>The White House Blog</h2>")
     assert text_blocks(seg, [1], 2, True, True, site="whitehouse.gov") == ([0, 1], ["headline", "paragraph"])
+
+
+def test_the_headlines_copy_opening_the_kept_text_is_the_headline() -> None:
+    title = "Council opens the new bridge after two years"
+    header = f"<div class='page-header'><h2>{title}</h2></div>"
+    article = f"<div class='article'><h1>{title}</h1><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div>"
+    html = f"<html><head><title>{title}</title></head><body>{NAV}{header}{article}</body></html>"
+    kept = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False, keep_headline=True))
+    # rule: HEADLINE_OPENING_COPY (the page header's copy, the first found, is not added over the article's)
+    assert [(b.kind, b.text) for b in kept.blocks[:2]] == [("headline", title), ("paragraph", PROSE)]
+    default = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False))
+    assert [b.text for b in default.blocks] == [title, PROSE, PROSE2, PROSE3]  # the default text unchanged
+    # a copy inside the text, not opening it (a partial one naming a section), is not the headline
+    seg = seg_of(f"{header}<div><p>{PROSE}</p><h3>Council opens the new bridge</h3><p>{PROSE2}</p></div>")
+    first, later = find_headlines(seg, title, repeats=True)
+    assert opening_copy(seg, title, first, [1, later, 3]) == first
+    assert opening_copy(seg, title, first, [later, 3]) == later

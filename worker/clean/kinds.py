@@ -18,6 +18,8 @@ they hold the headline with at most HEADLINE_EXTRA_WORDS more (a label or a date
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
+from collections.abc import Sequence
 from datetime import date
 
 from worker.clean import heuristics as h
@@ -108,6 +110,24 @@ def find_headlines(seg: Segmentation, title: str | None, repeats: bool = False) 
         if matches(at):
             found.append(at)
     return found
+
+
+def opening_copy(
+    seg: Segmentation, title: str | None, headline: int, kept: list[int], repeats: Sequence[int] | None = None
+) -> int:
+    """The headline's block for a text that keeps it (`keep_headline`): `headline` (find_headlines' first
+    block), or the later copy of the headline (its `repeats`, found here when not given) that opens `kept`
+    when `headline` is not in it (h.HEADLINE_OPENING_COPY: a page header or breadcrumb naming the article
+    above the article's own headline, which the text holds; text_blocks would add the first one over it)."""
+    first = kept[0]
+    if not h.HEADLINE_OPENING_COPY or first <= headline or seg.kinds[first] != h.HEADLINE_REPEAT_KIND:
+        return headline
+    at = bisect_left(kept, headline)
+    if at < len(kept) and kept[at] == headline:
+        return headline
+    if repeats is None:
+        repeats = find_headlines(seg, title, repeats=True)[1:]
+    return first if first in repeats else headline
 
 
 def caption_elements(seg: Segmentation, flags: bytes | None = None) -> bytearray | None:

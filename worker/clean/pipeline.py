@@ -33,7 +33,7 @@ from worker.clean.classify import (
     with_intro_lines,
 )
 from worker.clean.comments import find_comments
-from worker.clean.kinds import find_headlines, text_blocks
+from worker.clean.kinds import find_headlines, opening_copy, text_blocks
 from worker.clean.meta import extract_metadata
 from worker.clean.options import Budget, CleanOptions, OverBudget, TooManyNodes
 from worker.clean.posts import find_posts
@@ -285,6 +285,8 @@ def extract(
     # sets: dragnet train 0.94348 / 0.94822 single-page / memory, cleaneval_dev 0.90101, against 0.94546 /
     # 0.94970, 0.90330)
     classified.kept = join_dropped(seg, scores, region, classified, single_page=steer is None)
+    if options.keep_headline and headline is not None and classified.kept:  # rule: HEADLINE_OPENING_COPY
+        headline = opening_copy(seg, title, headline, classified.kept, found[1:] if steer is None else None)
     added: frozenset[int] = frozenset()
     if decider is not None:
         heuristics = set(classified.kept)
