@@ -396,3 +396,12 @@ def test_the_headlines_copy_opening_the_kept_text_is_the_headline() -> None:
     first, later = find_headlines(seg, title, repeats=True)
     assert opening_copy(seg, title, first, [1, later, 3]) == first
     assert opening_copy(seg, title, first, [later, 3]) == later
+
+
+def test_a_related_boxs_heading_above_the_text_is_no_headline() -> None:
+    seg = seg_of(f"<h1>{TITLE}</h1><p>By Jane Doe</p><h3>Related Content</h3><p>{PROSE}</p><p>{PROSE2}</p>")
+    # rule: HEADING_ABOVE_SKIPS_TAIL (the carousel's heading passed over, the headline two blocks up taken)
+    assert heading_above(seg, [3, 4]) == 0
+    # the headline far above the text stands (its byline joins): it gives no way to the related box's heading
+    kinds = ["headline", "byline", "paragraph", "paragraph"]
+    assert text_blocks(seg, [3, 4], 0, True, True) == ([0, 1, 3, 4], kinds)

@@ -277,12 +277,19 @@ def names_site(text: str, site: str | None) -> bool:
 def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
     """The heading among the h.HEADING_ABOVE_BLOCKS blocks right above `kept`'s first one, nearest first:
     the headline of a page whose metadata names it otherwise (og:title "Lohan Over-Primps for Party" over
-    an <h1> "Lindsay Lohan Goes Heavy on Makeup"), or None."""
+    an <h1> "Lindsay Lohan Goes Heavy on Makeup"), or None. A related box's heading ("Related Content":
+    h.TAIL_HEADING) is passed over (h.HEADING_ABOVE_SKIPS_TAIL)."""
     if not kept:
         return None
-    kinds, first = seg.kinds, kept[0]
+    kinds, texts, chars, first = seg.kinds, seg.texts, seg.chars, kept[0]
     for j in range(first - 1, max(-1, first - 1 - h.HEADING_ABOVE_BLOCKS), -1):
-        if kinds[j] == "heading" and seg.chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
+        if kinds[j] == "heading" and chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
+            if (
+                h.HEADING_ABOVE_SKIPS_TAIL
+                and chars[j] <= h.TAIL_HEADING_MAX_CHARS
+                and h.TAIL_HEADING.fullmatch(texts[j]) is not None
+            ):
+                continue
             return j
     return None
 
