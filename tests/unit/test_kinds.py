@@ -387,7 +387,8 @@ def test_the_headlines_copy_opening_the_kept_text_is_the_headline() -> None:
     article = f"<div class='article'><h1>{title}</h1><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div>"
     html = f"<html><head><title>{title}</title></head><body>{NAV}{header}{article}</body></html>"
     kept = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False, keep_headline=True))
-    # rule: HEADLINE_OPENING_COPY (the page header's copy, the first found, is not added over the article's)
+    # rule: the headline's opening copy (the page header's copy, the first found, is not added over the
+    # article's)
     assert [(b.kind, b.text) for b in kept.blocks[:2]] == [("headline", title), ("paragraph", PROSE)]
     default = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False))
     assert [b.text for b in default.blocks] == [title, PROSE, PROSE2, PROSE3]  # the default text unchanged
@@ -400,7 +401,8 @@ def test_the_headlines_copy_opening_the_kept_text_is_the_headline() -> None:
 
 def test_a_related_boxs_heading_above_the_text_is_no_headline() -> None:
     seg = seg_of(f"<h1>{TITLE}</h1><p>By Jane Doe</p><h3>Related Content</h3><p>{PROSE}</p><p>{PROSE2}</p>")
-    # rule: HEADING_ABOVE_SKIPS_TAIL (the carousel's heading passed over, the headline two blocks up taken)
+    # rule: a related box's heading is no headline (the carousel's heading passed over, the headline two
+    # blocks up taken)
     assert heading_above(seg, [3, 4]) == 0
     # the headline far above the text stands (its byline joins): it gives no way to the related box's heading
     kinds = ["headline", "byline", "paragraph", "paragraph"]

@@ -742,23 +742,22 @@ ANCHOR_MIN_GAIN = 0.2
 # marked as boilerplate (a page header) -0.0035 (TypePad's banner headline is what finds their posts);
 # the anchored region cut after the density target's branch (the boxes after the article) -0.0003.
 HEADLINE_REPEAT_KIND = "heading"
-# With keep_headline, a later copy of the headline (a heading matching the title: HEADLINE_REPEAT_KIND) that
-# opens the kept text is the headline when find_headlines' first block is not kept (kinds.opening_copy): the
-# first is a page header's or breadcrumb's copy above the article's own headline, and text_blocks added it
-# over a text that holds the article's headline already: twice in the text. Found on dragnet's train pages in
-# its convention (cnet.com R119, R120, R936-R940: precision 0.924-0.980 -> 0.972-1.000 single-page and with
-# the memory; howdoesshe.com R973, R975 single-page; with the memory thecarconnection.com R573, 47hats.com
-# R876, freshome.com R986, whose widened region holds the article's headline). Heuristics, 5 decimals, --as-
-# gold, single-page / memory: dragnet 0.96057 / 0.96395 -> 0.96068 / 0.96414, its sites >= 5 pages 0.96338 /
-# 0.96864 -> 0.96356 / 0.96896, its test split 0.95409 / 0.95530 -> 0.95417 / 0.95554, their sites >= 5 pages
-# 0.95847 / 0.96035 -> 0.95860 / 0.96074; every other row of either mode or convention unchanged (the default
-# text leaves the headline out, so the copy stays there: dragnet's gold keeps it). Measured and not kept: any
-# kept copy, not only the one opening the text (herbsutter.com R108's "The Future of C++", a partial match
-# naming the talk inside the post, and thestonesoup.com R61's copy after the text went instead: recall 1.000
-# -> 0.893 / 0.994; dragnet 0.96064 / 0.96410); only where the memory stripped the page: the memory rows the
-# same, single-page unchanged; in the default text too, the copy out as the headline: dragnet with the memory
-# 0.94763 -> 0.94745, its test split 0.93877 -> 0.93856.
-HEADLINE_OPENING_COPY = True
+# The headline's opening copy: with keep_headline, a later copy of the headline (a heading matching the title,
+# of HEADLINE_REPEAT_KIND) that opens the kept text is the headline when find_headlines' first block is not
+# kept (kinds.opening_copy): the first is a page header's or breadcrumb's copy above the article's own
+# headline, and text_blocks added it over a text that holds the article's headline already: twice in the text.
+# Found on dragnet's train pages in its convention (cnet.com R119, R120, R936-R940: precision 0.924-0.980 ->
+# 0.972-1.000 single-page and with the memory; howdoesshe.com R973, R975 single-page; with the memory
+# thecarconnection.com R573, 47hats.com R876, freshome.com R986, whose widened region holds the article's
+# headline). Heuristics, 5 decimals, --as- gold, single-page / memory: dragnet 0.96057 / 0.96395 -> 0.96068 /
+# 0.96414, its sites >= 5 pages 0.96338 / 0.96864 -> 0.96356 / 0.96896, its test split 0.95409 / 0.95530 ->
+# 0.95417 / 0.95554, their sites >= 5 pages 0.95847 / 0.96035 -> 0.95860 / 0.96074; every other row of either
+# mode or convention unchanged (the default text leaves the headline out, so the copy stays there: dragnet's
+# gold keeps it). Measured and not kept: any kept copy, not only the one opening the text (herbsutter.com
+# R108's "The Future of C++", a partial match naming the talk inside the post, and thestonesoup.com R61's copy
+# after the text went instead: recall 1.000 -> 0.893 / 0.994; dragnet 0.96064 / 0.96410); only where the
+# memory stripped the page: the memory rows the same, single-page unchanged; in the default text too, the copy
+# out as the headline: dragnet with the memory 0.94763 -> 0.94745, its test split 0.93877 -> 0.93856.
 
 # The post under the headline: when the target holds the headline (a heading), the outermost element
 # between them named like a post or content (idents.POST or GOOD: "hentry", "entry text", "post-123") becomes
@@ -1314,18 +1313,17 @@ DATELINE_ABOVE_HEADLINE = 1
 # look featured a lot of lipstick.") in the text too, 0.95049 (0.95700): decks gain recall, the section
 # headings caught with them cost more precision; an <h1> in the window before the nearest heading, 0.95227
 # (0.95863) against 0.95263 (0.95865) (measured with classify.with_linked_items).
+# The heading above passes over a related box's heading (TAIL_HEADING, at most TAIL_HEADING_MAX_CHARS
+# characters: "Related Content"): a teaser carousel between the headline and the text is no headline's place.
+# Found on dragnet's train pages in its convention with the memory (yahoo.com R493, R495: the headline far
+# above the stripped page's text gave way to the carousel's "Related Content" heading; precision / recall
+# 0.984 / 0.770 -> 1.000 / 0.818 and 0.995 / 0.981 -> 1.000 / 1.000; no other training page moves).
+# Heuristics, --as-gold, 5 decimals, with the memory (after the headline's opening copy, above; single-page
+# and every default row unchanged): dragnet 0.96414 -> 0.96419, its sites >= 5 pages 0.96896 -> 0.96905, its
+# test split 0.95554 -> 0.95560, their sites >= 5 pages 0.96074 -> 0.96083; cleaneval_dev unchanged. No
+# heading above when the nearest is a related box's (instead of the next one up): the same numbers.
 HEADING_ABOVE_BLOCKS = 3
 HEADING_ABOVE_MAX_CHARS = 150
-# ... passing over a related box's heading (TAIL_HEADING, at most TAIL_HEADING_MAX_CHARS characters: "Related
-# Content"): a teaser carousel between the headline and the text is no headline's place. Found on dragnet's
-# train pages in its convention with the memory (yahoo.com R493, R495: the headline far above the stripped
-# page's text gave way to the carousel's "Related Content" heading; precision / recall 0.984 / 0.770 ->
-# 1.000 / 0.818 and 0.995 / 0.981 -> 1.000 / 1.000; no other training page moves). Heuristics, --as-gold, 5
-# decimals, with the memory (after HEADLINE_OPENING_COPY; single-page and every default row unchanged):
-# dragnet 0.96414 -> 0.96419, its sites >= 5 pages 0.96896 -> 0.96905, its test split 0.95554 -> 0.95560,
-# their sites >= 5 pages 0.96074 -> 0.96083; cleaneval_dev unchanged. No heading above when the nearest is a
-# related box's (instead of the next one up): the same numbers.
-HEADING_ABOVE_SKIPS_TAIL = True
 # With keep_headline, a heading among the DECK_AFTER_HEADLINE blocks right after the headline (when it is
 # above the first kept block, and before that block) that is named like a lead (LEAD_TOKEN_PREFIXES, its
 # element or up to 2 above: "h2.standalone-deck", "h2.entry-summary.deck", "h2.subhead") with at least

@@ -117,10 +117,11 @@ def opening_copy(
 ) -> int:
     """The headline's block for a text that keeps it (`keep_headline`): `headline` (find_headlines' first
     block), or the later copy of the headline (its `repeats`, found here when not given) that opens `kept`
-    when `headline` is not in it (h.HEADLINE_OPENING_COPY: a page header or breadcrumb naming the article
-    above the article's own headline, which the text holds; text_blocks would add the first one over it)."""
+    when `headline` is not in it (a page header or breadcrumb naming the article above the article's own
+    headline, which the text holds; text_blocks would add the first one over it: heuristics, "the
+    headline's opening copy")."""
     first = kept[0]
-    if not h.HEADLINE_OPENING_COPY or first <= headline or seg.kinds[first] != h.HEADLINE_REPEAT_KIND:
+    if first <= headline or seg.kinds[first] != h.HEADLINE_REPEAT_KIND:
         return headline
     at = bisect_left(kept, headline)
     if at < len(kept) and kept[at] == headline:
@@ -278,18 +279,14 @@ def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
     """The heading among the h.HEADING_ABOVE_BLOCKS blocks right above `kept`'s first one, nearest first:
     the headline of a page whose metadata names it otherwise (og:title "Lohan Over-Primps for Party" over
     an <h1> "Lindsay Lohan Goes Heavy on Makeup"), or None. A related box's heading ("Related Content":
-    h.TAIL_HEADING) is passed over (h.HEADING_ABOVE_SKIPS_TAIL)."""
+    h.TAIL_HEADING) is passed over."""
     if not kept:
         return None
     kinds, texts, chars, first = seg.kinds, seg.texts, seg.chars, kept[0]
     for j in range(first - 1, max(-1, first - 1 - h.HEADING_ABOVE_BLOCKS), -1):
         if kinds[j] == "heading" and chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
-            if (
-                h.HEADING_ABOVE_SKIPS_TAIL
-                and chars[j] <= h.TAIL_HEADING_MAX_CHARS
-                and h.TAIL_HEADING.fullmatch(texts[j]) is not None
-            ):
-                continue
+            if chars[j] <= h.TAIL_HEADING_MAX_CHARS and h.TAIL_HEADING.fullmatch(texts[j]) is not None:
+                continue  # rule: a related box's heading is no headline
             return j
     return None
 
