@@ -284,18 +284,37 @@ def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
         return None
     kinds, texts, chars, first = seg.kinds, seg.texts, seg.chars, kept[0]
     for j in range(first - 1, max(-1, first - 1 - h.HEADING_ABOVE_BLOCKS), -1):
-        if kinds[j] == "heading" and chars[j] <= h.HEADING_ABOVE_MAX_CHARS:
-            if chars[j] <= h.TAIL_HEADING_MAX_CHARS and h.TAIL_HEADING.fullmatch(texts[j]) is not None:
-                continue  # rule: a related box's heading is no headline
-            return j
+        if kinds[j] != "heading" or chars[j] > h.HEADING_ABOVE_MAX_CHARS:
+            continue
+        if chars[j] <= h.TAIL_HEADING_MAX_CHARS and h.TAIL_HEADING.fullmatch(texts[j]) is not None:
+            continue  # rule: a related box's heading is no headline
+        if _byline_heading(seg, j):
+            continue  # rule: a byline is no headline (HEADING_ABOVE_NO_BYLINE)
+        return j
     return None
+
+
+def _byline_heading(seg: Segmentation, j: int) -> bool:
+    """Is heading `j` the article's byline set as a heading ("h3.byline": "BY AARON BACK"), no headline
+    (rule: HEADING_ABOVE_NO_BYLINE)?"""
+    return h.HEADING_ABOVE_NO_BYLINE and _names_author(seg.texts[j].strip())
+
+
+def _names_author(text: str) -> bool:
+    """h.BYLINE and a capital letter ("By Jane Doe"; not "By the time ...")."""
+    by = h.BYLINE.match(text)
+    return by is not None and text[by.end() : by.end() + 1].isupper()
 
 
 def _opening_heading(seg: Segmentation, kept: list[int]) -> int | None:
     """`kept`'s first block when it is a heading of at most h.HEADING_ABOVE_MAX_CHARS characters (the post's
     title opening the text), else None."""
     first = kept[0]
-    if seg.kinds[first] == "heading" and seg.chars[first] <= h.HEADING_ABOVE_MAX_CHARS:
+    if (
+        seg.kinds[first] == "heading"
+        and seg.chars[first] <= h.HEADING_ABOVE_MAX_CHARS
+        and not _byline_heading(seg, first)
+    ):
         return first
     return None
 
@@ -353,7 +372,6 @@ def bylines(seg: Segmentation, kept: list[int], headline: int | None, taken: lis
         text = texts[j].strip()
         if text.count(" ") >= h.BYLINE_MAX_WORDS:
             continue
-        by = h.BYLINE.match(text)
-        if by is not None and text[by.end() : by.end() + 1].isupper():
+        if _names_author(text):
             found.append(j)
     return found
