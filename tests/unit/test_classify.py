@@ -35,6 +35,7 @@ from worker.clean.classify import (
     with_item_runs,
     with_linked_headings,
     with_linked_items,
+    with_list_siblings,
     with_listed_post_titles,
     with_numbered_lines,
 )
@@ -1045,6 +1046,55 @@ def test_the_heuristics_pipeline_keeps_the_posts_own_short_list() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in FEATURES)
+
+
+# A list some of whose items density keeps is the post's list: its linked or short items join it
+# (LIST_SIBLING_*).
+TITLES = ["Study: fan sharing is worth a lot", "Infographic: what music services pay", "Upward Spiral #12"]
+
+
+def _roundup(attrs: str = "", titles: list[str] = TITLES) -> str:
+    linked = "".join(f"<li><a href='/{i}'>{t}</a></li>" for i, t in enumerate(titles))
+    return f"<ul{attrs}><li>{PROSE2}</li>{linked}<li>{PROSE3}</li></ul>"
+
+
+def test_the_linked_items_of_a_list_the_text_keeps_join_it() -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>"
+    kept, joined = _joined(with_list_siblings, html)
+    assert kept == [PROSE, PROSE2, PROSE3]  # the linked titles are dropped for their links
+    assert joined == [PROSE, PROSE2, *TITLES, PROSE3]
+    # 5 items, 2 kept: over the list's least size and share
+    assert len(TITLES) + 2 >= h.LIST_SIBLING_MIN_ITEMS
+    assert h.LIST_SIBLING_MIN_SHARE * (len(TITLES) + 2) <= 2
+
+
+def test_a_lists_items_join_only_where_it_is_kept_in_part_and_not_named_as_boilerplate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a list without a kept item, in a related box, or of too few items stays out
+    nothing = f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p>{_list(TITLES)}<p>{PROSE3}</p></div>"
+    related = _roundup(" class='related-posts'")
+    named = f"{NAV}<div class='post'><p>{PROSE}</p>{related}</div>"
+    for html in (nothing, named):
+        kept, joined = _joined(with_list_siblings, html)
+        assert joined == kept
+    monkeypatch.setattr(h, "LIST_SIBLING_MIN_ITEMS", len(TITLES) + 3)
+    kept, joined = _joined(with_list_siblings, f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>")
+    assert joined == kept == [PROSE, PROSE2, PROSE3]
+    monkeypatch.setattr(h, "LIST_SIBLING_MIN_ITEMS", 3)
+    monkeypatch.setattr(h, "LIST_SIBLING_MIN_SHARE", 0.5)  # 2 of 5 items kept: under half
+    kept, joined = _joined(with_list_siblings, f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>")
+    assert joined == kept
+
+
+def test_the_heuristics_pipeline_keeps_the_linked_items_of_the_posts_list() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>"
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert all(t in text for t in TITLES)
 
 
 # The article's closing short lines before its footer's link line: smoothing drops them (CLOSING_RUN_*).

@@ -550,9 +550,9 @@ def join_dropped(
     seg: Segmentation, scores: Scores, region: Region, c: Classified, single_page: bool
 ) -> list[int]:
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
-    closing lines, numbered lines, lines split by captions, inner lines, and linked titles (where the memory
-    stripped the page, only the listed posts' titles after the text's first block: with_listed_post_titles).
-    Each step sees what the ones before it added."""
+    closing lines, numbered lines, lines split by captions, inner lines, the other items of a list it keeps
+    part of, and linked titles (where the memory stripped the page, only the listed posts' titles after the
+    text's first block: with_listed_post_titles). Each step sees what the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
     steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:
@@ -820,6 +820,46 @@ def with_listed_post_titles(kept: KeptText) -> list[int]:
     ]
 
 
+def with_list_siblings(kept: KeptText) -> list[int]:
+    """The region's list items in a list (the nearest element tagged h.LIST_SIBLING_TAGS above the item) of
+    h.LIST_SIBLING_MIN_ITEMS or more items of which at least one is kept: `kept.dropped`, whatever their link
+    density or length. A post's list is one text: density keeps its long items and drops the short or linked
+    ones among them (a link roundup's titles, a list of the week's posts)."""
+    seg, region, inside = kept.seg, kept.region, kept.inside
+    kinds, owners, parents, tags = seg.kinds, seg.owners, seg.parents, seg.tags
+    firsts, ends, list_tags = seg.firsts, seg.ends, h.LIST_SIBLING_TAGS
+    done: set[int] = set()
+    added: list[int] = []
+    for i in kept.blocks:
+        if kinds[i] != "list_item":
+            continue
+        e = owners[i]
+        while e > 0 and tags[e] not in list_tags:
+            e = parents[e]
+        if e <= 0 or e in done:
+            continue
+        done.add(e)
+        items = [
+            j
+            for a, b in region.ranges
+            for j in range(max(a, firsts[e]), min(b, ends[e]))
+            if kinds[j] == "list_item"
+        ]
+        if len(items) < h.LIST_SIBLING_MIN_ITEMS:
+            continue
+        taken = sum(1 for j in items if j in inside)
+        if taken < h.LIST_SIBLING_MIN_SHARE * len(items):
+            continue
+        added.extend(
+            j
+            for j in items
+            if j not in inside
+            and kept.dropped(j)
+            and not _in_named_box(seg, kept.scores.idents, owners[j], region.target)
+        )
+    return sorted(set(added))
+
+
 # The joining steps in the order join_dropped runs them; the last is single-page only (MEMORY_JOINING_STEPS
 # where the memory stripped the page).
 JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
@@ -829,6 +869,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_numbered_lines,
     with_caption_runs,
     with_inner_lines,
+    with_list_siblings,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
