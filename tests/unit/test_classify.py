@@ -38,6 +38,7 @@ from worker.clean.classify import (
     with_list_siblings,
     with_listed_post_titles,
     with_numbered_lines,
+    with_text_headings,
 )
 from worker.clean.lang import LANGS, STOPWORDS
 from worker.clean.region import choose
@@ -1095,6 +1096,41 @@ def test_the_heuristics_pipeline_keeps_the_linked_items_of_the_posts_list() -> N
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in TITLES)
+
+
+# The heading of lines a joining step added: smoothing brought headings back before the steps ran
+# (TEXT_HEADING_MAX_CHARS).
+def _with_list_and_heading(html: str) -> tuple[list[str], list[str]]:
+    """The texts kept once the post's short lists join, and once their headings join them too."""
+    seg = seg_of(html)
+    scores = score(seg)
+    region = choose(seg, scores.weights, scores.link_density, None)
+    c = classify_region(seg, scores, region)
+    kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
+    kept.blocks = sorted(kept.blocks + with_item_runs(kept))
+    kept.inside = set(kept.blocks)
+    joined = sorted(kept.blocks + with_text_headings(kept))
+    return [seg.texts[i] for i in kept.blocks], [seg.texts[i] for i in joined]
+
+
+def test_the_heading_of_a_joined_list_joins_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    # short items, and link lines past smoothing's reach for a heading (MAX_HEADING_DISTANCE characters)
+    items = FEATURES[:3]
+    links = LINK_LINE * (h.MAX_HEADING_DISTANCE // len(LINK_LINE) + 2)
+    post = f"<p>{PROSE}</p>{LINK_LINE}<h3>Features</h3>{_list(items)}{links}<p>{PROSE2}</p>"
+    html = f"{NAV}<div class='post'>{post}</div>"
+    kept, joined = _with_list_and_heading(html)
+    assert kept == [PROSE, *items, PROSE2]  # the list joined, its heading did not
+    assert joined == [PROSE, "Features", *items, PROSE2]
+    # linked, or in a box marked as boilerplate, it stays out; so without the rule's length
+    linked = html.replace("<h3>Features</h3>", "<h3><a href='/f'>Features</a></h3>")
+    marked = html.replace("<h3>Features</h3>", "<div class='sidebar-widget'><h3>Features</h3></div>")
+    for page in (linked, marked):
+        kept, joined = _with_list_and_heading(page)
+        assert "Features" not in joined
+    monkeypatch.setattr(h, "TEXT_HEADING_MAX_CHARS", 0)
+    kept, joined = _with_list_and_heading(html)
+    assert joined == kept
 
 
 # The article's closing short lines before its footer's link line: smoothing drops them (CLOSING_RUN_*).

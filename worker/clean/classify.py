@@ -860,6 +860,29 @@ def with_list_siblings(kept: KeptText) -> list[int]:
     return sorted(set(added))
 
 
+def with_text_headings(kept: KeptText) -> list[int]:
+    """The region's headings between the first and last kept block, right before a kept block that is no
+    heading: up to h.TEXT_HEADING_MAX_CHARS characters, without link text, `kept.dropped`. Smoothing brings
+    back the headings that introduce good text, before the joining steps: the heading of a list or of lines
+    a step joined stays out without this one."""
+    seg, region, blocks, inside = kept.seg, kept.region, kept.blocks, kept.inside
+    if len(blocks) < 2:
+        return []
+    lo, hi = blocks[0], blocks[-1]
+    kinds, chars, link_words, most = seg.kinds, seg.chars, seg.link_words, h.TEXT_HEADING_MAX_CHARS
+    return [
+        i
+        for a, b in region.ranges
+        for i in range(max(a, lo + 1), min(b, hi))
+        if kinds[i] == "heading"
+        and i + 1 in inside
+        and kinds[i + 1] != "heading"
+        and chars[i] <= most
+        and not link_words[i]
+        and kept.dropped(i)
+    ]
+
+
 # The joining steps in the order join_dropped runs them; the last is single-page only (MEMORY_JOINING_STEPS
 # where the memory stripped the page).
 JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
@@ -870,6 +893,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_caption_runs,
     with_inner_lines,
     with_list_siblings,
+    with_text_headings,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
