@@ -35,6 +35,7 @@ from worker.clean.classify import (
     with_item_runs,
     with_linked_headings,
     with_linked_items,
+    with_linked_lines,
     with_list_siblings,
     with_listed_post_titles,
     with_numbered_lines,
@@ -1130,6 +1131,28 @@ def test_the_heading_of_a_joined_list_joins_it(monkeypatch: pytest.MonkeyPatch) 
         assert "Features" not in joined
     monkeypatch.setattr(h, "TEXT_HEADING_MAX_CHARS", 0)
     kept, joined = _with_list_and_heading(html)
+    assert joined == kept
+
+
+# A post's own line with links between two kept siblings: density drops it for its links (LINKED_LINE_*).
+VIA = "via <a href='https://lenscratch.com'>L E N S C R A T C H</a>."
+
+
+def test_a_linked_sentence_between_two_kept_siblings_joins_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p><p>{VIA}</p><p>{PROSE2}</p></div>"
+    kept, joined = _joined(with_linked_lines, html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, "via L E N S C R A T C H.", PROSE2]
+    # no sentence, another box than the kept blocks', or after the last kept block: it stays out
+    for other in (
+        html.replace("</a>.", "</a>"),
+        html.replace(f"<p>{VIA}</p>", f"<div class='credit'><p>{VIA}</p></div>"),
+        f"{NAV}<div class='post'><p>{PROSE}</p><p>{PROSE2}</p><p>{VIA}</p></div>",
+    ):
+        kept, joined = _joined(with_linked_lines, other)
+        assert joined == kept
+    monkeypatch.setattr(h, "LINKED_LINE_MAX_RUN", 0)
+    kept, joined = _joined(with_linked_lines, html)
     assert joined == kept
 
 

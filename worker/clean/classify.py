@@ -15,7 +15,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, pairwise
 from typing import TypeVar
 
 from worker.clean import heuristics as h
@@ -883,6 +883,38 @@ def with_text_headings(kept: KeptText) -> list[int]:
     ]
 
 
+def with_linked_lines(kept: KeptText) -> list[int]:
+    """The region's runs of up to h.LINKED_LINE_MAX_RUN dropped blocks between two kept blocks, each of a kind
+    in h.LINKED_LINE_KINDS with link text that ends a sentence (h.SENTENCE_END), all in the element that
+    holds those two (the kept text's siblings): `kept.dropped` and in no box named or tagged as boilerplate.
+    A post's line pointing to its source ("via L E N S C R A T C H.") is dropped for its links alone."""
+    seg, scores, region, blocks = kept.seg, kept.scores, kept.region, kept.blocks
+    if len(blocks) < 2:
+        return []
+    texts, kinds, owners, parents, link_words = seg.texts, seg.kinds, seg.owners, seg.parents, seg.link_words
+    line_kinds, longest, ends = h.LINKED_LINE_KINDS, h.LINKED_LINE_MAX_RUN, h.SENTENCE_END
+    added: list[int] = []
+    for a, b in pairwise(blocks):
+        if b - a < 2 or b - a - 1 > longest:
+            continue
+        box = parents[owners[a]]
+        if parents[owners[b]] != box:
+            continue
+        run = range(a + 1, b)
+        if all(
+            kinds[i] in line_kinds
+            and link_words[i]
+            and parents[owners[i]] == box
+            and any(lo <= i < hi for lo, hi in region.ranges)
+            and kept.dropped(i)
+            and not _in_named_box(seg, scores.idents, owners[i], region.target)
+            and texts[i].endswith(ends)
+            for i in run
+        ):
+            added.extend(run)
+    return added
+
+
 # The joining steps in the order join_dropped runs them; the last is single-page only (MEMORY_JOINING_STEPS
 # where the memory stripped the page).
 JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
@@ -894,6 +926,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_inner_lines,
     with_list_siblings,
     with_text_headings,
+    with_linked_lines,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
