@@ -1156,6 +1156,15 @@ def test_a_linked_sentence_between_two_kept_siblings_joins_them(monkeypatch: pyt
     assert joined == kept
 
 
+def test_a_linked_sentence_in_a_cell_between_two_kept_cells_of_its_row_joins_them() -> None:
+    cells = f"<td>{PROSE}</td><td>{VIA}</td><td>{PROSE2}</td>"
+    html = f"{NAV}<table class='post'><tr>{cells}</tr></table>"
+    kept, joined = _joined(with_linked_lines, html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, "via L E N S C R A T C H.", PROSE2]
+    assert "table_cell" in h.LINKED_LINE_KINDS
+
+
 # The article's closing short lines before its footer's link line: smoothing drops them (CLOSING_RUN_*).
 INGREDIENTS = ["1 tsp cumin", "4 cloves garlic", "salt and pepper to taste"]
 
