@@ -262,7 +262,7 @@ def test_a_headline_far_above_the_text_gives_way_to_the_heading_opening_it_or_ri
     assert text_blocks(none, [4, 5], 0, True, True)[0] == [0, 4, 5]
 
 
-def test_a_byline_set_as_a_heading_is_no_headline(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_byline_set_as_a_heading_is_no_headline() -> None:
     # wsj.com: "<h1>headline</h1> ... <h3 class=byline>BY LAURA MECKLER</h3><p>text": the far headline stands,
     # the byline joins the text as its byline
     seg = seg_of(
@@ -276,10 +276,6 @@ def test_a_byline_set_as_a_heading_is_no_headline(monkeypatch: pytest.MonkeyPatc
     # a heading "By the time ..." is a heading: it may be the headline
     other = seg_of(f"<h1>{TITLE}</h1><p>Article</p><p>Comments</p><h3>By the sea</h3><p>{PROSE}</p>")
     assert heading_above(other, [4]) == 3
-    # without the rule the byline was the headline
-    monkeypatch.setattr(h, "HEADING_ABOVE_NO_BYLINE", False)
-    assert heading_above(seg, [4, 5]) == 3
-    assert text_blocks(seg, [4, 5], 0, True, True)[0] == [3, 4, 5]
 
 
 def test_bylines_are_short_lines_naming_the_author_around_the_start_of_the_text() -> None:

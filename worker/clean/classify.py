@@ -551,8 +551,9 @@ def join_dropped(
 ) -> list[int]:
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
     closing lines, numbered lines, lines split by captions, inner lines, the other items of a list it keeps
-    part of, and linked titles (where the memory stripped the page, only the listed posts' titles after the
-    text's first block: with_listed_post_titles). Each step sees what the ones before it added."""
+    part of, the headings right before kept text, its sibling lines with links, and linked titles (where the
+    memory stripped the page, only the listed posts' titles after the text's first block:
+    with_listed_post_titles). Each step sees what the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
     steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:

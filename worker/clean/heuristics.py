@@ -505,50 +505,33 @@ SENTENCE_BOX_MIN_CHARS = LENGTH_HIGH
 # shingles), list items and unpunctuated lines were not. Measured: dragnet +0.0006 (single and memory),
 # dragnet test +0.0003, scrapinghub_aeb +0.0001, cleaneval_dev and trafilatura_eval unchanged.
 LINKED_SENTENCE_MAX_LINK_DENSITY = 0.7
-# A list item or table cell of at least LINKED_ITEM_MIN_CHARS characters between the first and last kept
-# block of the region, dropped for its links alone (link density over MAX_LINK_DENSITY up to this), joins
-# the text (classify.with_linked_items; not in a marked or comment element, the comment tail, nor a
-# boilerplate line or a cross-link, CROSS_LINK): a post's own list of links ("Series of posts on Deming's
-# System of Profound Knowledge by John Hunter: ...", a link roundup's items, an index table's "72. Luban
-# and the Real Debate About Torture (Nov. 27, 2005)"). Where a list stands decides: anywhere in the region,
-# list items at this link density were not gold (LINKED_SENTENCE_MAX_LINK_DENSITY above); between kept
-# blocks, 372 of the 392 blocks it adds on dragnet's train pages are (a third of the gain one index page).
-# After classification, before the block model (which adds to it) and post_lines. It ran without the model
-# only at first (on top of the model then, dragnet's test split 0.92792 -> 0.92787 single-page, 0.93090 ->
-# 0.93081 with the memory); the model retrained on top of every joining step scores higher on every set
-# (2026-11-28, README "The learned block model"). Chosen on
-# the training sets, heuristics, single-page (memory): dragnet's train split 0.93905 (0.94429) -> 0.93994
-# (0.94501), cleaneval_dev 0.88656 -> 0.88683; link density up to 0.6 / 0.8: 0.93941 / 0.94040, cleaneval_dev
-# 0.88689 / 0.88578 (below before); at least 0 / 50 characters: 0.93989 / 0.93986. Measured and not kept:
-# every kind of block (paragraphs, headings, quotes too: dragnet's train split 0.94028, cleaneval_dev 0.88694)
-# lowered trafilatura_eval 0.9244 -> 0.9240 (without lines split by "|", or without cross-links, the same).
 # A list (the nearest element tagged LIST_SIBLING_TAGS above a kept list item) of LIST_SIBLING_MIN_ITEMS or
 # more list items in the region, of which at least LIST_SIBLING_MIN_SHARE are kept, is the post's own list:
-# its other items join the text whatever their links or length (classify.with_list_siblings; `dropped`, and
-# in no box named or tagged as boilerplate, `_in_named_box`). Density keeps a list's long or lightly linked
-# items and drops the linked titles among them: a week's review of its posts (hypebot.com R15: "Study: Fan
-# Sharing On Facebook Is Worth $4.20", link density 0.88, between kept items of 0.44), a blog's "Top posts"
-# list inside the post (R780, R867, R112), a link roundup (R487, R441, R10, R6), a photo post's captions as
-# items (R471). Found with `scripts/kept_not_gold.py --missed` as list items dropped in the text (dragnet's
-# train split, "classify list_item, linked, in the text": 50 blocks); of the items a list rule of this kind
-# would add there, 45 are in the gold word for word, 4 not (three credit lines and a related link of 143,
-# R987). Training pages up: R487 0.700 -> 0.946, R15 0.781 -> 1.000, R112 0.788 -> 0.983, R780 0.826 ->
-# 0.981, R441, R867, R135, R10, R316, R6, R801, R471, R688; down: R987 0.805 -> 0.786. Chosen on the
-# training sets, heuristics, single-page (memory): dragnet's train split 0.94630 (0.95143) -> 0.94727
-# (0.95200); with keep_headline 0.96362 (0.96800) -> 0.96456 (0.96856); cleaneval_dev unchanged (no list
-# there qualifies). At least 0 / 0.15 / 0.25 / 0.34 / 0.5 / 0.66 / 0.75 of the items kept: 0.94726 /
-# 0.94726 / 0.94712 / 0.94677 / 0.94677 / 0.94650 / 0.94645. Evaluation, 5 decimals, single-page / memory:
-# dragnet 0.94315 / 0.94763 -> 0.94390 / 0.94810, sites >= 5 0.94580 / 0.95293 -> 0.94639 / 0.95306, dragnet
-# test 0.93583 / 0.93877 -> 0.93608 / 0.93902, its sites >= 5 0.93939 / 0.94411 -> 0.93940 / 0.94411,
-# scrapinghub_aeb 0.97684 -> 0.97709 (both), trafilatura_eval 0.92833 -> 0.92835 (both), cleaneval_dev
-# unchanged; --as-gold (on HEADING_ABOVE_NO_BYLINE): dragnet 0.96082 / 0.96425 -> 0.96155 / 0.96471, dragnet
-# test 0.95428 / 0.95550 -> 0.95454 / 0.95574, its sites >= 5 0.95864 / 0.96053 -> 0.95865 / 0.96053.
-# Measured, not kept: any share of the items kept (0), or not reading the boxes' names: dragnet's test split
-# falls (0.93577 / 0.93870 without the names, 0.93577 with them), trafilatura_eval too without them (0.92819);
-# half of the items: trafilatura_eval 0.92817; 0.25 passes every row too (dragnet 0.94380, test 0.93611,
-# trafilatura_eval 0.92835) but scores lower on the training pages. Only the items after the last kept block
-# left out, or cross-links (CROSS_LINK) left out, with half the items kept: trafilatura_eval 0.92817 still.
-# A rule of the joining steps (after classify, before the post's lines): no C twin.
+# its other items join the text whatever their links or length (classify.with_list_siblings; `dropped`, and in
+# no box named or tagged as boilerplate, `_in_named_box`). Density keeps a list's long or lightly linked items
+# and drops the linked titles among them: a week's review of its posts (hypebot.com R15: "Study: Fan Sharing
+# On Facebook Is Worth $4.20", link density 0.88, between kept items of 0.44), a blog's "Top posts" list
+# inside the post (R780, R867, R112), a link roundup (R487, R441, R10, R6), a photo post's captions as items
+# (R471). Found with `scripts/kept_not_gold.py --missed` as list items dropped in the text (dragnet's train
+# split, "classify list_item, linked, in the text": 50 blocks); of the items a list rule of this kind would
+# add there, 45 are in the gold word for word, 4 not (three credit lines and a related link of 143, R987).
+# Training pages up: R487 0.700 -> 0.946, R15 0.781 -> 1.000, R112 0.788 -> 0.983, R780 0.826 -> 0.981, R441,
+# R867, R135, R10, R316, R6, R801, R471, R688; down: R987 0.805 -> 0.786. Chosen on the training sets,
+# heuristics, single-page (memory): dragnet's train split 0.94630 (0.95143) -> 0.94727 (0.95200); with
+# keep_headline 0.96362 (0.96800) -> 0.96456 (0.96856); cleaneval_dev unchanged (no list there qualifies). At
+# least 0 / 0.15 / 0.25 / 0.34 / 0.5 / 0.66 / 0.75 of the items kept: 0.94726 / 0.94726 / 0.94712 / 0.94677 /
+# 0.94677 / 0.94650 / 0.94645. Evaluation, 5 decimals, single-page / memory: dragnet 0.94315 / 0.94763 ->
+# 0.94390 / 0.94810, sites >= 5 0.94580 / 0.95293 -> 0.94639 / 0.95306, dragnet test 0.93583 / 0.93877 ->
+# 0.93608 / 0.93902, its sites >= 5 0.93939 / 0.94411 -> 0.93940 / 0.94411, scrapinghub_aeb 0.97684 -> 0.97709
+# (both), trafilatura_eval 0.92833 -> 0.92835 (both), cleaneval_dev unchanged; --as-gold (after the byline
+# heading rule, below): dragnet 0.96082 / 0.96425 -> 0.96155 / 0.96471, dragnet test 0.95428 / 0.95550 ->
+# 0.95454 / 0.95574, its sites >= 5 0.95864 / 0.96053 -> 0.95865 / 0.96053. Measured, not kept: any share of
+# the items kept (0), or not reading the boxes' names: dragnet's test split falls (0.93577 / 0.93870 without
+# the names, 0.93577 with them), trafilatura_eval too without them (0.92819); half of the items:
+# trafilatura_eval 0.92817; 0.25 passes every row too (dragnet 0.94380, test 0.93611, trafilatura_eval
+# 0.92835) but scores lower on the training pages. Only the items after the last kept block left out, or
+# cross-links (CROSS_LINK) left out, with half the items kept: trafilatura_eval 0.92817 still. A rule of the
+# joining steps (after classify, before the post's lines): no C twin.
 LIST_SIBLING_TAGS: frozenset[str] = frozenset({"ul", "ol", "dl", "menu", "dir"})
 LIST_SIBLING_MIN_ITEMS = 3
 LIST_SIBLING_MIN_SHARE = 0.2
@@ -603,6 +586,23 @@ TEXT_HEADING_MAX_CHARS = 150
 # row unchanged.
 LINKED_LINE_KINDS: frozenset[str] = frozenset({"paragraph", "table_cell"})
 LINKED_LINE_MAX_RUN = 3
+# A list item or table cell of at least LINKED_ITEM_MIN_CHARS characters between the first and last kept
+# block of the region, dropped for its links alone (link density over MAX_LINK_DENSITY up to this), joins
+# the text (classify.with_linked_items; not in a marked or comment element, the comment tail, nor a
+# boilerplate line or a cross-link, CROSS_LINK): a post's own list of links ("Series of posts on Deming's
+# System of Profound Knowledge by John Hunter: ...", a link roundup's items, an index table's "72. Luban
+# and the Real Debate About Torture (Nov. 27, 2005)"). Where a list stands decides: anywhere in the region,
+# list items at this link density were not gold (LINKED_SENTENCE_MAX_LINK_DENSITY above); between kept
+# blocks, 372 of the 392 blocks it adds on dragnet's train pages are (a third of the gain one index page).
+# After classification, before the block model (which adds to it) and post_lines. It ran without the model
+# only at first (on top of the model then, dragnet's test split 0.92792 -> 0.92787 single-page, 0.93090 ->
+# 0.93081 with the memory); the model retrained on top of every joining step scores higher on every set
+# (2026-11-28, README "The learned block model"). Chosen on
+# the training sets, heuristics, single-page (memory): dragnet's train split 0.93905 (0.94429) -> 0.93994
+# (0.94501), cleaneval_dev 0.88656 -> 0.88683; link density up to 0.6 / 0.8: 0.93941 / 0.94040, cleaneval_dev
+# 0.88689 / 0.88578 (below before); at least 0 / 50 characters: 0.93989 / 0.93986. Measured and not kept:
+# every kind of block (paragraphs, headings, quotes too: dragnet's train split 0.94028, cleaneval_dev 0.88694)
+# lowered trafilatura_eval 0.9244 -> 0.9240 (without lines split by "|", or without cross-links, the same).
 LINKED_ITEM_KINDS: frozenset[str] = frozenset({"list_item", "table_cell"})
 LINKED_ITEM_MAX_LINK_DENSITY = 0.7
 LINKED_ITEM_MIN_CHARS = 20
@@ -1420,7 +1420,6 @@ HEADING_ABOVE_BLOCKS = 3
 # 0.96425, sites >= 5 0.96338 / 0.96864 -> 0.96369 / 0.96904, dragnet test 0.95409 / 0.95530 -> 0.95428 /
 # 0.95550, its sites >= 5 0.95847 / 0.96035 -> 0.95864 / 0.96053; cleaneval_dev and every default row
 # unchanged.
-HEADING_ABOVE_NO_BYLINE = True
 HEADING_ABOVE_MAX_CHARS = 150
 # With keep_headline, a heading among the DECK_AFTER_HEADLINE blocks right after the headline (when it is
 # above the first kept block, and before that block) that is named like a lead (LEAD_TOKEN_PREFIXES, its

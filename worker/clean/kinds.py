@@ -289,15 +289,15 @@ def heading_above(seg: Segmentation, kept: list[int]) -> int | None:
         if chars[j] <= h.TAIL_HEADING_MAX_CHARS and h.TAIL_HEADING.fullmatch(texts[j]) is not None:
             continue  # rule: a related box's heading is no headline
         if _byline_heading(seg, j):
-            continue  # rule: a byline is no headline (HEADING_ABOVE_NO_BYLINE)
+            continue  # rule: a byline set as a heading is no headline
         return j
     return None
 
 
 def _byline_heading(seg: Segmentation, j: int) -> bool:
     """Is heading `j` the article's byline set as a heading ("h3.byline": "BY AARON BACK"), no headline
-    (rule: HEADING_ABOVE_NO_BYLINE)?"""
-    return h.HEADING_ABOVE_NO_BYLINE and _names_author(seg.texts[j].strip())
+    (heuristics: "Nor is a heading that names the author")?"""
+    return _names_author(seg.texts[j].strip())
 
 
 def _names_author(text: str) -> bool:
