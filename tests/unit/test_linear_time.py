@@ -66,6 +66,17 @@ def _galleries_page(n: int) -> str:
     return f"<html><body><h1>Title</h1>{galleries}<p>{'Article words here. ' * 20}</p></body></html>"
 
 
+def _nested_lists_page(n: int) -> str:
+    """A post of 16 lists nesting n deep, of prose and linked items: each list's items are read once (not
+    again for every list around them) and each box's name once (not again for every item below it)."""
+    prose = "The bridge reopened on time and under budget, the council said on Monday after years of work."
+    levels = "".join(
+        f"<ul><li>{prose} {i}</li><li><a href='/{i}'>Part {i}</a></li><li>{prose}</li>" for i in range(n)
+    )
+    lists = (levels + "</ul>" * n) * 16
+    return f"<html><body><h1>Title</h1><div class='post'>{lists}</div></body></html>"
+
+
 def _posts_page(n: int) -> str:
     posts = "".join(
         f"<div class='post hentry'><h2>Post {i}</h2><p class='byline'>by Ann Lee, May {i % 28 + 1}, 2024</p>"
@@ -302,6 +313,7 @@ CASES: dict[str, tuple[Callable[[int], Any], Callable[[Any], object], int]] = {
     "comments, sibling sections": (_comment_sections_page, _comments, 800),
     "posts": (_posts_page, _posts, 50),
     "galleries beside the text": (_galleries_page, _posts, 300),
+    "nested lists": (_nested_lists_page, _posts, 25),
     "markdown, fences": (document, render.to_markdown, 100),
     "block spans": (document, render.block_spans, 100),
 }

@@ -14,7 +14,7 @@ import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import chain, pairwise
 from typing import TypeVar
 
@@ -539,6 +539,30 @@ class KeptText:
     blocks: list[int]  # sorted
     inside: set[int]  # the same, for lookups
     tail: frozenset[int]  # the region's blocks from a flat comment section's heading on
+    named: dict[int, bool] = field(default_factory=dict)  # in_named_box's answers, per element
+
+    def in_named_box(self, e: int) -> bool:
+        """Is element `e` or an ancestor below the region's container (the lowest one holding the target)
+        named or tagged as boilerplate or a comment section? score's marks leave out boxes without prose
+        weight, and a list of links has none: their own class/id flags (idents) are read here. Each element's
+        answer is kept: the steps' questions together walk each element once, however deep boxes nest."""
+        seg, flags, target, known = self.seg, self.scores.idents, self.region.target, self.named
+        parents, skips, tags, bad_tags = seg.parents, seg.skips, seg.tags, h.BAD_TAGS
+        bad = idents.BAD | idents.COMMENT
+        path: list[int] = []
+        found = False
+        while e > 0 and not (e <= target < skips[e]):
+            if e in known:
+                found = known[e]
+                break
+            path.append(e)
+            if flags[e] & bad or tags[e] in bad_tags:
+                found = True
+                break
+            e = parents[e]
+        for p in path:
+            known[p] = found
+        return found
 
     def dropped(self, i: int) -> bool:
         """Is block `i` one a step may add: not kept, not in the flat comment tail, in no marked or comment
@@ -586,7 +610,7 @@ def with_linked_items(kept: KeptText) -> list[int]:
         and chars[i] >= fewest
         and kept.dropped(i)
         and h.CROSS_LINK.search(texts[i]) is None
-        and not _in_named_box(seg, scores.idents, owners[i], region.target)
+        and not kept.in_named_box(owners[i])
     ]
 
 
@@ -616,7 +640,7 @@ def with_item_runs(kept: KeptText) -> list[int]:
             j, box = i + 1, parents[owners[i]]
             while j < end and kinds[j] == kinds[i] and parents[owners[j]] == box and item(j):
                 j += 1
-            if j - i >= fewest and not _in_named_box(seg, kept.scores.idents, owners[i], region.target):
+            if j - i >= fewest and not kept.in_named_box(owners[i]):
                 added.extend(range(i, j))
             i = j
     return added
@@ -634,7 +658,7 @@ def with_numbered_lines(kept: KeptText) -> list[int]:
         return []
     lo, hi = blocks[0], blocks[-1]
     texts, kinds, chars, owners, link_words = seg.texts, seg.kinds, seg.chars, seg.owners, seg.link_words
-    numbered, flags = h.NUMBERED_LINE.match, kept.scores.idents
+    numbered = h.NUMBERED_LINE.match
     most, line_kinds = h.NUMBERED_LINE_MAX_CHARS, h.NUMBERED_LINE_KINDS
 
     def line(i: int) -> bool:
@@ -644,7 +668,7 @@ def with_numbered_lines(kept: KeptText) -> list[int]:
             and not link_words[i]
             and numbered(texts[i]) is not None
             and kept.dropped(i)
-            and not _in_named_box(seg, flags, owners[i], region.target)
+            and not kept.in_named_box(owners[i])
         )
 
     added: list[int] = []
@@ -794,7 +818,7 @@ def with_linked_headings(kept: KeptText) -> list[int]:
         and ld[i] > h.MAX_LINK_DENSITY
         and chars[i] <= most
         and kept.dropped(i)  # its lines: the link density is what is passed over
-        and not _in_named_box(seg, scores.idents, owners[i], region.target)
+        and not kept.in_named_box(owners[i])
     ]
 
 
@@ -822,43 +846,60 @@ def with_listed_post_titles(kept: KeptText) -> list[int]:
 
 
 def with_list_siblings(kept: KeptText) -> list[int]:
-    """The region's list items in a list (the nearest element tagged h.LIST_SIBLING_TAGS above the item) of
-    h.LIST_SIBLING_MIN_ITEMS or more items of which at least one is kept: `kept.dropped`, whatever their link
-    density or length. A post's list is one text: density keeps its long items and drops the short or linked
-    ones among them (a link roundup's titles, a list of the week's posts)."""
+    """The region's list items of a list (the nearest element tagged h.LIST_SIBLING_TAGS above an item: a
+    nested list's items are its own) of h.LIST_SIBLING_MIN_ITEMS or more items of which
+    h.LIST_SIBLING_MIN_SHARE are kept: `kept.dropped`, whatever their link density or length. A post's list is
+    one text: density keeps its long items and drops the short or linked ones among them (a link roundup's
+    titles, a list of the week's posts). Each block is read once, however deep lists nest."""
     seg, region, inside = kept.seg, kept.region, kept.inside
-    kinds, owners, parents, tags = seg.kinds, seg.owners, seg.parents, seg.tags
-    firsts, ends, list_tags = seg.firsts, seg.ends, h.LIST_SIBLING_TAGS
-    done: set[int] = set()
+    kinds, owners, skips = seg.kinds, seg.owners, seg.skips
+    list_of = _nearest_list(seg)
+    lists = {e for i in kept.blocks if kinds[i] == "list_item" and (e := list_of(owners[i])) > 0}
+    if not lists:
+        return []
+    items: dict[int, list[int]] = {e: [] for e in lists}
+    inner_end = -1
+    for e in sorted(lists):  # the outermost lists' blocks, each once (a nested list's are inside them)
+        if e < inner_end:
+            continue
+        inner_end = skips[e]
+        for a, b in region.ranges:
+            for j in range(max(a, seg.firsts[e]), min(b, seg.ends[e])):
+                if kinds[j] == "list_item" and (own := items.get(list_of(owners[j]))) is not None:
+                    own.append(j)
     added: list[int] = []
-    for i in kept.blocks:
-        if kinds[i] != "list_item":
+    for own in items.values():
+        if len(own) < h.LIST_SIBLING_MIN_ITEMS:
             continue
-        e = owners[i]
-        while e > 0 and tags[e] not in list_tags:
-            e = parents[e]
-        if e <= 0 or e in done:
-            continue
-        done.add(e)
-        items = [
-            j
-            for a, b in region.ranges
-            for j in range(max(a, firsts[e]), min(b, ends[e]))
-            if kinds[j] == "list_item"
-        ]
-        if len(items) < h.LIST_SIBLING_MIN_ITEMS:
-            continue
-        taken = sum(1 for j in items if j in inside)
-        if taken < h.LIST_SIBLING_MIN_SHARE * len(items):
+        if sum(1 for j in own if j in inside) < h.LIST_SIBLING_MIN_SHARE * len(own):
             continue
         added.extend(
-            j
-            for j in items
-            if j not in inside
-            and kept.dropped(j)
-            and not _in_named_box(seg, kept.scores.idents, owners[j], region.target)
+            j for j in own if j not in inside and kept.dropped(j) and not kept.in_named_box(owners[j])
         )
-    return sorted(set(added))
+    return sorted(added)
+
+
+def _nearest_list(seg: Segmentation) -> Callable[[int], int]:
+    """Element -> the nearest element at or above it tagged h.LIST_SIBLING_TAGS (-1 without one), each
+    element's answer kept, so a page's lookups together walk each element once."""
+    parents, tags, list_tags = seg.parents, seg.tags, h.LIST_SIBLING_TAGS
+    known: dict[int, int] = {}
+
+    def list_of(e: int) -> int:
+        path = []
+        while e > 0 and tags[e] not in list_tags:
+            if e in known:
+                found = known[e]
+                break
+            path.append(e)
+            e = parents[e]
+        else:
+            found = e if e > 0 else -1
+        for p in path:
+            known[p] = found
+        return found
+
+    return list_of
 
 
 def with_text_headings(kept: KeptText) -> list[int]:
@@ -889,7 +930,7 @@ def with_linked_lines(kept: KeptText) -> list[int]:
     in h.LINKED_LINE_KINDS with link text that ends a sentence (h.SENTENCE_END), all in the element that
     holds those two (the kept text's siblings): `kept.dropped` and in no box named or tagged as boilerplate.
     A post's line pointing to its source ("via L E N S C R A T C H.") is dropped for its links alone."""
-    seg, scores, region, blocks = kept.seg, kept.scores, kept.region, kept.blocks
+    seg, region, blocks = kept.seg, kept.region, kept.blocks
     if len(blocks) < 2:
         return []
     texts, kinds, owners, parents, link_words = seg.texts, seg.kinds, seg.owners, seg.parents, seg.link_words
@@ -908,7 +949,7 @@ def with_linked_lines(kept: KeptText) -> list[int]:
             and parents[owners[i]] == box
             and any(lo <= i < hi for lo, hi in region.ranges)
             and kept.dropped(i)
-            and not _in_named_box(seg, scores.idents, owners[i], region.target)
+            and not kept.in_named_box(owners[i])
             and texts[i].endswith(ends)
             for i in run
         ):
@@ -945,19 +986,6 @@ def _plain(seg: Segmentation, scores: Scores, i: int) -> bool:
         and not scores.comment[owner]
         and not is_boilerplate(seg.texts[i], seg.chars[i], 0.0)
     )
-
-
-def _in_named_box(seg: Segmentation, flags: bytes, e: int, target: int) -> bool:
-    """Is element `e` or an ancestor below the region's container (the lowest one holding `target`) named
-    or tagged as boilerplate or a comment section? score's marks leave out boxes without prose weight, and
-    a list of links has none: their own class/id flags (idents) are read here."""
-    parents, skips, tags, bad_tags = seg.parents, seg.skips, seg.tags, h.BAD_TAGS
-    named = idents.BAD | idents.COMMENT
-    while e > 0 and not (e <= target < skips[e]):
-        if flags[e] & named or tags[e] in bad_tags:
-            return True
-        e = parents[e]
-    return False
 
 
 def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list[int]:
