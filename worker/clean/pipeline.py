@@ -285,9 +285,8 @@ def extract(
     # sets: dragnet train 0.94348 / 0.94822 single-page / memory, cleaneval_dev 0.90101, against 0.94546 /
     # 0.94970, 0.90330)
     classified.kept = join_dropped(seg, scores, region, classified, single_page=steer is None)
-    if (
-        options.keep_headline and headline is not None and classified.kept
-    ):  # rule: the headline's opening copy
+    # rule: the headline's opening copy (a page header's copy of the headline is not added over the text's)
+    if options.keep_headline and headline is not None and classified.kept:
         headline = opening_copy(seg, title, headline, classified.kept, found[1:] if steer is None else None)
     added: frozenset[int] = frozenset()
     if decider is not None:
