@@ -1452,3 +1452,15 @@ def test_the_heuristics_pipeline_keeps_the_posts_short_sentence() -> None:
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{line}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert SHORT_LINE in text
+
+
+def test_a_listings_date_stamps_are_not_the_article() -> None:
+    # rule: DATE_STAMP, when at least DATE_STAMPS_MIN bare dates stand in the kept text (one per listed item)
+    stamps = classify_mod.without_date_stamps
+    texts = ["12-20-06", PROSE, "12-13-06", PROSE2, "11/1/2006", PROSE]
+    chars = [len(t) for t in texts]
+    assert stamps(texts, chars, list(range(6))) == [1, 3, 5]
+    # ... not the article's one or two datelines (dragnet's gold keeps a lone "11/06/2012"), nor prose
+    assert stamps(texts, chars, [0, 1, 2, 3]) == [0, 1, 2, 3]
+    dated = ["On 12-20-06 the council met.", "12-13-06 and then", "11/1/2006 meeting", PROSE]
+    assert stamps(dated, [len(t) for t in dated], [0, 1, 2, 3]) == [0, 1, 2, 3]

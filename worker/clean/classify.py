@@ -1016,3 +1016,15 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
         and h.CROSS_LINK.search(texts[i]) is None
     ]
     return sorted(kept + added) if added else kept
+
+
+def without_date_stamps(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
+    """`kept` (indexes into `texts` and `chars`) without a listing's date stamps: the blocks that are a bare
+    date and nothing else (h.DATE_STAMP: "12-13-06", "11/06/2012"), when at least h.DATE_STAMPS_MIN of them
+    stand in the kept text (one per listed item, not the article's one dateline)."""
+    fit, stamp = h.DATE_STAMP_MAX_CHARS, h.DATE_STAMP.fullmatch
+    stamps = [i for i in kept if chars[i] <= fit and stamp(texts[i]) is not None]
+    if len(stamps) < h.DATE_STAMPS_MIN:
+        return kept
+    drop = set(stamps)
+    return [i for i in kept if i not in drop]

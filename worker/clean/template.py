@@ -49,6 +49,7 @@ from urllib.parse import urlsplit
 from worker.clean import heuristics as h
 from worker.clean import native, sitememory
 from worker.clean.classify import (
+    without_date_stamps,
     without_page_chrome,
     without_page_lines,
     without_repeated_quotes,
@@ -227,6 +228,7 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     out of the slot blocks."""
     kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
     kept = without_page_lines(seg.texts, seg.chars, without_repeated_quotes(seg.texts, kept))
+    kept = without_date_stamps(seg.texts, seg.chars, kept)
     return without_page_chrome(seg.texts, seg.kinds, seg.chars, kept)
 
 
