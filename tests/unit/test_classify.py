@@ -1464,3 +1464,20 @@ def test_a_listings_date_stamps_are_not_the_article() -> None:
     assert stamps(texts, chars, [0, 1, 2, 3]) == [0, 1, 2, 3]
     dated = ["On 12-20-06 the council met.", "12-13-06 and then", "11/1/2006 meeting", PROSE]
     assert stamps(dated, [len(t) for t in dated], [0, 1, 2, 3]) == [0, 1, 2, 3]
+    # ... on every page: the post's lines step (template.post_lines) takes them out
+    from worker.clean.template import post_lines
+
+    seg = seg_of(f"<p>12-20-06</p><p>{PROSE}</p><p>12-13-06</p><p>{PROSE2}</p><p>11/1/2006</p><p>{PROSE}</p>")
+    assert post_lines(seg, list(range(6))) == [1, 3, 5]
+
+
+def test_a_call_to_act_now_is_not_the_article() -> None:
+    # rule: CALL_NOW_LINE (in FURNITURE_LINE), anywhere in the kept text
+    calls = ["Sign up Now!", "Buy a link now!", "Order today!", "Call us now!"]
+    # ... not without its exclamation mark, nor prose that asks the reader to act
+    others = [
+        "Sign up now",
+        "Now is the time to call your representative.",
+        f"{PROSE} Sign up now!",
+    ]
+    _assert_drops_lines(classify_mod.without_page_lines, calls, others)
