@@ -2043,18 +2043,6 @@ BYLINE_BEFORE_FIRST = 2
 BYLINE_AFTER_FIRST = 1
 
 
-if not TYPE_CHECKING:  # mypy reads the declarations (a typed __getattr__ would accept any name)
-
-    def __getattr__(name: str) -> re.Pattern[str]:
-        """A _lazy pattern, compiled and bound as a module global on its first use."""
-        try:
-            pattern, flags = _LAZY[name]
-        except KeyError:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        compiled = globals()[name] = re.compile(pattern, flags)
-        return compiled
-
-
 # --- a listing's date stamps in the kept text (worker/clean/classify.py without_date_stamps) --------------
 
 # A kept block that is a bare numeric date and nothing else ("12-20-06", "11/1/2006"), when at least
@@ -2072,3 +2060,15 @@ if not TYPE_CHECKING:  # mypy reads the declarations (a typed __getattr__ would 
 DATE_STAMP: re.Pattern[str] = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}")
 DATE_STAMP_MAX_CHARS = 12
 DATE_STAMPS_MIN = 3
+
+
+if not TYPE_CHECKING:  # mypy reads the declarations (a typed __getattr__ would accept any name)
+
+    def __getattr__(name: str) -> re.Pattern[str]:
+        """A _lazy pattern, compiled and bound as a module global on its first use."""
+        try:
+            pattern, flags = _LAZY[name]
+        except KeyError:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+        compiled = globals()[name] = re.compile(pattern, flags)
+        return compiled
