@@ -222,8 +222,8 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
     author's box or sign-off lines or share count at the end (h.AUTHOR_HEADING, h.SIGN_OFF, h.SIGN_OFF_CALL,
     h.SIGN_OFF_NOTICE, h.SHARE_COUNT), photo credits (h.PHOTO_CREDIT), the page's furniture and widget lines
     (h.FURNITURE_LINE, h.WIDGET_LINE), a post's meta bar (h.POST_META_LINE), a breadcrumb trail or welcome
-    box opening the text (h.BREADCRUMB, h.WELCOME_BOX), ad units (h.AD_UNIT_LABEL) and a forum post's quote
-    of a post the text holds (h.FORUM_QUOTE). extract() takes them
+    box opening the text (h.BREADCRUMB, h.WELCOME_BOX), ad units (h.AD_UNIT_LABEL), a forum post's quote
+    of a post the text holds (h.FORUM_QUOTE) and a listing's date stamps (h.DATE_STAMP). extract() takes them
     out of density's blocks on a page the memory did not strip; after_extraction out of a stripped page's and
     out of the slot blocks."""
     kept = without_sign_off(seg.texts, seg.kinds, without_taxonomy(seg, blocks))
