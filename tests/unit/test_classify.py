@@ -38,6 +38,7 @@ from worker.clean.classify import (
     with_linked_lines,
     with_list_siblings,
     with_listed_post_titles,
+    with_numbered_gaps,
     with_numbered_lines,
     with_text_headings,
 )
@@ -1240,6 +1241,37 @@ def test_numbered_lines_need_a_count_or_kept_text_after_them_no_links_and_no_mar
         html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{lines}{LINK_LINE}</div>"
         kept, joined = _with_numbered_lines(html)
         assert joined == kept == [PROSE]
+
+
+# An index post's numbered entries: density drops the most linked one between kept ones (NUMBERED_GAP_LINE).
+ENTRIES = [
+    "17. Arguments That Make You Ashamed to be a Lawyer, and Why the Memo Got It So Wrong (June 9, 2004)",
+    "18. <a href='/18'>Yoo: If you don't like our torture, vote us out of office</a> (June 11, 2004)",
+    "19. Moral Clarity, and What the Administration Says About It Now in Its Briefs (June 13, 2004)",
+]
+LINKED_ENTRY = "18. Yoo: If you don't like our torture, vote us out of office (June 11, 2004)"
+
+
+def _entries(texts: list[str]) -> str:
+    return "".join(f"<p>{t}</p>" for t in texts)
+
+
+def test_a_dropped_entry_numbered_between_two_kept_ones_joins_them() -> None:
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{_entries(ENTRIES)}<p>{PROSE2}</p></div>"
+    kept, joined = _joined(with_numbered_gaps, html)
+    assert kept == [PROSE, ENTRIES[0], ENTRIES[2], PROSE2]  # its links (10 of 14 words) drop it
+    assert joined == [PROSE, ENTRIES[0], LINKED_ENTRY, ENTRIES[2], PROSE2]
+
+
+def test_numbered_gaps_need_the_next_number_on_both_sides_one_box_and_no_marked_box() -> None:
+    skipped = _entries([ENTRIES[0], ENTRIES[1], ENTRIES[2].replace("19.", "21.")])  # 17, 18, 21: no count
+    unnumbered = _entries([ENTRIES[0], ENTRIES[1].replace("18. ", ""), ENTRIES[2]])
+    related = f"<div class='related-posts'><p>{ENTRIES[1]}</p></div>"
+    boxed = f"{_entries(ENTRIES[:1])}{related}{_entries(ENTRIES[2:])}"
+    for entries in (skipped, unnumbered, boxed):
+        html = f"{NAV}<div class='post'><p>{PROSE}</p>{entries}<p>{PROSE2}</p></div>"
+        kept, joined = _joined(with_numbered_gaps, html)
+        assert joined == kept
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_numbered_lines() -> None:

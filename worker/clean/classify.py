@@ -575,9 +575,9 @@ def join_dropped(
 ) -> list[int]:
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
     closing lines, numbered lines, lines split by captions, inner lines, the other items of a list it keeps
-    part of, the headings right before kept text, its sibling lines with links, and linked titles (where the
-    memory stripped the page, only the listed posts' titles after the text's first block:
-    with_listed_post_titles). Each step sees what the ones before it added."""
+    part of, the headings right before kept text, its sibling lines with links, the gaps of a numbered list
+    it keeps, and linked titles (where the memory stripped the page, only the listed posts' titles after the
+    text's first block: with_listed_post_titles). Each step sees what the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
     steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:
@@ -957,6 +957,39 @@ def with_linked_lines(kept: KeptText) -> list[int]:
     return added
 
 
+def with_numbered_gaps(kept: KeptText) -> list[int]:
+    """The region's runs of dropped blocks between two kept blocks that open with enumerators
+    (h.NUMBERED_GAP_LINE), each opening with the next number: kept n, dropped n+1 ... m-1, kept m, all in the
+    element that holds those two, `kept.dropped` and in no box named or tagged as boilerplate, whatever their
+    link density. The kept lines around it say the text is a numbered list: an index post's entries ("18.
+    Yoo: If you don't like our torture, vote us out of office (June 11, 2004)"), whose linked titles density
+    drops one here and one there."""
+    seg, region, blocks = kept.seg, kept.region, kept.blocks
+    if len(blocks) < 2:
+        return []
+    texts, owners, parents = seg.texts, seg.owners, seg.parents
+    numbered = h.NUMBERED_GAP_LINE.match
+    added: list[int] = []
+    for a, b in pairwise(blocks):
+        if b - a < 2:
+            continue
+        first, last = numbered(texts[a]), numbered(texts[b])
+        if first is None or last is None or int(last.group(1)) - int(first.group(1)) != b - a:
+            continue
+        box, run = parents[owners[a]], range(a + 1, b)
+        if parents[owners[b]] == box and all(
+            (m := numbered(texts[i])) is not None
+            and int(m.group(1)) - int(first.group(1)) == i - a
+            and parents[owners[i]] == box
+            and any(lo <= i < hi for lo, hi in region.ranges)
+            and kept.dropped(i)
+            and not kept.in_named_box(owners[i])
+            for i in run
+        ):
+            added.extend(run)
+    return added
+
+
 # The joining steps in the order join_dropped runs them; the last is single-page only (MEMORY_JOINING_STEPS
 # where the memory stripped the page).
 JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
@@ -969,6 +1002,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_list_siblings,
     with_text_headings,
     with_linked_lines,
+    with_numbered_gaps,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
