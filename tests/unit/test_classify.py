@@ -508,6 +508,36 @@ def test_a_forum_quote_of_a_kept_post_is_not_a_second_copy() -> None:
     assert classify_mod.without_repeated_quotes(texts, [0, 1]) == [0, 1]
 
 
+def test_quote_words_and_grams_are_findalls() -> None:
+    # without_repeated_quotes reads words by a byte translation (ASCII texts) and zips the 4-grams: the same
+    # as _WORD.findall(text.lower()) and the slices of _word_grams
+    every_ascii = "".join(map(chr, range(128)))
+    odd = "Ab_c d-e f’g ÄÖ x\u00a0y 1a 2_ b"
+    texts = [every_ascii, every_ascii.upper(), odd, "İstanbul ſ K", "", "a b c"]
+    for text in texts:
+        assert classify_mod._words(text) == classify_mod._WORD.findall(text.lower())
+        assert classify_mod._grams(classify_mod._words(text)) == classify_mod._word_grams(text)
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from("ab ’-_.Ü\u00a0Σ"), max_size=40), max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_repeated_quotes_as_counted_per_gram(bodies: list[str]) -> None:
+    # the drop rule as written before the one-pass sets: a quote goes when at least FORUM_QUOTE_REPEATED of
+    # its 4-grams stand in another kept block
+    texts = [("Originally posted by x: " if k % 2 else "") + b for k, b in enumerate(bodies)]
+    kept = list(range(len(texts)))
+    grams = {i: classify_mod._word_grams(texts[i]) for i in kept}
+    drop = {
+        q
+        for q in kept
+        if h.FORUM_QUOTE.match(texts[q])
+        and grams[q]
+        and sum(any(g in grams[j] for j in kept if j != q) for g in grams[q])
+        >= h.FORUM_QUOTE_REPEATED * len(grams[q])
+    }
+    assert classify_mod.without_repeated_quotes(texts, kept) == [i for i in kept if i not in drop]
+
+
 def test_trailing_sign_off_lines_are_not_the_article() -> None:
     texts = [
         "Follow Scott Shane on Twitter at @ScottShaneNYT.",
