@@ -7,6 +7,8 @@ from array import array
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.unit.cleankit import seg_of
 from worker.clean import heuristics as h
@@ -273,6 +275,38 @@ def test_the_posts_taxonomy_sign_off_and_credit_lines_stay_out_where_the_templat
     assert not any(line in doc.text for line in gone)
     monkeypatch.setattr(rule, off)  # without the rule the widened target keeps them
     assert gone[-1] in clean_page(page, _learned_site()).text
+
+
+def test_taxonomy_label_reach_is_the_longest_label_and_the_character_before_it() -> None:
+    from re import _parser
+
+    parsed = _parser.parse(h.TAXONOMY_LABEL.pattern, h.TAXONOMY_LABEL.flags)
+    labelled = parsed[0][1][1][1]  # (^|\W), the labels, \s*, ":"
+    assert str(labelled[3]) == "(LITERAL, 58)"
+    assert _parser.SubPattern(parsed.state, [labelled[1]]).getwidth()[1] + 1 == template.TAXONOMY_REACH
+
+
+_TAXONOMY_PARTS = [
+    "tags",
+    "Posted In",
+    "related topics",
+    "CATEGORIES",
+    "poſted in",
+    "ſ",
+    " ",
+    "  ",
+    ":",
+    "\n",
+]
+
+
+@given(
+    st.lists(st.sampled_from([*_TAXONOMY_PARTS, "x", "-", "filed under", "é", "Tagged with"]), max_size=12)
+)
+@settings(max_examples=500, deadline=None)
+def test_taxonomy_label_is_searched_before_colons_only(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert template._taxonomy_label(text) == (h.TAXONOMY_LABEL.search(text) is not None)
 
 
 def test_without_taxonomy_drops_short_labelled_lines() -> None:
