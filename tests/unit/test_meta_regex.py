@@ -197,6 +197,15 @@ def test_every_position_text_date_matches_at_is_a_date_start(s: str, cut: int) -
             assert p in starts, (s, p, end)
 
 
+@settings(max_examples=500)
+@given(DATEISH)
+def test_text_date_matches_only_where_an_ascii_digit_is(s: str) -> None:
+    # find_dates returns [] for a text without an ASCII digit, before any TEXT_DATE search
+    digitless = re.sub("[0-9]", "", s)
+    assert dates.TEXT_DATE.search(digitless) is None
+    assert dates.find_dates(digitless, date(2030, 1, 1)) == []
+
+
 # TEXT_DATE tests where a date may start before its branches (dates.py): what the plain alternation finds,
 # at every start position, with the same groups and branch.
 PLAIN_TEXT_DATE = re.compile(dates.TEXT_DATE.pattern.removeprefix(dates.TEXT_DATE_STARTS))
