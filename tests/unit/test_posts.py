@@ -302,3 +302,21 @@ def test_python_only_runs_the_classification_and_repeats_references() -> None:
         assert repeats._repeats is repeats.repeats_python
         assert posts.indexes is sg.indexes_python
     assert (classify._decide, repeats._repeats, posts.indexes) == accelerated
+
+
+def test_author_select_is_the_author_selector() -> None:
+    # Bylines reads h.AUTHOR_SELECTOR's elements by meta.select's C scan: the same list, the same nodes
+    from selectolax.lexbor import LexborHTMLParser
+
+    assert repeats.AUTHOR_SELECT.css == h.AUTHOR_SELECTOR
+    page = (
+        '<p class="Post-Author">a</p><span class="fn x">b</span><a rel="nofollow Author">c</a>'
+        '<i itemprop=author>d</i><i itemprop="author x">e</i>'
+        '<b class="user-name username" itemprop="Author">f</b><p class=x>g</p>'
+    )
+    for doctype in ("", "<!DOCTYPE html>"):
+        body = LexborHTMLParser(doctype + page).body
+        assert body is not None
+        got = [n.text() for n in repeats.select(body, repeats.AUTHOR_SELECT)]
+        assert got == [n.text() for n in body.css(h.AUTHOR_SELECTOR)]
+        assert got[:3] == ["a", "b", "c"]

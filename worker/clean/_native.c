@@ -3896,14 +3896,14 @@ static PyObject *native_marked(PyObject *self, PyObject *args) {
    selector: the walk is marked()'s (the root, then its descendants in document order), an element is
    listed once per compound that matches it, and the conditions are lexbor's (lxb_selectors_match_attribute
    in lexbor/selectors/selectors.c): an attribute is found by its local name (the first of the name); a
-   valueless one reads as ""; `*=` is a substring test, false for an empty value; `~=` and the class
+   valueless one reads as ""; `=` tests the whole value; `*=` is a substring test, false for an empty value; `~=` and the class
    selector (lexbor matches classes in any ASCII case) a word test, words split at lexbor's whitespace
    (space, tab, LF, FF, CR); `i` compares in any ASCII case. Each match is made a LexborNode as
    selectolax's LexborNode.new makes one: the type's tp_new, then the node pointer and the parser set at
    the offsets configure_nodes() found in a node selectolax made (native.py checks the result against
    lexbor's scan at import). */
 
-enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2 };
+enum { SEL_EXISTS = 0, SEL_SUBSTRING = 1, SEL_WORD = 2, SEL_EQUALS = 3 };
 /* Case modes of a value's test: as written; in any ASCII case; in any ASCII case on an element in the HTML
    namespace (HTML's attributes whose values selectors match in any case: rel, type...); in any ASCII case
    in a document in quirks mode (class names). */
@@ -3980,6 +3980,8 @@ static inline int lexbor_space(unsigned char c) { return lexbor_spaces[c]; }
 
 static int value_holds(const SelCond *c, int ci, const unsigned char *v, size_t vn) {
     const unsigned char *want = (const unsigned char *)c->value;
+    if (c->op == SEL_EQUALS) /* the whole value */
+        return vn == c->vlen && bytes_eq(v, want, vn, ci);
     if (c->op == SEL_SUBSTRING) {
         for (size_t i = 0; i + c->vlen <= vn; i++)
             if (bytes_eq(v + i, want, c->vlen, ci))
@@ -4158,7 +4160,7 @@ static int sel_list(PyObject *spec, SelList *l) {
             if (!PyArg_ParseTuple(PyTuple_GET_ITEM(conds, j), "y#iy#i", &d->name, &nlen, &d->op, &d->value, &vlen,
                                   &d->ci))
                 return -1;
-            if (d->op < SEL_EXISTS || d->op > SEL_WORD || d->ci < SEL_CASE_EXACT || d->ci > SEL_CASE_QUIRKS) {
+            if (d->op < SEL_EXISTS || d->op > SEL_EQUALS || d->ci < SEL_CASE_EXACT || d->ci > SEL_CASE_QUIRKS) {
                 PyErr_Format(PyExc_ValueError, "unknown test %d or case mode %d", d->op, d->ci);
                 return -1;
             }

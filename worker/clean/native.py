@@ -948,7 +948,9 @@ SELECT_CANARIES = (
     "<meta itemprop=datePublished content=2020 property=x class=author><abbr title>i</abbr>"
     '<template><p class=author>t</p></template><p class=authors data-x="author">j</p><p class="">k</p>',
     '<div class="\u212author author\u00a0">l</div><a rel="author\vx">m</a><a rel>n</a><h1 class=AUTHOR>'
-    'o<time itemprop>p</time></h1><script type="text/json+ld">q</script><link rel><link>',
+    'o<time itemprop>p</time></h1><script type="text/json+ld">q</script><link rel><link><i itemprop=author>r'
+    '</i><i itemprop="Author">s</i><i itemprop=" author">t</i><i itemprop="author x" class="FN">u</i>'
+    '<b class="fn x" itemprop="author">v</b><b itemprop="AUTHOR" itemprop="author">w</b>',
 )
 _STANDARDS_DOCTYPE = "<!DOCTYPE html>"
 _SELECT_DOCTYPES = (

@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborNode
 from worker.clean import native
 
 # The attribute tests the C scan knows (the values are _native.c's SEL_* numbers).
-_OPS = {"": 0, "*=": 1, "~=": 2}
+_OPS = {"": 0, "*=": 1, "~=": 2, "=": 3}
 # Case modes of a value's test (_native.c's SEL_CASE_*): as written, in any ASCII case, in any ASCII case
 # on an element in the HTML namespace, in any ASCII case in a document in quirks mode.
 _EXACT, _ANY_CASE, _HTML_CASE, _QUIRKS_CASE = 0, 1, 2, 3
@@ -39,7 +39,8 @@ HTML_CASE_INSENSITIVE: frozenset[str] = frozenset(
 @dataclass(frozen=True, slots=True)
 class Attr:
     """A test of an attribute (lower-case ASCII name): there (`op` ""), its value holds `value` ("*="),
-    or one of its whitespace-separated words is `value` ("~="); `any_case` is CSS's `i` flag."""
+    one of its whitespace-separated words is `value` ("~=") or it is `value` ("="); `any_case` is CSS's `i`
+    flag."""
 
     name: str
     op: str = ""
@@ -116,6 +117,16 @@ _CANARY_SELECTORS = (
             Compound(cls="author"),
             Compound(attrs=(Attr("itemprop"),)),
             Compound(attrs=(Attr("data-x", "~=", "author"),)),
+        )
+    ),
+    # repeats.AUTHOR_SELECT's shapes: a class holding a word in any case, classes, a whole value
+    Selector(
+        (
+            Compound(attrs=(Attr("class", "*=", "author", any_case=True),)),
+            Compound(cls="fn"),
+            Compound(attrs=(Attr("itemprop", "=", "author"),)),
+            Compound(attrs=(Attr("itemprop", "=", "x"),)),
+            Compound("a", (Attr("rel", "~=", "author"),)),
         )
     ),
 )
