@@ -423,3 +423,15 @@ def test_a_related_boxs_heading_above_the_text_is_no_headline() -> None:
     # the headline far above the text stands (its byline joins): it gives no way to the related box's heading
     kinds = ["headline", "byline", "paragraph", "paragraph"]
     assert text_blocks(seg, [3, 4], 0, True, True) == ([0, 1, 3, 4], kinds)
+
+
+def test_caption_elements_answer_again_for_the_same_page_only() -> None:
+    from worker.clean import kinds
+
+    seg = seg_of(f"<figure><p>{PROSE}</p><figcaption>Photo: A. Person</figcaption></figure><p>{PROSE2}</p>")
+    other = seg_of(f"<p>{PROSE}</p><p>{PROSE2}</p>")
+    first = kinds.caption_elements(seg)
+    assert first is not None
+    assert kinds.caption_elements(seg) is first
+    assert kinds.caption_elements(other) is None
+    assert kinds.caption_elements(seg) == kinds._caption_elements(seg, None) == first

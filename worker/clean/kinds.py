@@ -21,6 +21,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import date
+from typing import Any, cast
 
 from worker.clean import heuristics as h
 from worker.clean import idents
@@ -136,6 +137,21 @@ def caption_elements(seg: Segmentation, flags: bytes | None = None) -> bytearray
     class/id names a caption or credit); None on a page without one (most pages). `flags`: the
     segmentation's worker.clean.idents flags, when already computed. Found with C scans (bytes.translate,
     segment.indexes), not one Python step per element."""
+    last = _last_captions
+    if last and last[0] is seg and last[1] is flags:
+        # the same page's (classify's caption runs, then text_blocks)
+        return cast("bytearray | None", last[2])
+    inside = _caption_elements(seg, flags)
+    last[:] = [seg, flags, inside]
+    return inside
+
+
+# The last call's segmentation, flags and answer: the joining steps and text_blocks ask the same of one page
+# (segmentations are not changed once made, the flags are bytes; held, neither object's id can be reused).
+_last_captions: list[Any] = []
+
+
+def _caption_elements(seg: Segmentation, flags: bytes | None) -> bytearray | None:
     if flags is None:
         flags = idents.ident_flags(seg.classes, seg.ids)
     marks = bytearray(flags.translate(_CAPTION_MARKED))
