@@ -5444,6 +5444,55 @@ fail:
     return NULL;
 }
 
+/* Instances of a slotted class (a frozen dataclass of worker.models) made in C, their slots filled directly:
+   the dataclass's __init__ sets each field through object.__setattr__ (~0.55 us a Block, 26 Blocks a page). */
+PyDoc_STRVAR(instances_doc,
+             "instances(cls, members, columns) -> list\n\n"
+             "[cls(*row) for row in zip(*columns, strict=True)] for a class whose fields are exactly the object\n"
+             "slots `members` (its member descriptors, in field order) and whose __init__ only sets them.");
+
+static PyObject *native_instances(PyObject *self, PyObject *args) {
+    PyObject *cls, *members, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &members, &PyTuple_Type, &columns))
+        return NULL;
+    Py_ssize_t m = PyTuple_GET_SIZE(members);
+    enum { INSTANCE_FIELDS_MAX = 32 };
+    Py_ssize_t offsets[INSTANCE_FIELDS_MAX];
+    if (m == 0 || m > INSTANCE_FIELDS_MAX || PyTuple_GET_SIZE(columns) != m)
+        return PyErr_Format(PyExc_ValueError, "1 to %d members and a column per member expected",
+                            (int)INSTANCE_FIELDS_MAX);
+    Py_ssize_t n = -1;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *d = PyTuple_GET_ITEM(members, k), *col = PyTuple_GET_ITEM(columns, k);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != (PyTypeObject *)cls)
+            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
+        PyMemberDef *def = ((PyMemberDescrObject *)d)->d_member;
+        if (def->type != T_OBJECT_EX || (def->flags & READONLY))
+            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
+        offsets[k] = def->offset;
+        if (!PyList_Check(col))
+            return PyErr_Format(PyExc_TypeError, "column %zd is no list", k);
+        if (n >= 0 && PyList_GET_SIZE(col) != n)
+            return PyErr_Format(PyExc_ValueError, "columns differ in length");
+        n = PyList_GET_SIZE(col);
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *obj = type->tp_alloc(type, 0);
+        if (obj == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (Py_ssize_t k = 0; k < m; k++)
+            *(PyObject **)((char *)obj + offsets[k]) = Py_NewRef(PyList_GET_ITEM(PyTuple_GET_ITEM(columns, k), i));
+        PyList_SET_ITEM(out, i, obj);
+    }
+    return out;
+}
+
 /* render.quality_dict in C: a Quality's fields by name, the ratios rounded as render._rounded rounds them
    (scaled, rounded half to even as Python's round() does, scaled back; near a half, and for values that
    are no float, the Python function decides). Six roundings and a dict per block of every document. */
@@ -8512,6 +8561,7 @@ static PyMethodDef methods[] = {
     {"stop_hits", native_stop_hits, METH_VARARGS, stop_hits_doc},
     {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
     {"qualities", native_qualities, METH_VARARGS, qualities_doc},
+    {"instances", native_instances, METH_VARARGS, instances_doc},
     {"configure_quality_dict", native_configure_quality_dict, METH_VARARGS, configure_quality_dict_doc},
     {"quality_dict", native_quality_dict, METH_O, quality_dict_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},

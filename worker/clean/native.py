@@ -1463,6 +1463,38 @@ def quality_builder(cls: type, reference: PerText, canaries: Callable[[], list[A
     return _chosen("qualities", off, reference, check, native)
 
 
+Instances = Callable[[tuple[list[Any], ...]], list[Any]]
+
+
+def instances_maker(cls: type, reference: Instances, canaries: tuple[list[Any], ...]) -> Instances:
+    """The C `reference` (one instance of `cls` per row of its columns, each field its column's value) if it
+    makes the same instances as `reference` on the `canaries` columns, field by field (a field that takes no
+    part in comparisons too); else `reference`. `cls` must be a slotted dataclass whose slots are its
+    fields and whose __init__ only sets them (no __post_init__)."""
+    names = tuple(f.name for f in fields(cls))
+    members = tuple(cls.__dict__[name] for name in names)
+
+    def native(ext: Any) -> Instances:
+        def make(columns: tuple[list[Any], ...]) -> list[Any]:
+            return ext.instances(cls, members, columns)  # type: ignore[no-any-return]
+
+        return make
+
+    def check(ext: Any) -> str | None:
+        if tuple(cls.__dict__.get("__slots__", ())) != names or hasattr(cls, "__post_init__"):
+            return f"{cls.__name__} is no slotted dataclass of its fields alone"
+        got, want = native(ext)(canaries), reference(canaries)
+        if len(got) != len(want):
+            return f"{cls.__name__} instances differ in number: {len(got)} != {len(want)}"
+        for g, w in zip(got, want, strict=True):
+            if type(g) is not cls or any(getattr(g, n) is not getattr(w, n) for n in names):
+                return f"{cls.__name__} instances differ: {g!r} != {w!r}"
+        return None
+
+    off = f"native {cls.__name__} instances off, the Python code runs"
+    return _chosen(f"instances.{cls.__name__}", off, reference, check, native)
+
+
 QualityDict = Callable[[Any], dict[str, Any]]
 
 

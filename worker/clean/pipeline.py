@@ -23,9 +23,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from worker.clean import decode, dom, guard, quality, template
+from worker.clean import decode, dom, guard, native, quality, template
 from worker.clean.classify import (
     Classified,
     classify_region,
@@ -238,12 +238,16 @@ def clean_page(
         if quality.word_list_pending(parts.lang):
             with budget.outside():
                 quality.load_word_list(parts.lang)
-        judged = quality.assess([texts[i] for i in kept], parts.lang, options.min_block_quality)
-        parts.blocks = [
-            Block(kind, texts[i], q)
-            for i, kind, q, ok in zip(kept, kinds, judged.blocks, judged.keep, strict=True)
-            if ok
-        ]
+        kept_texts = [texts[i] for i in kept]
+        judged = quality.assess(kept_texts, parts.lang, options.min_block_quality)
+        if type(kinds) is list and len(judged.blocks) == len(kept) == len(kinds) and all(judged.keep):
+            parts.blocks = _blocks((kinds, kept_texts, judged.blocks))  # every block: made in C
+        else:
+            parts.blocks = [
+                Block(kind, texts[i], q)
+                for i, kind, q, ok in zip(kept, kinds, judged.blocks, judged.keep, strict=True)
+                if ok
+            ]
         parts.quality = judged.whole
         parts.filtered = len(kept) - len(parts.blocks)
         parts.dropped = len(seg.texts) - len(parts.blocks)
@@ -297,6 +301,22 @@ def extract(
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)
+
+
+def _blocks_python(columns: tuple[list[Any], ...]) -> list[Block]:
+    """A Block per (kind, text, quality) row of `columns` (the reference of the C code)."""
+    kinds, texts, qualities = columns
+    return [Block(kind, text, q) for kind, text, q in zip(kinds, texts, qualities, strict=True)]
+
+
+# The Blocks made in C (their slots filled directly), once native.py has checked them against _blocks_python:
+# Block's frozen-dataclass __init__ sets each field through object.__setattr__ (~0.55 us a block).
+_BLOCK_CANARY_QUALITY = Quality(3, 4.0, 0.0, 0.0, None, 1.0, None)
+_blocks = native.instances_maker(
+    Block,
+    _blocks_python,
+    (["paragraph", "heading", "list_item"], ["One.", "Two", "Three"], [_BLOCK_CANARY_QUALITY, None, None]),
+)
 
 
 def _shipped_model() -> learned.BlockDecider:
