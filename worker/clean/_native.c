@@ -5493,6 +5493,37 @@ static PyObject *native_instances(PyObject *self, PyObject *args) {
     return out;
 }
 
+PyDoc_STRVAR(instance_doc,
+             "instance(cls, members, *values) -> cls\n\n"
+             "cls(*values) for a class whose fields are exactly the object slots `members` (its member\n"
+             "descriptors, in field order) and whose __init__ only sets them: one value per field.");
+
+static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs < 2 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]))
+        return PyErr_Format(PyExc_TypeError, "instance(cls, members, *values) expected");
+    PyTypeObject *type = (PyTypeObject *)args[0];
+    PyObject *members = args[1];
+    Py_ssize_t m = PyTuple_GET_SIZE(members);
+    if (nargs - 2 != m)
+        return PyErr_Format(PyExc_TypeError, "%zd values for %zd members", nargs - 2, m);
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *d = PyTuple_GET_ITEM(members, k);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != type)
+            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
+        PyMemberDef *def = ((PyMemberDescrObject *)d)->d_member;
+        if (def->type != T_OBJECT_EX || (def->flags & READONLY))
+            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
+    }
+    PyObject *obj = type->tp_alloc(type, 0);
+    if (obj == NULL)
+        return NULL;
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, k))->d_member;
+        *(PyObject **)((char *)obj + def->offset) = Py_NewRef(args[2 + k]);
+    }
+    return obj;
+}
+
 /* render.quality_dict in C: a Quality's fields by name, the ratios rounded as render._rounded rounds them
    (scaled, rounded half to even as Python's round() does, scaled back; near a half, and for values that
    are no float, the Python function decides). Six roundings and a dict per block of every document. */
@@ -8562,6 +8593,7 @@ static PyMethodDef methods[] = {
     {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
     {"qualities", native_qualities, METH_VARARGS, qualities_doc},
     {"instances", native_instances, METH_VARARGS, instances_doc},
+    {"instance", (PyCFunction)(void (*)(void))native_instance, METH_FASTCALL, instance_doc},
     {"configure_quality_dict", native_configure_quality_dict, METH_VARARGS, configure_quality_dict_doc},
     {"quality_dict", native_quality_dict, METH_O, quality_dict_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},

@@ -30,6 +30,7 @@ from worker.clean.options import Budget, TooManyNodes
 
 log = logging.getLogger(__name__)
 F = TypeVar("F")
+T = TypeVar("T")
 
 try:
     from worker.clean import _native
@@ -1493,6 +1494,31 @@ def instances_maker(cls: type, reference: Instances, canaries: tuple[list[Any], 
 
     off = f"native {cls.__name__} instances off, the Python code runs"
     return _chosen(f"instances.{cls.__name__}", off, reference, check, native)
+
+
+def instance_maker(cls: Callable[..., T], canary: tuple[Any, ...]) -> Callable[..., T]:
+    """`cls(*values)` (every field given, in field order) made in C, its slots filled directly, if that makes
+    the same instance as `cls` does of the `canary` values, field by field (a field that takes no part in
+    comparisons too); else `cls` itself. `cls` must be a slotted dataclass whose slots are its fields and
+    whose __init__ only sets them (no __post_init__): a frozen one's __init__ sets each field through
+    object.__setattr__ (~1,000 instructions a field, callgrind)."""
+    kind = cast(type, cls)
+    names = tuple(f.name for f in fields(kind))
+    members = tuple(kind.__dict__[name] for name in names)
+
+    def native(ext: Any) -> Callable[..., T]:
+        return functools.partial(ext.instance, kind, members)
+
+    def check(ext: Any) -> str | None:
+        if tuple(kind.__dict__.get("__slots__", ())) != names or hasattr(kind, "__post_init__"):
+            return f"{kind.__name__} is no slotted dataclass of its fields alone"
+        got, want = native(ext)(*canary), cls(*canary)
+        if type(got) is not kind or any(getattr(got, n) is not getattr(want, n) for n in names):
+            return f"{kind.__name__} instances differ: {got!r} != {want!r}"
+        return None
+
+    off = f"native {kind.__name__} instances off, the Python code runs"
+    return _chosen(f"instance.{kind.__name__}", off, cls, check, native)
 
 
 QualityDict = Callable[[Any], dict[str, Any]]

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from worker.clean import native
 from worker.clean.meta.months import MONTHS
 
 # Publication dates before this are taken for something else (a birth date, a founding year, a
@@ -122,11 +123,16 @@ def parse_value(value: str, latest: date) -> Stamp | None:
         if found is None:
             return None
         if m[5] is None:
-            return Stamp(found)
-        return Stamp(found, int(m[5]), int(m[6]), _offset(m[7]))
+            return _new_stamp(found, None, 0, None)
+        return _new_stamp(found, int(m[5]), int(m[6]), _offset(m[7]))
     # Machine values write slashed dates the way US-locale defaults print them: month first.
     days = find_dates(value, latest, limit=1, month_first=True)
-    return Stamp(days[0]) if days else None
+    return _new_stamp(days[0], None, 0, None) if days else None
+
+
+# Stamp made in C (its slots filled directly; every field given), once native.py has checked it against its
+# own __init__ (which sets each field through object.__setattr__).
+_new_stamp = native.instance_maker(Stamp, (date(2020, 1, 2), 3, 4, 60))
 
 
 def _offset(tz: str | None) -> int | None:
