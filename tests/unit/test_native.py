@@ -1448,3 +1448,80 @@ def test_the_elements_made_in_one_document_have_create_tag_s_tag_ids() -> None:
     # a custom element's id is no standard one in either way (meta.select refuses it)
     assert native.element("my-widget").tag_id >= STANDARD_IDS
     assert create_tag("my-widget").tag_id >= STANDARD_IDS
+
+
+# --- instances of the models' slotted dataclasses made in C (native.instance_maker, instances_maker) ---
+
+
+def _same_fields(got: object, want: object) -> bool:
+    names = [f.name for f in fields(want)]  # type: ignore[arg-type]
+    return type(got) is type(want) and all(getattr(got, n) is getattr(want, n) for n in names)
+
+
+@needs_native
+def test_instance_makers_make_what_init_makes() -> None:
+    from datetime import date
+
+    from worker.clean import guard, pipeline
+    from worker.clean.meta import choose, dates, text
+    from worker.models import NO_METADATA, Block, DocStats, Document, FoundDate, Quality
+
+    q = Quality(3, 4.0, 0.0, 0.0, None, 1.0, None)
+    stats = DocStats(1, 2, 3, 4, 5.0, 6, 7)
+    rows = (
+        (pipeline._new_stats, DocStats, (1, 2, 3, 4, 5.0, 6, 7)),
+        (dates._new_stamp, dates.Stamp, (date(2021, 3, 4), None, 0, None)),
+        (dates._new_stamp, dates.Stamp, (date(2021, 3, 4), 13, 5, -120)),
+        (text._new_text_date, text.TextDate, (date(2021, 3, 4), 17, "")),
+        (choose._new_found, FoundDate, ("2021-03-04", "text:first")),
+        (guard._new_verdict, guard.Verdict, ("parse", "<p>page</p>", "")),
+        (
+            pipeline._new_document,
+            Document,
+            (
+                *("i", None, None, "", "t", (Block("paragraph", "t", q),), "density", stats, None, None),
+                *("text", None, None, None, {"a": "b"}, NO_METADATA, (), (), q),
+            ),
+        ),
+    )
+    for make, cls, values in rows:
+        assert _same_fields(make(*values), cls(*values)), cls
+    kinds, texts, quals = ["heading", "paragraph"], ["T", "Body."], [None, q]
+    got = pipeline._blocks((kinds, texts, quals))
+    want = [Block(*row) for row in zip(kinds, texts, quals, strict=True)]
+    assert len(got) == len(want)
+    assert all(_same_fields(g, w) for g, w in zip(got, want, strict=True))
+    assert pipeline._blocks(([], [], [])) == []
+
+
+@needs_native
+def test_instance_makers_refuse_what_they_cannot_make() -> None:
+    from worker.clean import _native as ext
+    from worker.models import Block, DocStats
+
+    members = tuple(Block.__dict__[n] for n in ("kind", "text", "quality"))
+    with pytest.raises(ValueError, match="differ in length"):
+        ext.instances(Block, members, (["a"], ["b", "c"], [None]))
+    with pytest.raises(TypeError, match="no slot of the class"):
+        ext.instances(DocStats, members, (["a"], ["b"], [None]))
+    with pytest.raises(TypeError, match="values for"):
+        ext.instance(Block, members, "a", "b")
+    with pytest.raises(TypeError, match="no slot of the class"):
+        ext.instance(DocStats, members, "a", "b", None)
+
+    @dataclass(frozen=True, slots=True)
+    class Checked:
+        x: int
+
+        def __post_init__(self) -> None:
+            if self.x < 0:
+                raise ValueError("negative")
+
+    before = dict(native._STATUS)
+    try:
+        make = native.instance_maker(Checked, (1,))
+        assert make is Checked  # a class whose __init__ does more than set its fields is made by it
+        assert native._STATUS["instance.Checked"] != "native"
+    finally:
+        native._STATUS.clear()
+        native._STATUS.update(before)
