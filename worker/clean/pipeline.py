@@ -191,7 +191,7 @@ def clean_page(
                     reason = template.unsafe(result.texts, alone.texts)
                     if reason is not None:
                         result, method = alone, "template_fallback"
-                        info = TemplateInfo(plan.pages_seen, 0, reason)
+                        info = _new_info(plan.pages_seen, 0, reason)
             # 9. Site memory, after extraction: the blocks at the site's article slots join the text, the
             # post's lines that are not its text go (its tag lists over the headline too); the site learns
             # where this page's content was found and which positions density kept.
@@ -347,10 +347,15 @@ def _beside_the_text(what: str, page: Page, find: Callable[[], list[T]]) -> list
 def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:
     """Method and template info of a page the memory planned for (before the safety rules)."""
     if plan.cold:
-        return "density", TemplateInfo(plan.pages_seen, 0, "cold_site")
+        return "density", _new_info(plan.pages_seen, 0, "cold_site")
     if plan.all_template:
-        return "template_fallback", TemplateInfo(plan.pages_seen, 0, "all_template")
-    return "template", TemplateInfo(plan.pages_seen, stripped, None)
+        return "template_fallback", _new_info(plan.pages_seen, 0, "all_template")
+    return "template", _new_info(plan.pages_seen, stripped, None)
+
+
+# TemplateInfo made in C (its slots filled directly; every field given), once native.py has checked it
+# against its own __init__: the template info of every page the memory plans for.
+_new_info = native.instance_maker(TemplateInfo, (3, 2, "cold_site"))
 
 
 def _forget(memory: SiteMemory, site: str, exc: Exception) -> TemplateInfo:
@@ -421,7 +426,7 @@ class Parts:
 
 def _document(page: Page, started: float, size: int, parts: Parts) -> Document:
     blocks = parts.blocks
-    text = "\n\n".join(b.text for b in blocks)
+    text = "\n\n".join([b.text for b in blocks])
     elapsed = (time.perf_counter() - started) * 1000.0
     # every field, in field order (made in C: _new_document)
     return _new_document(
