@@ -1462,9 +1462,9 @@ def _same_fields(got: object, want: object) -> bool:
 def test_instance_makers_make_what_init_makes() -> None:
     from datetime import date
 
-    from worker.clean import guard, pipeline
+    from worker.clean import guard, pipeline, posts
     from worker.clean.meta import choose, dates, text
-    from worker.models import NO_METADATA, Block, DocStats, Document, FoundDate, Quality
+    from worker.models import NO_METADATA, Block, DocStats, Document, FoundDate, Post, TemplateInfo
 
     q = Quality(3, 4.0, 0.0, 0.0, None, 1.0, None)
     stats = DocStats(1, 2, 3, 4, 5.0, 6, 7)
@@ -1475,6 +1475,9 @@ def test_instance_makers_make_what_init_makes() -> None:
         (text._new_text_date, text.TextDate, (date(2021, 3, 4), 17, "")),
         (choose._new_found, FoundDate, ("2021-03-04", "text:first")),
         (guard._new_verdict, guard.Verdict, ("parse", "<p>page</p>", "")),
+        (quality._new_quality, Quality, (12, 4.5, 0.1, 0.0, None, 0.5, None)),
+        (pipeline._new_info, TemplateInfo, (7, 3, None)),
+        (posts._new_post, Post, ("Body.", None, "Jane Doe", None)),
         (
             pipeline._new_document,
             Document,
