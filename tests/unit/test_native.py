@@ -1489,6 +1489,14 @@ def test_instance_makers_make_what_init_makes() -> None:
     )
     for make, cls, values in rows:
         assert _same_fields(make(*values), cls(*values)), cls
+        named = dict(zip([f.name for f in fields(cls)], values, strict=True))
+        assert _same_fields(make(**named), cls(**named)), cls
+    # the plain defaults filled in, a default_factory's field given
+    short = {"id": "i", "url": None, "site": None, "title": "", "text": "t", "blocks": (), "method": "d"}
+    extra: dict[str, str] = {}
+    made = pipeline._new_document(**short, stats=stats, extra=extra)
+    assert _same_fields(made, Document(**short, stats=stats, extra=extra))
+    assert _same_fields(pipeline._new_info(7, blocks_stripped=3), TemplateInfo(7, 3))
     kinds, texts, quals = ["heading", "paragraph"], ["T", "Body."], [None, q]
     got = pipeline._blocks((kinds, texts, quals))
     want = [Block(*row) for row in zip(kinds, texts, quals, strict=True)]
@@ -1503,14 +1511,25 @@ def test_instance_makers_refuse_what_they_cannot_make() -> None:
     from worker.models import Block, DocStats
 
     members = tuple(Block.__dict__[n] for n in ("kind", "text", "quality"))
+    required = (members, members, members)  # no field has a default
     with pytest.raises(ValueError, match="differ in length"):
         ext.instances(Block, members, (["a"], ["b", "c"], [None]))
     with pytest.raises(TypeError, match="no slot of the class"):
         ext.instances(DocStats, members, (["a"], ["b"], [None]))
+    with pytest.raises(TypeError, match="field 'quality' not given"):
+        ext.instance(Block, members, required, "a", "b")
     with pytest.raises(TypeError, match="values for"):
-        ext.instance(Block, members, "a", "b")
+        ext.instance(Block, members, required, "a", "b", None, None)
+    with pytest.raises(TypeError, match="no field 'colour'"):
+        ext.instance(Block, members, required, "a", "b", None, colour=1)
+    with pytest.raises(TypeError, match="field 'text' given twice"):
+        ext.instance(Block, members, required, "a", "b", None, text="c")
     with pytest.raises(TypeError, match="no slot of the class"):
-        ext.instance(DocStats, members, "a", "b", None)
+        ext.instance(DocStats, members, required, "a", "b", None)
+    # a keyword built at run time (not interned) is compared, not only tested by identity
+    name = "".join(["qual", "ity"])
+    made = ext.instance(Block, members, required, "a", "b", **{name: None})
+    assert made == Block("a", "b", None)
 
     @dataclass(frozen=True, slots=True)
     class Checked:

@@ -5494,18 +5494,22 @@ static PyObject *native_instances(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(instance_doc,
-             "instance(cls, members, *values) -> cls\n\n"
-             "cls(*values) for a class whose fields are exactly the object slots `members` (its member\n"
-             "descriptors, in field order) and whose __init__ only sets them: one value per field.");
+             "instance(cls, members, defaults, *values, **named) -> cls\n\n"
+             "cls(*values, **named) for a class whose fields are exactly the object slots `members` (its member\n"
+             "descriptors, in field order) and whose __init__ only sets them; `defaults` holds each field's\n"
+             "default, or `members` itself for a field without one (which must then be given).");
 
-static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 2 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]))
-        return PyErr_Format(PyExc_TypeError, "instance(cls, members, *values) expected");
+static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    if (nargs < 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) || !PyTuple_Check(args[2]))
+        return PyErr_Format(PyExc_TypeError, "instance(cls, members, defaults, *values, **named) expected");
     PyTypeObject *type = (PyTypeObject *)args[0];
-    PyObject *members = args[1];
-    Py_ssize_t m = PyTuple_GET_SIZE(members);
-    if (nargs - 2 != m)
-        return PyErr_Format(PyExc_TypeError, "%zd values for %zd members", nargs - 2, m);
+    PyObject *members = args[1], *defaults = args[2];
+    Py_ssize_t m = PyTuple_GET_SIZE(members), given = nargs - 3;
+    Py_ssize_t named = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
+    enum { INSTANCE_FIELDS_MAX = 32 };
+    PyObject *values[INSTANCE_FIELDS_MAX] = {NULL};
+    if (m > INSTANCE_FIELDS_MAX || PyTuple_GET_SIZE(defaults) != m || given > m)
+        return PyErr_Format(PyExc_TypeError, "%zd values for %zd members", given, m);
     for (Py_ssize_t k = 0; k < m; k++) {
         PyObject *d = PyTuple_GET_ITEM(members, k);
         if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != type)
@@ -5514,12 +5518,35 @@ static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize
         if (def->type != T_OBJECT_EX || (def->flags & READONLY))
             return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
     }
+    for (Py_ssize_t k = 0; k < given; k++)
+        values[k] = args[3 + k];
+    for (Py_ssize_t j = 0; j < named; j++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, j);
+        Py_ssize_t k = 0;
+        while (k < m && PyDescr_NAME(PyTuple_GET_ITEM(members, k)) != name) /* interned names: pointers */
+            k++;
+        if (k == m) /* a name made at run time: compared */
+            for (k = 0; k < m && PyUnicode_Compare(PyDescr_NAME(PyTuple_GET_ITEM(members, k)), name) != 0; k++)
+                ;
+        if (k == m)
+            return PyErr_Format(PyExc_TypeError, "%s has no field %R", type->tp_name, name);
+        if (values[k] != NULL)
+            return PyErr_Format(PyExc_TypeError, "%s: field %R given twice", type->tp_name, name);
+        values[k] = args[nargs + j];
+    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        if (values[k] == NULL) {
+            values[k] = PyTuple_GET_ITEM(defaults, k);
+            if (values[k] == members)
+                return PyErr_Format(PyExc_TypeError, "%s: field %R not given", type->tp_name,
+                                    PyDescr_NAME(PyTuple_GET_ITEM(members, k)));
+        }
     PyObject *obj = type->tp_alloc(type, 0);
     if (obj == NULL)
         return NULL;
     for (Py_ssize_t k = 0; k < m; k++) {
         PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, k))->d_member;
-        *(PyObject **)((char *)obj + def->offset) = Py_NewRef(args[2 + k]);
+        *(PyObject **)((char *)obj + def->offset) = Py_NewRef(values[k]);
     }
     return obj;
 }
@@ -8593,7 +8620,7 @@ static PyMethodDef methods[] = {
     {"configure_quality", native_configure_quality, METH_VARARGS, configure_quality_doc},
     {"qualities", native_qualities, METH_VARARGS, qualities_doc},
     {"instances", native_instances, METH_VARARGS, instances_doc},
-    {"instance", (PyCFunction)(void (*)(void))native_instance, METH_FASTCALL, instance_doc},
+    {"instance", (PyCFunction)(void (*)(void))native_instance, METH_FASTCALL | METH_KEYWORDS, instance_doc},
     {"configure_quality_dict", native_configure_quality_dict, METH_VARARGS, configure_quality_dict_doc},
     {"quality_dict", native_quality_dict, METH_O, quality_dict_doc},
     {"configure_score", native_configure_score, METH_VARARGS, configure_score_doc},

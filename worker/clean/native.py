@@ -19,8 +19,8 @@ import sys
 from array import array
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar, cast
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ParamSpec, TypeVar, cast
 
 from selectolax import lexbor as _lexbor
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -31,6 +31,7 @@ from worker.clean.options import Budget, TooManyNodes
 log = logging.getLogger(__name__)
 F = TypeVar("F")
 T = TypeVar("T")
+P = ParamSpec("P")
 
 try:
     from worker.clean import _native
@@ -1496,25 +1497,31 @@ def instances_maker(cls: type, reference: Instances, canaries: tuple[list[Any], 
     return _chosen(f"instances.{cls.__name__}", off, reference, check, native)
 
 
-def instance_maker(cls: Callable[..., T], canary: tuple[Any, ...]) -> Callable[..., T]:
-    """`cls(*values)` (every field given, in field order) made in C, its slots filled directly, if that makes
-    the same instance as `cls` does of the `canary` values, field by field (a field that takes no part in
-    comparisons too); else `cls` itself. `cls` must be a slotted dataclass whose slots are its fields and
-    whose __init__ only sets them (no __post_init__): a frozen one's __init__ sets each field through
-    object.__setattr__ (~1,000 instructions a field, callgrind)."""
+def instance_maker(cls: Callable[P, T], canary: tuple[Any, ...]) -> Callable[P, T]:
+    """`cls(...)` made in C, its slots filled directly, with `cls`'s own signature (positional values in
+    field order, keywords, the fields' plain defaults), if that makes the same instance as `cls` does of the
+    `canary` values (every field, in field order), field by field (a field that takes no part in comparisons
+    too); else `cls` itself. `cls` must be a slotted dataclass whose slots are its fields and whose __init__
+    only sets them (no __post_init__; a field with a default_factory must be given): a frozen one's __init__
+    sets each field through object.__setattr__ (~1,000 instructions a field, callgrind)."""
     kind = cast(type, cls)
     names = tuple(f.name for f in fields(kind))
     members = tuple(kind.__dict__[name] for name in names)
+    # each field's default; `members` itself stands for none (the C code asks for the field then)
+    defaults = tuple(members if f.default is MISSING else f.default for f in fields(kind))
 
-    def native(ext: Any) -> Callable[..., T]:
-        return functools.partial(ext.instance, kind, members)
+    def native(ext: Any) -> Callable[P, T]:
+        return functools.partial(ext.instance, kind, members, defaults)
 
     def check(ext: Any) -> str | None:
         if tuple(kind.__dict__.get("__slots__", ())) != names or hasattr(kind, "__post_init__"):
             return f"{kind.__name__} is no slotted dataclass of its fields alone"
-        got, want = native(ext)(*canary), cls(*canary)
-        if type(got) is not kind or any(getattr(got, n) is not getattr(want, n) for n in names):
-            return f"{kind.__name__} instances differ: {got!r} != {want!r}"
+        made = native(ext)
+        got, want = made(*canary), cls(*canary)  # type: ignore[call-arg]
+        named = made(**dict(zip(names, canary, strict=True)))  # type: ignore[call-arg]
+        for one in (got, named):
+            if type(one) is not kind or any(getattr(one, n) is not getattr(want, n) for n in names):
+                return f"{kind.__name__} instances differ: {one!r} != {want!r}"
         return None
 
     off = f"native {kind.__name__} instances off, the Python code runs"

@@ -428,27 +428,24 @@ def _document(page: Page, started: float, size: int, parts: Parts) -> Document:
     blocks = parts.blocks
     text = "\n\n".join([b.text for b in blocks])
     elapsed = (time.perf_counter() - started) * 1000.0
-    # every field, in field order (made in C: _new_document)
     return _new_document(
-        page.id,
-        page.url,
-        page.site,
-        parts.meta.title or "",
-        text,
-        tuple(blocks),
-        parts.method,
-        _new_stats(size, len(text), len(blocks), parts.dropped, elapsed, parts.runs, parts.filtered),
-        parts.lang,
-        parts.encoding,
-        parts.rule,
-        parts.info,
-        None,  # error
-        None,  # error_detail
-        parts.extra,
-        parts.meta,
-        tuple(parts.comments),
-        tuple(parts.posts),
-        parts.quality,
+        id=page.id,
+        url=page.url,
+        site=page.site,
+        title=parts.meta.title or "",
+        text=text,
+        blocks=tuple(blocks),
+        method=parts.method,
+        stats=_new_stats(size, len(text), len(blocks), parts.dropped, elapsed, parts.runs, parts.filtered),
+        lang=parts.lang,
+        encoding=parts.encoding,
+        encoding_rule=parts.rule,
+        template=parts.info,
+        extra=parts.extra,
+        metadata=parts.meta,
+        comments=tuple(parts.comments),
+        posts=tuple(parts.posts),
+        quality=parts.quality,
     )
 
 

@@ -138,14 +138,14 @@ def signals(c: Counts, idx: Sequence[int] | None = None) -> Quality:
 
     words, nonspace, tokens = total(c.words), total(c.nonspace), total(c.tokens)
     stops, zipf = c.stopwords, c.zipf_sums
-    return _new_quality(  # every field, in field order
-        int(words),  # words
-        _ratio(nonspace, words),  # mean_word_length
-        _ratio(total(c.symbols), nonspace),  # symbol_ratio
-        _ratio(total(c.digits), nonspace),  # digit_ratio
-        None if stops is None else _ratio(total(stops), tokens),  # stopword_ratio
-        _ratio(total(c.punctuated), len(c.words) if idx is None else len(idx)),  # punctuated_lines
-        None if zipf is None else _ratio(total(zipf), tokens),  # lm_score
+    return _new_quality(
+        words=int(words),
+        mean_word_length=_ratio(nonspace, words),
+        symbol_ratio=_ratio(total(c.symbols), nonspace),
+        digit_ratio=_ratio(total(c.digits), nonspace),
+        stopword_ratio=None if stops is None else _ratio(total(stops), tokens),
+        punctuated_lines=_ratio(total(c.punctuated), len(c.words) if idx is None else len(idx)),
+        lm_score=None if zipf is None else _ratio(total(zipf), tokens),
     )
 
 

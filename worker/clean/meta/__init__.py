@@ -97,17 +97,17 @@ def extract_metadata(
         or choose.from_text(tree, h, title, latest)
     )
     image = fields.first_meta(h, t.META_IMAGE) or h.linked.image
-    return _new_metadata(  # every field, in field order
-        title,  # title
-        published,  # published
-        choose.modified(h),  # modified
-        fields.authors(h),  # authors
-        site,  # site_name
-        fields.first_meta(h, t.META_DESCRIPTION) or fields.clean(h.linked.description),  # description
-        fields.url(canonical, url),  # canonical_url
-        fields.url(image, url),  # image
-        fields.labels(h.tags, h.linked.keywords),  # tags
-        fields.labels(h.sections, h.linked.sections),  # categories
+    return _new_metadata(
+        title=title,
+        published=published,
+        modified=choose.modified(h),
+        authors=fields.authors(h),
+        site_name=site,
+        description=fields.first_meta(h, t.META_DESCRIPTION) or fields.clean(h.linked.description),
+        canonical_url=fields.url(canonical, url),
+        image=fields.url(image, url),
+        tags=fields.labels(h.tags, h.linked.keywords),
+        categories=fields.labels(h.sections, h.linked.sections),
     )
 
 
