@@ -5446,6 +5446,32 @@ fail:
 
 /* Instances of a slotted class (a frozen dataclass of worker.models) made in C, their slots filled directly:
    the dataclass's __init__ sets each field through object.__setattr__ (~0.55 us a Block, 26 Blocks a page). */
+enum { INSTANCE_FIELDS_MAX = 32 };
+
+/* Where each of `members` (member descriptors of `type`'s object slots, at most INSTANCE_FIELDS_MAX) keeps its
+   value in an instance, into `offsets`; -1 with an exception set when one is not such a slot. */
+static int slot_offsets(PyTypeObject *type, PyObject *members, Py_ssize_t *offsets) {
+    Py_ssize_t m = PyTuple_GET_SIZE(members);
+    if (m == 0 || m > INSTANCE_FIELDS_MAX) {
+        PyErr_Format(PyExc_ValueError, "1 to %d members expected", (int)INSTANCE_FIELDS_MAX);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < m; k++) {
+        PyObject *d = PyTuple_GET_ITEM(members, k);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != type) {
+            PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
+            return -1;
+        }
+        PyMemberDef *def = ((PyMemberDescrObject *)d)->d_member;
+        if (def->type != T_OBJECT_EX || (def->flags & READONLY)) {
+            PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
+            return -1;
+        }
+        offsets[k] = def->offset;
+    }
+    return 0;
+}
+
 PyDoc_STRVAR(instances_doc,
              "instances(cls, members, columns) -> list\n\n"
              "[cls(*row) for row in zip(*columns, strict=True)] for a class whose fields are exactly the object\n"
@@ -5455,21 +5481,14 @@ static PyObject *native_instances(PyObject *self, PyObject *args) {
     PyObject *cls, *members, *columns;
     if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &cls, &PyTuple_Type, &members, &PyTuple_Type, &columns))
         return NULL;
-    Py_ssize_t m = PyTuple_GET_SIZE(members);
-    enum { INSTANCE_FIELDS_MAX = 32 };
-    Py_ssize_t offsets[INSTANCE_FIELDS_MAX];
-    if (m == 0 || m > INSTANCE_FIELDS_MAX || PyTuple_GET_SIZE(columns) != m)
-        return PyErr_Format(PyExc_ValueError, "1 to %d members and a column per member expected",
-                            (int)INSTANCE_FIELDS_MAX);
+    Py_ssize_t m = PyTuple_GET_SIZE(members), offsets[INSTANCE_FIELDS_MAX];
+    if (slot_offsets((PyTypeObject *)cls, members, offsets) < 0)
+        return NULL;
+    if (PyTuple_GET_SIZE(columns) != m)
+        return PyErr_Format(PyExc_ValueError, "a column per member expected");
     Py_ssize_t n = -1;
     for (Py_ssize_t k = 0; k < m; k++) {
-        PyObject *d = PyTuple_GET_ITEM(members, k), *col = PyTuple_GET_ITEM(columns, k);
-        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != (PyTypeObject *)cls)
-            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
-        PyMemberDef *def = ((PyMemberDescrObject *)d)->d_member;
-        if (def->type != T_OBJECT_EX || (def->flags & READONLY))
-            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
-        offsets[k] = def->offset;
+        PyObject *col = PyTuple_GET_ITEM(columns, k);
         if (!PyList_Check(col))
             return PyErr_Format(PyExc_TypeError, "column %zd is no list", k);
         if (n >= 0 && PyList_GET_SIZE(col) != n)
@@ -5505,19 +5524,12 @@ static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize
     PyTypeObject *type = (PyTypeObject *)args[0];
     PyObject *members = args[1], *defaults = args[2];
     Py_ssize_t m = PyTuple_GET_SIZE(members), given = nargs - 3;
-    Py_ssize_t named = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames);
-    enum { INSTANCE_FIELDS_MAX = 32 };
+    Py_ssize_t named = kwnames == NULL ? 0 : PyTuple_GET_SIZE(kwnames), offsets[INSTANCE_FIELDS_MAX];
     PyObject *values[INSTANCE_FIELDS_MAX] = {NULL};
-    if (m > INSTANCE_FIELDS_MAX || PyTuple_GET_SIZE(defaults) != m || given > m)
+    if (slot_offsets(type, members, offsets) < 0)
+        return NULL;
+    if (PyTuple_GET_SIZE(defaults) != m || given > m)
         return PyErr_Format(PyExc_TypeError, "%zd values for %zd members", given, m);
-    for (Py_ssize_t k = 0; k < m; k++) {
-        PyObject *d = PyTuple_GET_ITEM(members, k);
-        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) || PyDescr_TYPE(d) != type)
-            return PyErr_Format(PyExc_TypeError, "member %zd is no slot of the class", k);
-        PyMemberDef *def = ((PyMemberDescrObject *)d)->d_member;
-        if (def->type != T_OBJECT_EX || (def->flags & READONLY))
-            return PyErr_Format(PyExc_TypeError, "member %zd is no object slot", k);
-    }
     for (Py_ssize_t k = 0; k < given; k++)
         values[k] = args[3 + k];
     for (Py_ssize_t j = 0; j < named; j++) {
@@ -5544,10 +5556,8 @@ static PyObject *native_instance(PyObject *self, PyObject *const *args, Py_ssize
     PyObject *obj = type->tp_alloc(type, 0);
     if (obj == NULL)
         return NULL;
-    for (Py_ssize_t k = 0; k < m; k++) {
-        PyMemberDef *def = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, k))->d_member;
-        *(PyObject **)((char *)obj + def->offset) = Py_NewRef(values[k]);
-    }
+    for (Py_ssize_t k = 0; k < m; k++)
+        *(PyObject **)((char *)obj + offsets[k]) = Py_NewRef(values[k]);
     return obj;
 }
 
