@@ -96,7 +96,7 @@ class Verdict:
     reason: str = ""  # why it was flattened or rejected
 
 
-# Verdict made in C (its slots filled directly; every field given), once native.py has checked it against its
+# Verdict made in C (its slots filled directly), once native.py has checked it against its
 # own __init__: the verdict of every page.
 _new_verdict = native.instance_maker(Verdict, ("parse", "<p>x", ""))
 
@@ -114,7 +114,7 @@ def check(markup: str, max_nodes: int) -> Verdict:
         if attributes > MAX_ATTRIBUTES:
             return Verdict("flatten", flatten(markup), f"a tag with {attributes} attributes")
     if tags <= SAFE_TAGS or _nesting_bound_ok(markup, max_nodes):
-        return _new_verdict("parse", markup, "")
+        return _new_verdict("parse", markup)
     found = shape(markup, max_nodes)
     if found.over is None:
         return Verdict("parse", markup)

@@ -241,14 +241,10 @@ def clean_page(
                 quality.load_word_list(parts.lang)
         kept_texts = [texts[i] for i in kept]
         judged = quality.assess(kept_texts, parts.lang, options.min_block_quality)
-        if type(kinds) is list and len(judged.blocks) == len(kept) == len(kinds) and all(judged.keep):
-            parts.blocks = _blocks((kinds, kept_texts, judged.blocks))  # every block: made in C
-        else:
-            parts.blocks = [
-                Block(kind, texts[i], q)
-                for i, kind, q, ok in zip(kept, kinds, judged.blocks, judged.keep, strict=True)
-                if ok
-            ]
+        columns: tuple[list[Any], ...] = (kinds, kept_texts, judged.blocks)
+        if not all(judged.keep):  # min_block_quality dropped some
+            columns = tuple([v for v, ok in zip(col, judged.keep, strict=True) if ok] for col in columns)
+        parts.blocks = _blocks(columns)
         parts.quality = judged.whole
         parts.filtered = len(kept) - len(parts.blocks)
         parts.dropped = len(seg.texts) - len(parts.blocks)
@@ -353,7 +349,7 @@ def _outcome(plan: template.Plan, stripped: int) -> tuple[Method, TemplateInfo]:
     return "template", _new_info(plan.pages_seen, stripped, None)
 
 
-# TemplateInfo made in C (its slots filled directly; every field given), once native.py has checked it
+# TemplateInfo made in C (its slots filled directly), once native.py has checked it
 # against its own __init__: the template info of every page the memory plans for.
 _new_info = native.instance_maker(TemplateInfo, (3, 2, "cold_site"))
 

@@ -141,7 +141,7 @@ def _post(seg: Segmentation, scores: Scores, lo: int, hi: int, today: date, byli
     return _new_post("\n\n".join(body), title, author, published)
 
 
-# Post made in C (its slots filled directly; every field given), once native.py has checked it against its
+# Post made in C (its slots filled directly), once native.py has checked it against its
 # own __init__ (which sets each field through object.__setattr__).
 _new_post = native.instance_maker(Post, ("Text.", "Title", "Jane Doe", "2020-01-02"))
 

@@ -123,14 +123,14 @@ def parse_value(value: str, latest: date) -> Stamp | None:
         if found is None:
             return None
         if m[5] is None:
-            return _new_stamp(found, None, 0, None)
+            return _new_stamp(found)
         return _new_stamp(found, int(m[5]), int(m[6]), _offset(m[7]))
     # Machine values write slashed dates the way US-locale defaults print them: month first.
     days = find_dates(value, latest, limit=1, month_first=True)
-    return _new_stamp(days[0], None, 0, None) if days else None
+    return _new_stamp(days[0]) if days else None
 
 
-# Stamp made in C (its slots filled directly; every field given), once native.py has checked it against its
+# Stamp made in C (its slots filled directly), once native.py has checked it against its
 # own __init__ (which sets each field through object.__setattr__).
 _new_stamp = native.instance_maker(Stamp, (date(2020, 1, 2), 3, 4, 60))
 
