@@ -508,15 +508,21 @@ def test_a_forum_quote_of_a_kept_post_is_not_a_second_copy() -> None:
     assert classify_mod.without_repeated_quotes(texts, [0, 1]) == [0, 1]
 
 
+def _word_grams(text: str) -> set[tuple[str, ...]]:
+    """The word 4-grams of `text`, lower-cased, as without_repeated_quotes read them before its one pass."""
+    words = classify_mod._WORD.findall(text.lower())
+    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
+
+
 def test_quote_words_and_grams_are_findalls() -> None:
     # without_repeated_quotes reads words by a byte translation (ASCII texts) and zips the 4-grams: the same
-    # as _WORD.findall(text.lower()) and the slices of _word_grams
+    # as _WORD.findall(text.lower()) and the slices of _word_grams (the definition, above)
     every_ascii = "".join(map(chr, range(128)))
     odd = "Ab_c d-e f’g ÄÖ x\u00a0y 1a 2_ b"
     texts = [every_ascii, every_ascii.upper(), odd, "İstanbul ſ K", "", "a b c"]
     for text in texts:
         assert classify_mod._words(text) == classify_mod._WORD.findall(text.lower())
-        assert classify_mod._grams(classify_mod._words(text)) == classify_mod._word_grams(text)
+        assert classify_mod._grams(classify_mod._words(text)) == _word_grams(text)
 
 
 @given(st.lists(st.text(alphabet=st.sampled_from("ab ’-_.Ü\u00a0Σ"), max_size=40), max_size=6))
@@ -526,7 +532,7 @@ def test_repeated_quotes_as_counted_per_gram(bodies: list[str]) -> None:
     # its 4-grams stand in another kept block
     texts = [("Originally posted by x: " if k % 2 else "") + b for k, b in enumerate(bodies)]
     kept = list(range(len(texts)))
-    grams = {i: classify_mod._word_grams(texts[i]) for i in kept}
+    grams = {i: _word_grams(texts[i]) for i in kept}
     drop = {
         q
         for q in kept

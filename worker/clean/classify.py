@@ -420,12 +420,6 @@ def without_repeated_quotes(texts: list[str], kept: list[int]) -> list[int]:
     return [i for i in kept if i not in drop] if drop else kept
 
 
-def _word_grams(text: str) -> set[tuple[str, ...]]:
-    """The word 4-grams of `text`, lower-cased (the reference of _grams(_words(text)))."""
-    words = _WORD.findall(text.lower())
-    return {tuple(words[i : i + 4]) for i in range(len(words) - 3)}
-
-
 def _words(text: str) -> list[str]:
     """_WORD.findall(text.lower()); an ASCII text's by a byte translation and split, a tenth of the CPU
     (tests/unit/test_classify.py: the same words)."""

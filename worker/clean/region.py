@@ -90,22 +90,20 @@ def choose(
 
 def descend(seg: Segmentation, prefix: list[float]) -> int:
     """Baisa's descent: follow the child that keeps at least DESCEND_SHARE of the content."""
-    firsts, ends, skips, tags = seg.firsts, seg.ends, seg.skips, seg.tags
+    firsts, ends = seg.firsts, seg.ends
     cur = 0
     while True:
         here = prefix[ends[cur]] - prefix[firsts[cur]]
         if here <= 0:
             return cur
         best, best_content = -1, 0.0
-        c, end = cur + 1, skips[cur]
-        while c < end:  # the children, as seg.children lists them, without the list
+        for c in seg.children(cur):
             cc = prefix[ends[c]] - prefix[firsts[c]]
             if cc > best_content:
                 best, best_content = c, cc
-            c = skips[c]
         if best < 0 or best_content < h.DESCEND_SHARE * here:
             return cur
-        if tags[best] in h.LEAF_TAGS or ends[best] - firsts[best] < h.MIN_TARGET_BLOCKS:
+        if seg.tags[best] in h.LEAF_TAGS or ends[best] - firsts[best] < h.MIN_TARGET_BLOCKS:
             return cur  # a single paragraph is never the whole article
         cur = best
 
