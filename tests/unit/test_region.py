@@ -690,3 +690,23 @@ def test_a_table_cell_target_grows_to_the_cell_opening_with_a_heading(
     assert not _choose(seg_of(page("<p>Your home will sell</p>")))[0].endswith("td#outer")  # no heading
     monkeypatch.setattr(h, "HEADED_CELL_LEVELS", 3)
     assert not _choose(seg)[0].endswith("td#outer")
+
+
+def test_a_heading_announcing_a_box_closed_out_of_the_article_takes_it() -> None:
+    items = "".join(f"<li><div>Have a page in the language of group {i}.</div></li>" for i in range(4))
+    more = "".join(f"<li><a href='/r{i}'>Another story headline number {i}</a></li>" for i in range(4))
+
+    def page(heading: str, after: str) -> str:
+        body = f"<h1>Bridge opens</h1><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p><h3>{heading}</h3>"
+        return f"{NAV}<div>{body}</div>{after}"
+
+    # broken markup closed the article's <div> before the list its last heading announces
+    _, texts = _choose(seg_of(page("What can residents do?", f"<ul>{items}</ul>")))
+    assert texts[-5:] == ["What can residents do?"] + [
+        f"Have a page in the language of group {i}." for i in range(4)
+    ]
+    # a heading that announces nothing, or link text after it, stays the region's end
+    _, texts = _choose(seg_of(page("Residents", f"<ul>{items}</ul>")))
+    assert texts[-1] == "Residents"
+    _, texts = _choose(seg_of(page("More stories:", f"<ul>{more}</ul>")))
+    assert texts[-1] == "More stories:"

@@ -85,6 +85,7 @@ def choose(
     if steer is None:
         ranges = with_prose_neighbours(seg, prefix, link_density, target, ranges)
         ranges = with_prose_columns(seg, prefix, link_density, target, ranges)
+        ranges = with_announced_box(seg, ranges)  # rule: ANNOUNCING_HEADING_ENDS
     return Region(target, with_lead_paragraph(seg, link_density, ranges, prefix, target), located, sure)
 
 
@@ -604,6 +605,33 @@ def with_prose_columns(
         if tags[a] in columns:
             ranges = with_prose_neighbours(seg, prefix, link_density, a, ranges, h.PROSE_COLUMN_KINDS)
         a = parents[a]
+    return ranges
+
+
+def with_announced_box(seg: Segmentation, ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Add the box right after the region when the region ends on a heading announcing it (a question or a
+    colon: h.ANNOUNCING_HEADING_ENDS): the article goes on there, past a container closed early (broken
+    markup closing the article's <div> before its list). The box is the first element holding text after
+    the heading's box, at the heading's level or above, starting right after the region; it joins unless it
+    is link text (over h.MAX_LINK_DENSITY of its words), an author's box or a related box."""
+    hi = ranges[-1][1]
+    last = hi - 1
+    if last < 0 or seg.kinds[last] != "heading" or not seg.texts[last].endswith(h.ANNOUNCING_HEADING_ENDS):
+        return ranges
+    firsts, ends, parents = seg.firsts, seg.ends, seg.parents
+    e = seg.owners[last]
+    while e > 0:
+        siblings = seg.children(parents[e])
+        for c in siblings[siblings.index(e) + 1 :]:
+            if firsts[c] == ends[c]:
+                continue  # no text: stepped over
+            if firsts[c] != hi or _related_box(seg, c) or _author_box(seg, c):
+                return ranges
+            words = sum(seg.words[firsts[c] : ends[c]])
+            if not words or sum(seg.link_words[firsts[c] : ends[c]]) > h.MAX_LINK_DENSITY * words:
+                return ranges
+            return [*ranges, (firsts[c], ends[c])]
+        e = parents[e]
     return ranges
 
 
