@@ -114,6 +114,22 @@ def test_lead_paragraph_in_the_article_header_joins_the_region() -> None:
     assert _choose(seg)[1] == [lead, PROSE, PROSE2, PROSE3]
 
 
+def test_a_summary_set_as_a_heading_joins_as_the_lead() -> None:
+    # abcnews.go.com: "div.intro > div.dek > h2" holds the article's summary sentence under the headline
+    lead = "The bridge over the river opened on Tuesday after two years of delays and a long dispute."
+
+    def page(box: str) -> str:
+        return (
+            f"{NAV}<div class='{box}'><div class='headline'><h1>Bridge opens</h1></div>"
+            f"<div class='dek'><h2>{lead}</h2></div></div>"
+            f"<div class='story'><p>{PROSE}</p><p>{PROSE2}</p><p>{PROSE3}</p></div>{SIDEBAR}"
+        )
+
+    assert _choose(seg_of(page("intro")))[1] == [lead, PROSE, PROSE2, PROSE3]
+    # a heading named only as the headline's second line ("dek") is no lead: some gold leaves it out
+    assert _choose(seg_of(page("top")))[1] == [PROSE, PROSE2, PROSE3]
+
+
 def test_an_unnamed_lead_paragraph_beside_the_target_joins(monkeypatch: pytest.MonkeyPatch) -> None:
     # The first paragraph sits above an inline box, outside the container density chose; the box breaks
     # the run of prose boxes, and its class names no lead.

@@ -654,10 +654,20 @@ def _author_box(seg: Segmentation, e: int) -> bool:
 
 @lru_cache(maxsize=8192)
 def _is_lead_class(ident: str) -> bool:
+    return _named_with(ident, h.LEAD_TOKEN_PREFIXES)
+
+
+@lru_cache(maxsize=8192)
+def _is_summary_class(ident: str) -> bool:
+    return _named_with(ident, h.SUMMARY_HEADING_PREFIXES)
+
+
+def _named_with(ident: str, prefixes: tuple[str, ...]) -> bool:
+    """Does a part of `ident` (its words, and each word's parts after a "-") start with one of `prefixes`?"""
     for word in ident.replace("_", " ").split():
         start = 0
         while True:
-            if word[start:].startswith(h.LEAD_TOKEN_PREFIXES):
+            if word[start:].startswith(prefixes):
                 return True
             start = word.find("-", start) + 1
             if start == 0:
@@ -682,7 +692,9 @@ def with_lead_paragraph(
     first = last = -1  # the lead run found: blocks first..last
     for j in range(lo - 1, max(-1, lo - 1 - max(h.LEAD_PARAGRAPH_BLOCKS, h.LEAD_NAMED_BLOCKS)), -1):
         skip = (
-            seg.kinds[j] == "heading" or seg.chars[j] < h.LENGTH_LOW or link_density[j] > h.MAX_LINK_DENSITY
+            (seg.kinds[j] == "heading" and not summary_heading(seg, j))  # rule: SUMMARY_HEADING_PREFIXES
+            or seg.chars[j] < h.LENGTH_LOW
+            or link_density[j] > h.MAX_LINK_DENSITY
         )
         # rule: a named lead further back (LEAD_NAMED_BLOCKS)
         if last < 0 and lo - j > h.LEAD_PARAGRAPH_BLOCKS:
@@ -732,6 +744,18 @@ def named_lead(seg: Segmentation, j: int) -> bool:
     while e > 0 and levels < 3:
         ident = seg.ident(e)
         if ident and _is_lead_class(ident):
+            return True
+        e, levels = seg.parents[e], levels + 1
+    return False
+
+
+def summary_heading(seg: Segmentation, j: int) -> bool:
+    """Is block `j` (a heading) in an element named as the article's summary (h.SUMMARY_HEADING_PREFIXES:
+    "div.intro > div.dek > h2"), its owner or up to 2 above? Such a heading is a lead, not a title."""
+    e, levels = seg.owners[j], 0
+    while e > 0 and levels < 3:
+        ident = seg.ident(e)
+        if ident and _is_summary_class(ident):
             return True
         e, levels = seg.parents[e], levels + 1
     return False
