@@ -18,7 +18,7 @@ footer, side column or navigation is not the article (`outside_chrome`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, chain
@@ -738,12 +738,13 @@ def _lead_block(
     return named_lead(seg, j)
 
 
-def named_lead(seg: Segmentation, j: int) -> bool:
-    """Is block `j` in an element named like a lead (h.LEAD_TOKEN_PREFIXES), its owner or up to 2 above?"""
+def named_lead(seg: Segmentation, j: int, named: Callable[[str], bool] = _is_lead_class) -> bool:
+    """Is block `j` in an element named like a lead (`named`: h.LEAD_TOKEN_PREFIXES), its owner or up to 2
+    above?"""
     e, levels = seg.owners[j], 0
     while e > 0 and levels < 3:
         ident = seg.ident(e)
-        if ident and _is_lead_class(ident):
+        if ident and named(ident):
             return True
         e, levels = seg.parents[e], levels + 1
     return False
@@ -752,13 +753,7 @@ def named_lead(seg: Segmentation, j: int) -> bool:
 def summary_heading(seg: Segmentation, j: int) -> bool:
     """Is block `j` (a heading) in an element named as the article's summary (h.SUMMARY_HEADING_PREFIXES:
     "div.intro > div.dek > h2"), its owner or up to 2 above? Such a heading is a lead, not a title."""
-    e, levels = seg.owners[j], 0
-    while e > 0 and levels < 3:
-        ident = seg.ident(e)
-        if ident and _is_summary_class(ident):
-            return True
-        e, levels = seg.parents[e], levels + 1
-    return False
+    return named_lead(seg, j, _is_summary_class)
 
 
 def _in_cell_of(seg: Segmentation, j: int, parent: int) -> bool:
