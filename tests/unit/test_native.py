@@ -34,6 +34,7 @@ from worker.clean.meta import collect
 from worker.clean.meta import header as hd
 from worker.clean.meta import marked as mk
 from worker.clean.meta import select as sl
+from worker.clean.meta import text as mt
 from worker.clean.meta.marked import Marks
 from worker.clean.options import Budget, OverBudget, TooManyNodes
 from worker.clean.pipeline import clean_page
@@ -237,7 +238,9 @@ def test_python_only_runs_the_reference() -> None:
         assert collect._in_comment is collect.in_comment_python
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
         assert dom.utf8 is dom.utf8_python
+        assert mt._date_starts is mt.date_starts_python
     assert dom.utf8 is not dom.utf8_python
+    assert mt._date_starts is not mt.date_starts_python
     assert mk.marked is not mk.marked_python
     assert sl.select is not sl.select_python
     assert mk.unmarked_text is not mk.unmarked_text_python
@@ -609,6 +612,28 @@ def test_unequal_position_columns_leave_the_article_slots_to_python() -> None:
     assert native._native.kept_positions(*columns, 0.0, 0.0) is None
     with pytest.raises(ValueError, match="zip"):
         sm._kept_positions(*columns, 0.0, 0.0)
+
+
+# Pieces of dates and of what _DATE_START tells apart: digit runs of every length around a year's, a year
+# inside a longer run before 年, words of 2 to 13 letters before ". 3", " 3", ".3", letters beyond ASCII and
+# Latin-1, "\u00b2" (a digit re's \d leaves out: a letter to [^\W\d_]), "\u0663" (a decimal digit, no
+# [0-9]), "_".
+DATE_START_PIECES = ["1", "12", "123", "2019", "20193", "12019年", "2019 年", "年", " ", ". ", ".", "3 ",
+                     "ab ", "May ", "Sept. ", "abcdefghijkl ", "abcdefghijklm ", "Dezember", "\u00e9t\u00e9 ",
+                     "\u00b2", "\u0663", "_", "\u03a9\u03bc ", "\U0001f600", "x", "-", "/"]  # fmt: skip
+
+
+@settings(max_examples=1000)
+@given(
+    st.lists(st.sampled_from(DATE_START_PIECES), max_size=12).map("".join),
+    st.integers(0, 12),
+    st.integers(0, 12),
+    st.integers(0, 80),
+)
+def test_date_starts_equal_the_regexs(text: str, lead: int, cut: int, last: int) -> None:
+    start = min(lead, len(text))
+    end = max(start, len(text) - cut)
+    assert mt._date_starts(text, start, end, last) == mt.date_starts_python(text, start, end, last)
 
 
 # A page's UTF-8 for lexbor.

@@ -3394,6 +3394,91 @@ static PyObject *native_count_attributes(PyObject *self, PyObject *args) {
     return PyLong_FromSsize_t(count);
 }
 
+/* meta/text.py's _DATE_START in C (date_starts_python: where TEXT_DATE can start in a window). Its letters
+   are re's [^\W\d_] (alphanumeric, no decimal digit), its digits ASCII ones; lookbehinds read before
+   `start`, lookaheads stop at `end` (re's pos and endpos). */
+static inline int ds_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
+static inline int ds_letter(Py_UCS4 c) { return Py_UNICODE_ISALNUM(c) && !Py_UNICODE_ISDECIMAL(c); }
+
+/* The end of _DATE_START's match at p (p < end), or -1: its three branches in order. */
+SPECIALISED Py_ssize_t date_start_at(int kind, const void *s, Py_ssize_t p, Py_ssize_t end) {
+    Py_UCS4 c = PyUnicode_READ(kind, s, p);
+    if (ds_digit(c)) {
+        /* (?<![0-9])(?:[0-9]{1,2}|[12][0-9]{3})(?![0-9]): a run of 1, 2 or (from 1 or 2) 4 digits */
+        if (p == 0 || !ds_digit(PyUnicode_READ(kind, s, p - 1))) {
+            Py_ssize_t r = p + 1;
+            while (r < end && r - p < 5 && ds_digit(PyUnicode_READ(kind, s, r)))
+                r++;
+            if (r - p <= 2 || (r - p == 4 && (c == '1' || c == '2')))
+                return r;
+        }
+        /* [12](?=[0-9]{3} ?年) */
+        if ((c == '1' || c == '2') && p + 4 < end && ds_digit(PyUnicode_READ(kind, s, p + 1)) &&
+            ds_digit(PyUnicode_READ(kind, s, p + 2)) && ds_digit(PyUnicode_READ(kind, s, p + 3))) {
+            Py_UCS4 q = PyUnicode_READ(kind, s, p + 4);
+            if (q == 0x5E74 || (q == ' ' && p + 5 < end && PyUnicode_READ(kind, s, p + 5) == 0x5E74))
+                return p + 1;
+        }
+        return -1;
+    }
+    /* (?<![^\W\d_])[^\W\d_]{3,12}\.? (?=[0-9]): a word of 3 to 12 letters (a longer one fails each
+       length), ". " or " ", a digit */
+    if (!ds_letter(c) || (p > 0 && ds_letter(PyUnicode_READ(kind, s, p - 1))))
+        return -1;
+    Py_ssize_t q = p + 1;
+    while (q < end && q - p <= 12 && ds_letter(PyUnicode_READ(kind, s, q)))
+        q++;
+    if (q - p < 3 || q - p > 12 || q >= end)
+        return -1;
+    if (PyUnicode_READ(kind, s, q) == '.')
+        return q + 2 < end && PyUnicode_READ(kind, s, q + 1) == ' ' && ds_digit(PyUnicode_READ(kind, s, q + 2))
+                   ? q + 2
+                   : -1;
+    return PyUnicode_READ(kind, s, q) == ' ' && q + 1 < end && ds_digit(PyUnicode_READ(kind, s, q + 1)) ? q + 1
+                                                                                                       : -1;
+}
+
+/* The starts of _DATE_START.finditer(text, start, end) up to `last` (each match resumes the search at its
+   end) into `out`; -1 with an exception. */
+SPECIALISED int date_starts_scan(int kind, const void *s, Py_ssize_t p, Py_ssize_t end, Py_ssize_t last,
+                                 PyObject *out) {
+    for (; p < end && p <= last; p++) {
+        Py_ssize_t to = date_start_at(kind, s, p, end);
+        if (to < 0)
+            continue;
+        PyObject *at = PyLong_FromSsize_t(p);
+        if (at == NULL || PyList_Append(out, at) < 0) {
+            Py_XDECREF(at);
+            return -1;
+        }
+        Py_DECREF(at);
+        p = to - 1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(date_starts_doc, "date_starts(text, start, end, last) -> list\n\n"
+                              "meta.text.date_starts_python: where _DATE_START matches in text[start:end],\n"
+                              "up to `last`.");
+
+static PyObject *native_date_starts(PyObject *self, PyObject *args) {
+    PyObject *text;
+    Py_ssize_t start, end, last;
+    if (!PyArg_ParseTuple(args, "Unnn", &text, &start, &end, &last))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (start < 0 || end > n) /* re's clamping of negative or long bounds is left to Python */
+        Py_RETURN_NONE;
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    int status;
+    BY_KIND(status, text, date_starts_scan, PyUnicode_DATA(text), start, end, last, out);
+    if (status < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
 PyDoc_STRVAR(nesting_counts_doc,
              "nesting_counts(markup, voids, formatting, spellings) -> (steps, elements, options)\n\n"
              "guard._nesting_counts_python in C: one pass over the `<` of the markup.");
@@ -8622,6 +8707,7 @@ static PyMethodDef methods[] = {
     {"scan", native_scan, METH_VARARGS, scan_doc},
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},
+    {"date_starts", native_date_starts, METH_VARARGS, date_starts_doc},
     {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
     {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},

@@ -456,6 +456,39 @@ def utf8_encoder(reference: Utf8) -> Utf8:
     return _declining("utf8", off, reference, "utf8", canaries, declined=(("a\ud800b",),))
 
 
+DateStarts = Callable[[str, int, int, int], list[int]]
+# Windows for meta.text's _DATE_START: digit runs of one to five digits (from "1", "2" and others), a year
+# before 年 (with a space, inside a longer run, cut by the window's end), words of two to thirteen letters
+# before ". 5", " 5", ".5", " x" (letters beyond ASCII and beyond Latin-1; "²", a digit that is no decimal
+# one, reads as a letter; "٣", a decimal one, as neither), "_", runs cut by the window's start and end;
+# one, two and four bytes a character.
+DATE_START_TEXTS = (
+    "on 3 May, 14.03.19 and 2019-03-14 or 12345 then 1234 and 2023年3月 x12019年 2023 年 3999年 2019",
+    "March 14, 2019 Mar. 5 Sept 3 ab 4 abc. 7 Dezember. 8 abcdefghijkl 9 abcdefghijklm 9 März 3 word.x 5",
+    "Étéx 3 ÉTÉ. 4 x²ab 5 ab² 6 ٣abc 7 abc٣ 8 _abc 9 abc_ 1 déc. 2019 Ωμέγα 12 日本語 3 10_000",
+    "\U0001f600 then May 3 2019 \U0001d400bc 4 and 2020",
+    "12 Jan 2020",
+    "2020年",
+    "",
+)
+
+
+def date_starter(reference: DateStarts) -> DateStarts:
+    """The C scan if it equals `reference` (meta.text.date_starts_python) on windows of the canaries;
+    else `reference`, which also decides for bounds outside the text (re clamps them)."""
+    off = "native date starts off, the regex runs"
+    canaries = tuple(
+        (text, start, end, last)
+        for text in DATE_START_TEXTS
+        for start in sorted({0, 1, 2, 5, len(text) // 3})
+        for end in sorted({len(text), len(text) - 1, len(text) - 4, 2 * len(text) // 3})
+        for last in (end, end // 2)
+        if 0 <= start <= end <= len(text)
+    )
+    declined = (("12 May", -1, 3, 3),)
+    return _declining("date_starts", off, reference, "date_starts", canaries, declined)
+
+
 HeadUnread = Callable[[bytes], bytes]
 # Heads for dom.head_unread: every token it reads or stops at, in either case, and texts that stay.
 HEAD_CANARIES = (
@@ -1669,7 +1702,7 @@ def python_only() -> Iterator[None]:
         sitememory,
         template,
     )
-    from worker.clean.meta import collect, header, marked, select
+    from worker.clean.meta import collect, header, marked, select, text
 
     # (module, attribute, its Python reference): swapped in for the block, restored after it by name
     swaps: list[tuple[Any, str, Any]] = [
@@ -1701,6 +1734,7 @@ def python_only() -> Iterator[None]:
         (collect, "_in_comment", collect.in_comment_python),
         (collect, "scan", collect.scan_python),
         (dom, "utf8", dom.utf8_python),
+        (text, "_date_starts", text.date_starts_python),
         (dom, "head_unread", dom.head_unread_python),
         (segment, "_cut_blocks", segment.cut_blocks_python),
         (classify, "_decide", classify.decide_python),
