@@ -7,7 +7,7 @@ there, not by hand-waving.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 
 def _by_first_character(alternatives: tuple[str, ...]) -> str:
@@ -23,13 +23,33 @@ def _by_first_character(alternatives: tuple[str, ...]) -> str:
 # ad unit's label), compiled on their first use, not at import: each is matched on under a fifth of the
 # pages (the first 100 of each shared set), and compiling these 9 at import cost one page's `clean` 46
 # million more instructions (callgrind; that page reaches one of them). Each name is declared with its
-# type where it is defined; __getattr__ at the end of this module compiles it and binds it as a module
-# global, so every later use costs what a compiled pattern's does.
+# type where it is defined and bound to a _Lazy stand-in, which compiles it on its first use and binds the
+# pattern as the module global in its place, so every later use costs what a compiled pattern's does. (Not
+# a module __getattr__: with one, Python 3.11 specialises no attribute read of this module, and the
+# cleaning core reads hundreds a page: 79 K instructions a page single-page, callgrind.)
 _LAZY: dict[str, tuple[str, int]] = {}
+
+
+class _Lazy:
+    """A _lazy pattern until its first use: reading any attribute of it compiles the pattern and binds it
+    as the module global."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        compiled = globals()[self.name]
+        if compiled is self:
+            pattern, flags = _LAZY[self.name]
+            compiled = globals()[self.name] = re.compile(pattern, flags)
+        return getattr(compiled, attribute)
 
 
 def _lazy(name: str, pattern: str, flags: int = 0) -> None:
     _LAZY[name] = (pattern, flags)
+    globals()[name] = _Lazy(name)
 
 
 # --- pre-cleaning ---------------------------------------------------------------------------------
@@ -2099,15 +2119,3 @@ BYLINE_AFTER_FIRST = 1
 DATE_STAMP: re.Pattern[str] = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{2,4}")
 DATE_STAMP_MAX_CHARS = 12
 DATE_STAMPS_MIN = 3
-
-
-if not TYPE_CHECKING:  # mypy reads the declarations (a typed __getattr__ would accept any name)
-
-    def __getattr__(name: str) -> re.Pattern[str]:
-        """A _lazy pattern, compiled and bound as a module global on its first use."""
-        try:
-            pattern, flags = _LAZY[name]
-        except KeyError:
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-        compiled = globals()[name] = re.compile(pattern, flags)
-        return compiled
