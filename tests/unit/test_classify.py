@@ -675,6 +675,29 @@ def test_page_furniture_is_not_the_article() -> None:
     _assert_drops_lines(classify_mod.without_page_lines, furniture, others)
 
 
+# FURNITURE_OR_WIDGET_LINE with FURNITURE_LINE's and WIDGET_LINE's forms as one flat alternation: what its
+# branches by first character (heuristics._by_first_character) must match alike.
+_FLAT_LINES = re.compile(
+    rf"\W*(?:{h.WIDGET_PAGER}|{'|'.join(h.FURNITURE_LINE + h.WIDGET_LINE)})\W*", re.IGNORECASE
+)
+
+
+@settings(max_examples=500)
+@given(
+    st.sampled_from((*h.FURNITURE_LINE, *h.WIDGET_LINE, h.WIDGET_PAGER)).flatmap(
+        lambda form: st.from_regex(re.compile(form, re.IGNORECASE), fullmatch=True)
+    ),
+    st.sampled_from(["", " ", "(", "» ", "x"]),
+    st.sampled_from(["", "!", " x", ")", "\u2026"]),
+    st.sampled_from([str, str.upper, str.title, lambda t: t[:-1]]),
+)
+def test_furniture_or_widget_line_matches_what_its_flat_forms_match(
+    line: str, before: str, after: str, case: Callable[[str], str]
+) -> None:
+    text = before + case(line) + after
+    assert (h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is None) == (_FLAT_LINES.fullmatch(text) is None)
+
+
 def test_widget_lines_are_not_the_article() -> None:
     # rule: WIDGET_LINE, anywhere in the kept text
     widgets = [
