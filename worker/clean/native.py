@@ -480,10 +480,9 @@ def date_starter(reference: DateStarts) -> DateStarts:
     canaries = tuple(
         (text, start, end, last)
         for text in DATE_START_TEXTS
-        for start in sorted({0, 1, 2, 5, len(text) // 3})
-        for end in sorted({len(text), len(text) - 1, len(text) - 4, 2 * len(text) // 3})
+        for start, end in ((0, len(text)), (1, len(text) - 1), (len(text) // 3, 2 * len(text) // 3))
         for last in (end, end // 2)
-        if 0 <= start <= end <= len(text)
+        if start <= end
     )
     declined = (("12 May", -1, 3, 3),)
     return _declining("date_starts", off, reference, "date_starts", canaries, declined)
