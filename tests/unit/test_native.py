@@ -623,6 +623,7 @@ DATE_START_PIECES = ["1", "12", "123", "2019", "20193", "12019年", "2019 年", 
                      "\u00b2", "\u0663", "_", "\u03a9\u03bc ", "\U0001f600", "x", "-", "/"]  # fmt: skip
 
 
+@needs_native
 @settings(max_examples=1000)
 @given(
     st.lists(st.sampled_from(DATE_START_PIECES), max_size=12).map("".join),
