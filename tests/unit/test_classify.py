@@ -1523,6 +1523,23 @@ def test_a_near_good_line_between_the_kept_text_joins_it() -> None:
     assert joined == [PROSE, menu, PROSE2]
 
 
+def test_a_short_sentence_with_one_kept_neighbour_in_its_element_joins_it() -> None:
+    # rule: INNER_SENTENCE_ONE_SIDE_END; the kept text after it is a quote's paragraph, in another element
+    quote = f"<blockquote><p>{PROSE2}</p></blockquote>"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}{quote}</div>"
+    kept, joined = _with_inner_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, SHORT_LINE, PROSE2]
+    assert SHORT_LINE.endswith(h.INNER_SENTENCE_ONE_SIDE_END)
+    # a line of words that ends no sentence still needs both neighbours in its element
+    words = "Sunday at the Astoria market"
+    kept, joined = _with_inner_lines(html.replace(SHORT_LINE, words))
+    assert joined == kept == [PROSE, PROSE2]
+    # and neither in its element: out
+    kept, joined = _with_inner_lines(html.replace(f"<p>{SHORT_LINE}</p>", f"<div><p>{SHORT_LINE}</p></div>"))
+    assert joined == kept == [PROSE, PROSE2]
+
+
 def test_a_short_sentence_next_to_a_kept_heading_stays_out() -> None:
     # a blog's tagline under its kept name: the kept blocks on both sides of it must be no headings
     html = (

@@ -766,16 +766,17 @@ def with_inner_lines(kept: KeptText) -> list[int]:
     """The region's lines between the first and last kept block that smoothing dropped in the kept text's own
     element: blocks of a kind in h.INNER_LINE_KINDS that end with h.INNER_LINE_END or have
     h.INNER_LINE_MIN_WORDS words or more, without link text, in the element that holds the kept blocks right
-    before and after them (no headings), `kept.dropped`. jusText keeps a short block only between good ones
-    and a near-good one only beside one; a post's short line or low-stopword paragraph beside a link line or
-    an embed's line is its text all the same."""
+    before and after them (no headings; a line ending with h.INNER_SENTENCE_ONE_SIDE_END needs only one of
+    them in its element), `kept.dropped`. jusText keeps a short block only between good ones and a
+    near-good one only beside one; a post's short line or low-stopword paragraph beside a link line or an
+    embed's line is its text all the same."""
     seg, blocks = kept.seg, kept.blocks
     if len(blocks) < 2:
         return []
     lo, hi = blocks[0], blocks[-1]
     texts, kinds, words, owners, parents = seg.texts, seg.kinds, seg.words, seg.owners, seg.parents
     link_words, ends, line_kinds = seg.link_words, h.INNER_LINE_END, h.INNER_LINE_KINDS
-    fewest = h.INNER_LINE_MIN_WORDS
+    fewest, one_side = h.INNER_LINE_MIN_WORDS, h.INNER_SENTENCE_ONE_SIDE_END
     added: list[int] = []
     for a, b in kept.region.ranges:
         for i in range(max(a, lo + 1), min(b, hi)):
@@ -787,7 +788,11 @@ def with_inner_lines(kept: KeptText) -> list[int]:
             ):
                 k, box = bisect_left(blocks, i), parents[owners[i]]
                 neighbours = (blocks[k - 1], blocks[k])  # the kept blocks right before and after it
-                if all(parents[owners[j]] == box and kinds[j] != "heading" for j in neighbours):
+                if any(kinds[j] == "heading" for j in neighbours):
+                    continue
+                same = [parents[owners[j]] == box for j in neighbours]
+                # rule: a sentence needs one of them in its element (INNER_SENTENCE_ONE_SIDE_END)
+                if all(same) or (any(same) and texts[i].endswith(one_side)):
                     added.append(i)
     return added
 
