@@ -598,8 +598,9 @@ def join_dropped(
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
     closing lines, numbered lines, lines split by captions, inner lines, the other items of a list it keeps
     part of, the headings right before kept text, its sibling lines with links, the gaps of a numbered list
-    it keeps, and linked titles (where the memory stripped the page, only the listed posts' titles after the
-    text's first block: with_listed_post_titles). Each step sees what the ones before it added."""
+    it keeps, the short sentences at its two edges, and linked titles (where the memory stripped the page,
+    only the listed posts' titles after the text's first block: with_listed_post_titles). Each step sees what
+    the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
     steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:
@@ -827,6 +828,38 @@ def with_closing_lines(kept: KeptText) -> list[int]:
     return list(range(first, j)) if j - first >= h.CLOSING_RUN_MIN_BLOCKS else []
 
 
+def with_edge_sentences(kept: KeptText) -> list[int]:
+    """The runs of up to h.EDGE_SENTENCE_RUN paragraphs right before the first kept block and right after the
+    last one, in the region and in the element that holds that block (no heading): without link text, ending
+    a sentence (h.EDGE_SENTENCE_END), `kept.dropped`. A post's short opening sentence ("Usain Bolt did not let
+    anyone spoil his party.") or its sign-off ("Good luck!"), which smoothing drops beside the page's
+    headline, byline or share buttons."""
+    seg, blocks, ranges = kept.seg, kept.blocks, kept.region.ranges
+    if not blocks:
+        return []
+    texts, kinds, owners, parents, link_words = seg.texts, seg.kinds, seg.owners, seg.parents, seg.link_words
+    ends, most = h.EDGE_SENTENCE_END, h.EDGE_SENTENCE_RUN
+    added: list[int] = []
+    for edge, step in ((blocks[0], -1), (blocks[-1], 1)):
+        if kinds[edge] == "heading":
+            continue
+        box, run = parents[owners[edge]], 0
+        i = edge + step
+        while (
+            run < most
+            and any(lo <= i < hi for lo, hi in ranges)
+            and kinds[i] == "paragraph"
+            and not link_words[i]
+            and parents[owners[i]] == box
+            and texts[i].endswith(ends)
+            and kept.dropped(i)
+        ):
+            added.append(i)
+            run += 1
+            i += step
+    return sorted(added)
+
+
 def with_linked_headings(kept: KeptText) -> list[int]:
     """The region's headings right before a kept block (no heading) that were dropped for their links alone:
     up to h.LINKED_HEADING_MAX_CHARS characters, a link density over h.MAX_LINK_DENSITY, `kept.dropped` and
@@ -1030,6 +1063,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_text_headings,
     with_linked_lines,
     with_numbered_gaps,
+    with_edge_sentences,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
