@@ -1441,6 +1441,21 @@ def test_a_line_introducing_a_kept_block_joins_it(monkeypatch: pytest.MonkeyPatc
     assert _with_intro_lines(html)[1] == [PROSE, PROSE2]
 
 
+def test_a_line_introducing_a_kept_block_passes_a_short_line_between(monkeypatch: pytest.MonkeyPatch) -> None:
+    credit = "<p><a href='/via'>Via KPCC Radio</a></p>"  # the quote's credit line, dropped
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{credit}{QUOTED}</div>"
+    kept, joined = _with_intro_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, INTRO, PROSE2]
+    assert len("Via KPCC Radio") <= h.INTRO_LINE_PASSED_MAX_CHARS
+    # a longer line between: no introduction of the kept block
+    long_line = "<p><a href='/via'>" + "Via the public radio station of Southern California" * 2 + "</a></p>"
+    assert _with_intro_lines(html.replace(credit, long_line))[1] == [PROSE, PROSE2]
+    # rule off: dropped
+    monkeypatch.setattr(h, "INTRO_LINE_PASSED_MAX_CHARS", 0)
+    assert _with_intro_lines(html)[1] == [PROSE, PROSE2]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -1087,21 +1087,26 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
     """`kept` with the short paragraphs that introduce the kept block right after them, in the box that holds
     it: at most h.INTRO_LINE_MAX_CHARS characters and h.INTRO_LINE_MIN_WORDS words, ending in
     h.INTRO_LINE_END ("Here is some of what he had to say:", "KPCC reports that:" before a kept quote), in no
-    marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK).
+    marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK);
+    a dropped line of up to h.INTRO_LINE_PASSED_MAX_CHARS characters between the two is passed over.
     Run on the final blocks, after the site memory has learned from density's: a position the memory learns
     as an article slot joins on every page of the site."""
-    texts, end = seg.texts, h.INTRO_LINE_END
-    # most pages have none: the one test run on every kept block (block 0 has no block before it)
-    after = [k for k in kept if k and texts[k - 1].endswith(end)]
+    texts, chars, end = seg.texts, seg.chars, h.INTRO_LINE_END
+    # most pages have none: the test run on every kept block (block 0 has no block before it)
+    after = [(k, k - 1) for k in kept if k and texts[k - 1].endswith(end)]
+    # rule: a short line between the intro and the kept block is passed over (INTRO_LINE_PASSED_MAX_CHARS)
+    passing = h.INTRO_LINE_PASSED_MAX_CHARS
+    after += [(k, k - 2) for k in kept if k > 1 and chars[k - 1] <= passing and texts[k - 2].endswith(end)]
     if not after:
         return kept
-    kinds, chars, words, owners = seg.kinds, seg.chars, seg.words, seg.owners
+    kinds, words, owners = seg.kinds, seg.words, seg.owners
     parents, skips = seg.parents, seg.skips
     most, fewest, inside = h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
     added = [
         i
-        for k in after
-        if (i := k - 1) not in inside
+        for k, i in after
+        if i not in inside
+        and (i == k - 1 or k - 1 not in inside)
         and kinds[i] == "paragraph"
         and chars[i] <= most
         and words[i] >= fewest
@@ -1110,7 +1115,7 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
         and h.TAXONOMY_LABEL.search(texts[i]) is None
         and h.CROSS_LINK.search(texts[i]) is None
     ]
-    return sorted(kept + added) if added else kept
+    return sorted(set(kept + added)) if added else kept
 
 
 def without_date_stamps(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
