@@ -31,6 +31,7 @@ from worker.clean.classify import (
     smooth,
     with_caption_runs,
     with_closing_lines,
+    with_edge_sentences,
     with_inner_lines,
     with_item_runs,
     with_linked_headings,
@@ -1440,6 +1441,21 @@ def test_a_line_introducing_a_kept_block_joins_it(monkeypatch: pytest.MonkeyPatc
     assert _with_intro_lines(html)[1] == [PROSE, PROSE2]
 
 
+def test_a_line_introducing_a_kept_block_passes_a_short_line_between(monkeypatch: pytest.MonkeyPatch) -> None:
+    credit = "<p><a href='/via'>Via KPCC Radio</a></p>"  # the quote's credit line, dropped
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{credit}{QUOTED}</div>"
+    kept, joined = _with_intro_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, INTRO, PROSE2]
+    assert len("Via KPCC Radio") <= h.INTRO_LINE_PASSED_MAX_CHARS
+    # a longer line between: no introduction of the kept block
+    long_line = "<p><a href='/via'>" + "Via the public radio station of Southern California" * 2 + "</a></p>"
+    assert _with_intro_lines(html.replace(credit, long_line))[1] == [PROSE, PROSE2]
+    # rule off: dropped
+    monkeypatch.setattr(h, "INTRO_LINE_PASSED_MAX_CHARS", 0)
+    assert _with_intro_lines(html)[1] == [PROSE, PROSE2]
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [
@@ -1521,6 +1537,66 @@ def test_a_near_good_line_between_the_kept_text_joins_it() -> None:
     kept, joined = _with_inner_lines(html)
     assert kept == [PROSE, PROSE2]  # smoothing drops it: a near-good block between link lines
     assert joined == [PROSE, menu, PROSE2]
+
+
+def test_a_short_sentence_with_one_kept_neighbour_in_its_element_joins_it() -> None:
+    # rule: INNER_SENTENCE_ONE_SIDE_END; the kept text after it is a quote's paragraph, in another element
+    quote = f"<blockquote><p>{PROSE2}</p></blockquote>"
+    html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}{quote}</div>"
+    kept, joined = _with_inner_lines(html)
+    assert kept == [PROSE, PROSE2]
+    assert joined == [PROSE, SHORT_LINE, PROSE2]
+    assert SHORT_LINE.endswith(h.INNER_SENTENCE_ONE_SIDE_END)
+    # a line of words that ends no sentence still needs both neighbours in its element
+    words = "Sunday at the Astoria market"
+    kept, joined = _with_inner_lines(html.replace(SHORT_LINE, words))
+    assert joined == kept == [PROSE, PROSE2]
+    # and neither in its element: out
+    kept, joined = _with_inner_lines(html.replace(f"<p>{SHORT_LINE}</p>", f"<div><p>{SHORT_LINE}</p></div>"))
+    assert joined == kept == [PROSE, PROSE2]
+
+
+# The post's short opening sentence and its sign-off at the kept text's edges (EDGE_SENTENCE_*).
+OPENING = "Nobody spoiled his party."
+SIGN_OFF = "Good luck!"
+
+
+def _edges(opening: str, sign_off: str) -> str:
+    text = f"<p>{PROSE}</p><p>{PROSE2}</p>"
+    return f"{NAV}<div class='post'>{LINK_LINE}{opening}{text}{sign_off}{LINK_LINE}</div>"
+
+
+def test_short_sentences_at_the_kept_texts_edges_join_it() -> None:
+    kept, joined = _joined(with_edge_sentences, _edges(f"<p>{OPENING}</p>", f"<p>{SIGN_OFF}</p>"))
+    assert kept == [PROSE, PROSE2]  # smoothing drops both: short blocks beside bad ones
+    assert joined == [OPENING, PROSE, PROSE2, SIGN_OFF]
+    assert len(SIGN_OFF) < h.CLOSING_SENTENCE_MIN_CHARS  # the decide step's closing sentence misses it
+    assert OPENING.endswith(h.EDGE_SENTENCE_END)
+    assert SIGN_OFF.endswith(h.EDGE_SENTENCE_END)
+
+
+@pytest.mark.parametrize(
+    ("opening", "sign_off"),
+    [
+        ("<p>Nobody spoiled his party</p>", "<p>Good luck</p>"),  # no sentence end
+        (f"<p><a href='/o'>{OPENING}</a></p>", f"<p><a href='/s'>{SIGN_OFF}</a></p>"),  # link text
+        (f"<div><p>{OPENING}</p></div>", f"<div><p>{SIGN_OFF}</p></div>"),  # not in the kept text's element
+    ],
+)
+def test_the_edges_take_only_unlinked_sentences_in_the_kept_texts_box(opening: str, sign_off: str) -> None:
+    kept, joined = _joined(with_edge_sentences, _edges(opening, sign_off))
+    assert joined == kept == [PROSE, PROSE2]
+
+
+def test_the_heuristics_pipeline_keeps_the_posts_sign_off() -> None:
+    from worker.clean.options import CleanOptions
+    from worker.clean.pipeline import clean_page
+    from worker.models import Page
+
+    html = _edges(f"<p>{OPENING}</p>", f"<p>{SIGN_OFF}</p>")
+    text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
+    assert OPENING in text
+    assert SIGN_OFF in text
 
 
 def test_a_short_sentence_next_to_a_kept_heading_stays_out() -> None:

@@ -598,8 +598,9 @@ def join_dropped(
     """`c.kept` with what each joining step adds, in order: the post's own linked items, short item runs,
     closing lines, numbered lines, lines split by captions, inner lines, the other items of a list it keeps
     part of, the headings right before kept text, its sibling lines with links, the gaps of a numbered list
-    it keeps, and linked titles (where the memory stripped the page, only the listed posts' titles after the
-    text's first block: with_listed_post_titles). Each step sees what the ones before it added."""
+    it keeps, the short sentences at its two edges, and linked titles (where the memory stripped the page,
+    only the listed posts' titles after the text's first block: with_listed_post_titles). Each step sees what
+    the ones before it added."""
     kept = KeptText(seg, scores, region, c.kept, set(c.kept), frozenset(c.tail))
     steps = JOINING_STEPS if single_page else MEMORY_JOINING_STEPS
     for step in steps:
@@ -766,16 +767,17 @@ def with_inner_lines(kept: KeptText) -> list[int]:
     """The region's lines between the first and last kept block that smoothing dropped in the kept text's own
     element: blocks of a kind in h.INNER_LINE_KINDS that end with h.INNER_LINE_END or have
     h.INNER_LINE_MIN_WORDS words or more, without link text, in the element that holds the kept blocks right
-    before and after them (no headings), `kept.dropped`. jusText keeps a short block only between good ones
-    and a near-good one only beside one; a post's short line or low-stopword paragraph beside a link line or
-    an embed's line is its text all the same."""
+    before and after them (no headings; a line ending with h.INNER_SENTENCE_ONE_SIDE_END needs only one of
+    them in its element), `kept.dropped`. jusText keeps a short block only between good ones and a
+    near-good one only beside one; a post's short line or low-stopword paragraph beside a link line or an
+    embed's line is its text all the same."""
     seg, blocks = kept.seg, kept.blocks
     if len(blocks) < 2:
         return []
     lo, hi = blocks[0], blocks[-1]
     texts, kinds, words, owners, parents = seg.texts, seg.kinds, seg.words, seg.owners, seg.parents
     link_words, ends, line_kinds = seg.link_words, h.INNER_LINE_END, h.INNER_LINE_KINDS
-    fewest = h.INNER_LINE_MIN_WORDS
+    fewest, one_side = h.INNER_LINE_MIN_WORDS, h.INNER_SENTENCE_ONE_SIDE_END
     added: list[int] = []
     for a, b in kept.region.ranges:
         for i in range(max(a, lo + 1), min(b, hi)):
@@ -787,7 +789,11 @@ def with_inner_lines(kept: KeptText) -> list[int]:
             ):
                 k, box = bisect_left(blocks, i), parents[owners[i]]
                 neighbours = (blocks[k - 1], blocks[k])  # the kept blocks right before and after it
-                if all(parents[owners[j]] == box and kinds[j] != "heading" for j in neighbours):
+                if any(kinds[j] == "heading" for j in neighbours):
+                    continue
+                same = [parents[owners[j]] == box for j in neighbours]
+                # rule: a sentence needs one of them in its element (INNER_SENTENCE_ONE_SIDE_END)
+                if all(same) or (any(same) and texts[i].endswith(one_side)):
                     added.append(i)
     return added
 
@@ -820,6 +826,38 @@ def with_closing_lines(kept: KeptText) -> list[int]:
     ):
         j += 1
     return list(range(first, j)) if j - first >= h.CLOSING_RUN_MIN_BLOCKS else []
+
+
+def with_edge_sentences(kept: KeptText) -> list[int]:
+    """The runs of up to h.EDGE_SENTENCE_RUN paragraphs right before the first kept block and right after the
+    last one, in the region and in the element that holds that block (no heading): without link text, ending
+    a sentence (h.EDGE_SENTENCE_END), `kept.dropped`. A post's short opening sentence ("Usain Bolt did not let
+    anyone spoil his party.") or its sign-off ("Good luck!"), which smoothing drops beside the page's
+    headline, byline or share buttons."""
+    seg, blocks, ranges = kept.seg, kept.blocks, kept.region.ranges
+    if not blocks:
+        return []
+    texts, kinds, owners, parents, link_words = seg.texts, seg.kinds, seg.owners, seg.parents, seg.link_words
+    ends, most = h.EDGE_SENTENCE_END, h.EDGE_SENTENCE_RUN
+    added: list[int] = []
+    for edge, step in ((blocks[0], -1), (blocks[-1], 1)):
+        if kinds[edge] == "heading":
+            continue
+        box, run = parents[owners[edge]], 0
+        i = edge + step
+        while (
+            run < most
+            and any(lo <= i < hi for lo, hi in ranges)
+            and kinds[i] == "paragraph"
+            and not link_words[i]
+            and parents[owners[i]] == box
+            and texts[i].endswith(ends)
+            and kept.dropped(i)
+        ):
+            added.append(i)
+            run += 1
+            i += step
+    return sorted(added)
 
 
 def with_linked_headings(kept: KeptText) -> list[int]:
@@ -1025,6 +1063,7 @@ JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
     with_text_headings,
     with_linked_lines,
     with_numbered_gaps,
+    with_edge_sentences,
     with_linked_headings,
 )
 MEMORY_JOINING_STEPS: tuple[Callable[[KeptText], list[int]], ...] = (
@@ -1048,21 +1087,26 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
     """`kept` with the short paragraphs that introduce the kept block right after them, in the box that holds
     it: at most h.INTRO_LINE_MAX_CHARS characters and h.INTRO_LINE_MIN_WORDS words, ending in
     h.INTRO_LINE_END ("Here is some of what he had to say:", "KPCC reports that:" before a kept quote), in no
-    marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK).
+    marked or comment element, no boilerplate, taxonomy or cross-link line (h.TAXONOMY_LABEL, h.CROSS_LINK);
+    a dropped line of up to h.INTRO_LINE_PASSED_MAX_CHARS characters between the two is passed over.
     Run on the final blocks, after the site memory has learned from density's: a position the memory learns
     as an article slot joins on every page of the site."""
-    texts, end = seg.texts, h.INTRO_LINE_END
-    # most pages have none: the one test run on every kept block (block 0 has no block before it)
-    after = [k for k in kept if k and texts[k - 1].endswith(end)]
+    texts, chars, end = seg.texts, seg.chars, h.INTRO_LINE_END
+    # most pages have none: the test run on every kept block (block 0 has no block before it)
+    after = [(k, k - 1) for k in kept if k and texts[k - 1].endswith(end)]
+    # rule: a short line between the intro and the kept block is passed over (INTRO_LINE_PASSED_MAX_CHARS)
+    passing = h.INTRO_LINE_PASSED_MAX_CHARS
+    after += [(k, k - 2) for k in kept if k > 1 and chars[k - 1] <= passing and texts[k - 2].endswith(end)]
     if not after:
         return kept
-    kinds, chars, words, owners = seg.kinds, seg.chars, seg.words, seg.owners
+    kinds, words, owners = seg.kinds, seg.words, seg.owners
     parents, skips = seg.parents, seg.skips
     most, fewest, inside = h.INTRO_LINE_MAX_CHARS, h.INTRO_LINE_MIN_WORDS, set(kept)
     added = [
         i
-        for k in after
-        if (i := k - 1) not in inside
+        for k, i in after
+        if i not in inside
+        and (i == k - 1 or k - 1 not in inside)
         and kinds[i] == "paragraph"
         and chars[i] <= most
         and words[i] >= fewest
@@ -1071,7 +1115,7 @@ def with_intro_lines(seg: Segmentation, scores: Scores, kept: list[int]) -> list
         and h.TAXONOMY_LABEL.search(texts[i]) is None
         and h.CROSS_LINK.search(texts[i]) is None
     ]
-    return sorted(kept + added) if added else kept
+    return sorted(set(kept + added)) if added else kept
 
 
 def without_date_stamps(texts: list[str], chars: list[int], kept: list[int]) -> list[int]:
