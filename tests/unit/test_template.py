@@ -415,12 +415,24 @@ def _article_with_recipe(i: int) -> str:
     return f'<div class="post">{_headline(i)}{"".join(_paragraphs(i))}{recipe}</div>'
 
 
+CLOSING = (
+    "The Town Paper, a weekly founded by the people of the town, reports on the river, the market and the "
+    "school of the town."
+)
+
+
+def _article_with_closing_paragraph(i: int) -> str:
+    # Every page's article ends with the same paragraph about its publisher (a press release's "About us").
+    return f'<div class="post">{_headline(i)}{"".join(_paragraphs(i))}<p>{CLOSING}</p></div>'
+
+
 @pytest.mark.parametrize(
     ("body", "line", "rule"),
     [
         (_article_with_subheading, "What is the big idea?", "ARTICLE_LINE_LOOKAHEAD"),
         (_article_with_byline, "by Ann Smith on July 8, 2012", "HEADLINE_LINE_BLOCKS"),
         (_article_with_recipe, "Ingredients:", "ARTICLE_LINE_ITEMS"),
+        (_article_with_closing_paragraph, CLOSING, "ARTICLE_CLOSING_TAGS"),
     ],
 )
 def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
@@ -430,7 +442,7 @@ def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
     assert doc.method == "template"
     assert line in doc.text
     assert "About this blog" not in doc.text
-    off = frozenset() if rule == "ARTICLE_LINE_ITEMS" else 0
+    off = frozenset() if rule in ("ARTICLE_LINE_ITEMS", "ARTICLE_CLOSING_TAGS") else 0
     monkeypatch.setattr(h, rule, off)  # without the rule the template strips it
     assert line not in _fifth_page(body).text
 
@@ -454,6 +466,26 @@ def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_conta
     assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
         [note, stripped_prose, share]
     )
+
+
+def test_without_article_lines_keeps_a_closing_paragraph_after_prose_of_its_container() -> None:
+    prose = (
+        "The town met in the hall on Monday to talk about the new bridge, the river and the school for hours."
+    )
+    seg = seg_of(
+        f"<div id='a'><p>{prose}</p><p><a href='/l'>For more</a></p><p>{CLOSING}</p></div>"
+        f"<div id='b'><p>A short line</p><p>{CLOSING}</p></div>"  # no prose before it
+        f"<div id='c'><p>{prose}</p><p><a href='/x'>{CLOSING}</a></p></div>"  # a link, not prose
+    )
+    a, b, c = (e for e in range(len(seg.tags)) if seg.tags[e] == "div")
+    closing_a, closing_b, closing_c = (
+        next(seg.owners[j] for j in range(seg.firsts[d], seg.ends[d]) if CLOSING in seg.texts[j])
+        for d in (a, b, c)
+    )
+    strip = sorted([closing_a, closing_b, closing_c])
+    assert template.without_article_lines(seg, strip) == sorted([closing_b, closing_c])
+    prose_a = seg.owners[seg.firsts[a]]  # the prose before it is itself template
+    assert template.without_article_lines(seg, sorted([prose_a, closing_a])) == [prose_a, closing_a]
 
 
 # --- a post's tag list right before its headline ------------------------------------------------------

@@ -148,6 +148,8 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
     - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
       unstripped prose block of its container (a subheading such as "What's the Big Idea?") or an unstripped
       list item with as little link text inside it (h.ARTICLE_LINE_ITEMS: a recipe's "Ingredients:");
+    - a paragraph (h.ARTICLE_CLOSING_TAGS) that is prose itself, after an unstripped prose block of its
+      container (the closing paragraph every press release of an agency ends with);
     - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
       container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
     firsts, ends = seg.firsts, seg.ends
@@ -181,7 +183,27 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
             keep.add(e)  # a byline
         elif tags[e] in line_tags and _prose_follows(seg, e, p, stripped):
             keep.add(e)
+        elif tags[e] in h.ARTICLE_CLOSING_TAGS and _closing_prose(seg, e, p, stripped):
+            keep.add(e)  # the article's closing paragraph (an agency's "About us" under its press release)
     return [e for e in strip if e not in keep] if keep else strip
+
+
+def _closing_prose(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
+    """Is one-block element `e` itself prose (h.LENGTH_HIGH+ characters, at most h.PROSE_BOX_LINK_DENSITY of
+    them in links) after an unstripped prose block of its container `p` (h.ARTICLE_CLOSING_TAGS)?"""
+    owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
+    line, most = seg.firsts[e], h.PROSE_BOX_LINK_DENSITY
+    if chars[line] < h.LENGTH_HIGH or link_chars[line] > most * chars[line]:
+        return False
+    for b in range(line - 1, seg.firsts[p] - 1, -1):
+        if (
+            chars[b] >= h.LENGTH_HIGH
+            and p in (owners[b], parents[owners[b]])
+            and link_chars[b] <= most * chars[b]
+            and not stripped(b)
+        ):
+            return True
+    return False
 
 
 def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
