@@ -14,6 +14,7 @@ from tests.unit.cleankit import seg_of
 from worker.clean import heuristics as h
 from worker.clean import template
 from worker.clean.fingerprint import PageFingerprints
+from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import Segmentation
 from worker.clean.sitememory import MemoryConfig, SiteMemory
@@ -538,3 +539,38 @@ def test_without_tag_lines_drops_only_linked_paragraphs_before_the_headline() ->
     assert template.without_tag_lines(seg, 5, [1, 2, 3, 4, 5]) == [1, 2, 3, 4, 5]
     assert template.without_tag_lines(seg, 0, kept) == kept  # no block before the headline
     assert template.without_tag_lines(seg, None, kept) == kept
+
+
+# --- a blog's date header over its post's title, with keep_headline ------------------------------------
+
+
+def _dated_post_page(i: int) -> Page:
+    """A blog page whose post opens with its date header ("October 9, 2012": template once digits are
+    dropped) over its title, the page's <title>."""
+    title = f"The {TOPICS[i % len(TOPICS)]} number {i}"
+    post = f'<h2 class="date-header">October {i + 4}, 2012</h2><div class="post"><h1>{title}</h1>'
+    html = (
+        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
+        f'<div id="main">{post}{"".join(_paragraphs(i))}{SHARE}</div></div>{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_dated_post(keep_headline: bool) -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=keep_headline)
+    for i in range(4):
+        clean_page(_dated_post_page(i), memory, options)
+    return clean_page(_dated_post_page(5), memory, options)
+
+
+def test_a_date_header_over_the_title_is_not_stripped_when_the_text_keeps_datelines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doc = _fifth_dated_post(keep_headline=True)
+    assert doc.method == "template"
+    assert "The school number 5" in doc.text
+    assert "October 9, 2012" in doc.text
+    assert "Share this story" not in doc.text
+    assert "October 9, 2012" not in _fifth_dated_post(keep_headline=False).text
+    monkeypatch.setattr(h, "STRIPPED_DATELINE_ABOVE_HEADING", 0)  # without the rule the template strips it
+    assert "October 9, 2012" not in _fifth_dated_post(keep_headline=True).text

@@ -169,7 +169,7 @@ def clean_page(
         info: TemplateInfo | None = None
         if memory is not None and site is not None:
             try:
-                plan = template.plan(seg, site, template.page_key(page), memory)
+                plan = template.plan(seg, site, template.page_key(page), memory, options.keep_headline)
             except Exception as exc:
                 info = _forget(memory, site, exc)
             budget.check("memory")
