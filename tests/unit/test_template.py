@@ -574,3 +574,35 @@ def test_a_date_header_over_the_title_is_not_stripped_when_the_text_keeps_dateli
     assert "October 9, 2012" not in _fifth_dated_post(keep_headline=False).text
     monkeypatch.setattr(h, "STRIPPED_DATELINE_ABOVE_HEADING", 0)  # without the rule the template strips it
     assert "October 9, 2012" not in _fifth_dated_post(keep_headline=True).text
+
+
+# --- a headline after the stripped page's text -----------------------------------------------------------
+
+
+def _blog_page(i: int) -> Page:
+    """A page titled with the blog's name, which the menu names (template) and a box after the article
+    names too (different on every page, so not template)."""
+    t = TOPICS[i % len(TOPICS)]
+    nav = f'{NAV}<li><a href="/blog">The Town Blog</a></li>'
+    box = f'<div class="subscribe"><p>Subscribe to The Town Blog for the {t}</p></div>'
+    html = (
+        f'<html><head><title>The Town Blog</title></head><body><div id="header"><ul class="nav">{nav}</ul>'
+        f'</div><div id="main">{article(i).replace("h1>", "h2>")}</div>{box}{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_blog_page() -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
+    for i in range(4):
+        clean_page(_blog_page(i), memory, options)
+    return clean_page(_blog_page(5), memory, options)
+
+
+def test_a_headline_after_the_stripped_pages_text_is_not_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _fifth_blog_page()
+    assert doc.method == "template"
+    assert "On day 5 the school was the place" in doc.text
+    assert "Subscribe to The Town Blog" not in doc.text
+    monkeypatch.setattr(h, "HEADLINE_AFTER_STRIPPED_TEXT", False)  # without the rule it is the headline
+    assert "Subscribe to The Town Blog for the school" in _fifth_blog_page().text
