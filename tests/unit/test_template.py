@@ -606,3 +606,35 @@ def test_a_headline_after_the_stripped_pages_text_is_not_added(monkeypatch: pyte
     assert "Subscribe to The Town Blog" not in doc.text
     monkeypatch.setattr(h, "HEADLINE_AFTER_STRIPPED_TEXT", False)  # without the rule it is the headline
     assert "Subscribe to The Town Blog for the school" in _fifth_blog_page().text
+
+
+# --- a breadcrumb trail ending in the headline, its separators gone ---------------------------------------
+
+
+def _trail_page(i: int) -> Page:
+    """A page whose post opens with a breadcrumb trail (links, no separators) ending in its title."""
+    title = f"The story of the {TOPICS[i % len(TOPICS)]} number {i}"
+    crumbs = f'<div class="crumbs"><a href="/">Home</a> <a href="/news">Town News</a> {title}</div>'
+    text = f'<div class="text">{"".join(_paragraphs(i))}</div>'
+    post = f'<div class="post">{crumbs}<h1>{title}</h1>{text}{SHARE}</div>'
+    html = (
+        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
+        f'<div id="main">{post}</div>{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_trail_page() -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
+    for i in range(4):
+        clean_page(_trail_page(i), memory, options)
+    return clean_page(_trail_page(5), memory, options)
+
+
+def test_a_breadcrumb_trail_ending_in_the_headline_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _fifth_trail_page()
+    assert doc.method == "template"
+    assert doc.text.startswith("The story of the school number 5\n\nOn day 5 the school")
+    assert "Town News" not in doc.text
+    monkeypatch.setattr(h, "TRAIL_TO_HEADLINE", False)  # without the rule the trail opens the text
+    assert _fifth_trail_page().text.startswith("Home Town News The story of the school number 5")

@@ -274,12 +274,23 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
 
 def without_tag_lines(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
     """`blocks` without the linked blocks before the headline that are no heading (a post's tag list or
-    section label, a media bar: h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region
-    add."""
+    section label, a media bar: h.TAG_LINE_LINK_DENSITY), nor those that end with the headline's text after
+    more (a breadcrumb trail ending in the post's title: h.TRAIL_TO_HEADLINE), which the site's article slots
+    or the steered region add."""
     if not headline:
         return blocks
     kinds, link_chars, chars, most = seg.kinds, seg.link_chars, seg.chars, h.TAG_LINE_LINK_DENSITY
-    return [i for i in blocks if i >= headline or kinds[i] == "heading" or link_chars[i] < most * chars[i]]
+    kept = [i for i in blocks if i >= headline or kinds[i] == "heading" or link_chars[i] < most * chars[i]]
+    if not h.TRAIL_TO_HEADLINE:
+        return kept
+    # rule: TRAIL_TO_HEADLINE (a breadcrumb trail ending in the headline, its separators gone)
+    texts, title = seg.texts, seg.texts[headline]
+    short = chars[headline]
+    return [
+        i
+        for i in kept
+        if i >= headline or kinds[i] == "heading" or chars[i] <= short or not texts[i].endswith(title)
+    ]
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
