@@ -14,6 +14,7 @@ from tests.unit.cleankit import seg_of
 from worker.clean import heuristics as h
 from worker.clean import template
 from worker.clean.fingerprint import PageFingerprints
+from worker.clean.options import CleanOptions
 from worker.clean.pipeline import clean_page
 from worker.clean.segment import Segmentation
 from worker.clean.sitememory import MemoryConfig, SiteMemory
@@ -415,12 +416,24 @@ def _article_with_recipe(i: int) -> str:
     return f'<div class="post">{_headline(i)}{"".join(_paragraphs(i))}{recipe}</div>'
 
 
+CLOSING = (
+    "The Town Paper, a weekly founded by the people of the town, reports on the river, the market and the "
+    "school of the town."
+)
+
+
+def _article_with_closing_paragraph(i: int) -> str:
+    # Every page's article ends with the same paragraph about its publisher (a press release's "About us").
+    return f'<div class="post">{_headline(i)}{"".join(_paragraphs(i))}<p>{CLOSING}</p></div>'
+
+
 @pytest.mark.parametrize(
     ("body", "line", "rule"),
     [
         (_article_with_subheading, "What is the big idea?", "ARTICLE_LINE_LOOKAHEAD"),
         (_article_with_byline, "by Ann Smith on July 8, 2012", "HEADLINE_LINE_BLOCKS"),
         (_article_with_recipe, "Ingredients:", "ARTICLE_LINE_ITEMS"),
+        (_article_with_closing_paragraph, CLOSING, "ARTICLE_CLOSING_TAGS"),
     ],
 )
 def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
@@ -430,7 +443,7 @@ def test_a_line_of_the_pages_own_text_every_page_repeats_is_not_stripped(
     assert doc.method == "template"
     assert line in doc.text
     assert "About this blog" not in doc.text
-    off = frozenset() if rule == "ARTICLE_LINE_ITEMS" else 0
+    off = frozenset() if rule in ("ARTICLE_LINE_ITEMS", "ARTICLE_CLOSING_TAGS") else 0
     monkeypatch.setattr(h, rule, off)  # without the rule the template strips it
     assert line not in _fifth_page(body).text
 
@@ -454,6 +467,26 @@ def test_without_article_lines_keeps_only_lines_followed_by_prose_of_their_conta
     assert template.without_article_lines(seg, sorted([note, stripped_prose, share])) == sorted(
         [note, stripped_prose, share]
     )
+
+
+def test_without_article_lines_keeps_a_closing_paragraph_after_prose_of_its_container() -> None:
+    prose = (
+        "The town met in the hall on Monday to talk about the new bridge, the river and the school for hours."
+    )
+    seg = seg_of(
+        f"<div id='a'><p>{prose}</p><p><a href='/l'>For more</a></p><p>{CLOSING}</p></div>"
+        f"<div id='b'><p>A short line</p><p>{CLOSING}</p></div>"  # no prose before it
+        f"<div id='c'><p>{prose}</p><p><a href='/x'>{CLOSING}</a></p></div>"  # a link, not prose
+    )
+    a, b, c = (e for e in range(len(seg.tags)) if seg.tags[e] == "div")
+    closing_a, closing_b, closing_c = (
+        next(seg.owners[j] for j in range(seg.firsts[d], seg.ends[d]) if CLOSING in seg.texts[j])
+        for d in (a, b, c)
+    )
+    strip = sorted([closing_a, closing_b, closing_c])
+    assert template.without_article_lines(seg, strip) == sorted([closing_b, closing_c])
+    prose_a = seg.owners[seg.firsts[a]]  # the prose before it is itself template
+    assert template.without_article_lines(seg, sorted([prose_a, closing_a])) == [prose_a, closing_a]
 
 
 # --- a post's tag list right before its headline ------------------------------------------------------
@@ -506,3 +539,102 @@ def test_without_tag_lines_drops_only_linked_paragraphs_before_the_headline() ->
     assert template.without_tag_lines(seg, 5, [1, 2, 3, 4, 5]) == [1, 2, 3, 4, 5]
     assert template.without_tag_lines(seg, 0, kept) == kept  # no block before the headline
     assert template.without_tag_lines(seg, None, kept) == kept
+
+
+# --- a blog's date header over its post's title, with keep_headline ------------------------------------
+
+
+def _dated_post_page(i: int) -> Page:
+    """A blog page whose post opens with its date header ("October 9, 2012": template once digits are
+    dropped) over its title, the page's <title>."""
+    title = f"The {TOPICS[i % len(TOPICS)]} number {i}"
+    post = f'<h2 class="date-header">October {i + 4}, 2012</h2><div class="post"><h1>{title}</h1>'
+    html = (
+        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
+        f'<div id="main">{post}{"".join(_paragraphs(i))}{SHARE}</div></div>{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_dated_post(keep_headline: bool) -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=keep_headline)
+    for i in range(4):
+        clean_page(_dated_post_page(i), memory, options)
+    return clean_page(_dated_post_page(5), memory, options)
+
+
+def test_a_date_header_over_the_title_is_not_stripped_when_the_text_keeps_datelines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    doc = _fifth_dated_post(keep_headline=True)
+    assert doc.method == "template"
+    assert "The school number 5" in doc.text
+    assert "October 9, 2012" in doc.text
+    assert "Share this story" not in doc.text
+    assert "October 9, 2012" not in _fifth_dated_post(keep_headline=False).text
+    monkeypatch.setattr(h, "STRIPPED_DATELINE_ABOVE_HEADING", 0)  # without the rule the template strips it
+    assert "October 9, 2012" not in _fifth_dated_post(keep_headline=True).text
+
+
+# --- a headline after the stripped page's text -----------------------------------------------------------
+
+
+def _blog_page(i: int) -> Page:
+    """A page titled with the blog's name, which the menu names (template) and a box after the article
+    names too (different on every page, so not template)."""
+    t = TOPICS[i % len(TOPICS)]
+    nav = f'{NAV}<li><a href="/blog">The Town Blog</a></li>'
+    box = f'<div class="subscribe"><p>Subscribe to The Town Blog for the {t}</p></div>'
+    html = (
+        f'<html><head><title>The Town Blog</title></head><body><div id="header"><ul class="nav">{nav}</ul>'
+        f'</div><div id="main">{article(i).replace("h1>", "h2>")}</div>{box}{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_blog_page() -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
+    for i in range(4):
+        clean_page(_blog_page(i), memory, options)
+    return clean_page(_blog_page(5), memory, options)
+
+
+def test_a_headline_after_the_stripped_pages_text_is_not_added(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _fifth_blog_page()
+    assert doc.method == "template"
+    assert "On day 5 the school was the place" in doc.text
+    assert "Subscribe to The Town Blog" not in doc.text
+    monkeypatch.setattr(h, "HEADLINE_AFTER_STRIPPED_TEXT", False)  # without the rule it is the headline
+    assert "Subscribe to The Town Blog for the school" in _fifth_blog_page().text
+
+
+# --- a breadcrumb trail ending in the headline, its separators gone ---------------------------------------
+
+
+def _trail_page(i: int) -> Page:
+    """A page whose post opens with a breadcrumb trail (links, no separators) ending in its title."""
+    title = f"The story of the {TOPICS[i % len(TOPICS)]} number {i}"
+    crumbs = f'<div class="crumbs"><a href="/">Home</a> <a href="/news">Town News</a> {title}</div>'
+    text = f'<div class="text">{"".join(_paragraphs(i))}</div>'
+    post = f'<div class="post">{crumbs}<h1>{title}</h1>{text}{SHARE}</div>'
+    html = (
+        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
+        f'<div id="main">{post}</div>{SIDEBAR}{FOOTER}</body></html>'
+    )
+    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+
+
+def _fifth_trail_page() -> Document:
+    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
+    for i in range(4):
+        clean_page(_trail_page(i), memory, options)
+    return clean_page(_trail_page(5), memory, options)
+
+
+def test_a_breadcrumb_trail_ending_in_the_headline_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = _fifth_trail_page()
+    assert doc.method == "template"
+    assert doc.text.startswith("The story of the school number 5\n\nOn day 5 the school")
+    assert "Town News" not in doc.text
+    monkeypatch.setattr(h, "TRAIL_TO_HEADLINE", False)  # without the rule the trail opens the text
+    assert _fifth_trail_page().text.startswith("Home Town News The story of the school number 5")

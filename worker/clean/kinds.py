@@ -349,22 +349,23 @@ def datelines(seg: Segmentation, kept: list[int], headline: int | None = None) -
     found = [
         j
         for j in range(first + 1, min(kept[-1], first + 1 + h.DATELINE_AFTER_FIRST))
-        if j not in kept and _dated_line(texts[j], chars[j])
+        if j not in kept and dated_line(texts[j], chars[j])
     ]
     if headline is not None and headline < first:  # rule: under the headline (DATELINE_BEFORE_FIRST)
         lo = max(headline + 1, first - h.DATELINE_BEFORE_FIRST)
-        found = [j for j in range(lo, first) if _dated_line(texts[j], chars[j])] + found
+        found = [j for j in range(lo, first) if dated_line(texts[j], chars[j])] + found
     if headline is not None and headline <= first:
         above = [
             j
             for j in range(max(0, headline - h.DATELINE_ABOVE_HEADLINE), headline)
-            if _dated_line(texts[j], chars[j])
+            if dated_line(texts[j], chars[j])
         ]
         found = above + found
     return found
 
 
-def _dated_line(text: str, chars: int) -> bool:
+def dated_line(text: str, chars: int) -> bool:
+    """A short line holding a date (at most h.DATELINE_MAX_CHARS characters): a dateline's candidate."""
     # any day: the line's place, not its day, makes it the dateline
     return chars <= h.DATELINE_MAX_CHARS and bool(find_dates(text, date.max, 1))
 

@@ -26,6 +26,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from worker.clean import decode, dom, guard, native, quality, template
+from worker.clean import heuristics as h
 from worker.clean.classify import (
     Classified,
     classify_region,
@@ -169,7 +170,7 @@ def clean_page(
         info: TemplateInfo | None = None
         if memory is not None and site is not None:
             try:
-                plan = template.plan(seg, site, template.page_key(page), memory)
+                plan = template.plan(seg, site, template.page_key(page), memory, options.keep_headline)
             except Exception as exc:
                 info = _forget(memory, site, exc)
             budget.check("memory")
@@ -295,6 +296,15 @@ def extract(
         classified = decider.decide(seg, scores, region, classified)
         added = frozenset(i for i in classified.kept if i not in heuristics)
         budget.check("model")
+    if (  # rule: HEADLINE_AFTER_STRIPPED_TEXT
+        h.HEADLINE_AFTER_STRIPPED_TEXT
+        and options.keep_headline
+        and steer is not None
+        and headline is not None
+        and classified.kept
+        and headline > classified.kept[-1]
+    ):
+        headline = None
     if steer is None:  # the post's lines that are not its text go (the memory's step does it otherwise)
         classified.kept = template.post_lines(seg, classified.kept)
     return Extraction(seg, region.target, classified, scores, headline, region.located, region.settled, added)

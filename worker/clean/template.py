@@ -56,6 +56,7 @@ from worker.clean.classify import (
     without_sign_off,
 )
 from worker.clean.fingerprint import PageFingerprints, fingerprint_segmentation
+from worker.clean.kinds import dated_line
 from worker.clean.region import Steer
 from worker.clean.segment import Segmentation, stable_path
 from worker.clean.sitememory import SiteMemory, SiteState, block_positions
@@ -122,8 +123,9 @@ def page_key(page: Page) -> str:
     return page.url or page.id
 
 
-def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
-    """Observe the page in its site's memory and decide what to strip (every use of the site's state)."""
+def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory, datelines: bool = False) -> Plan:
+    """Observe the page in its site's memory and decide what to strip (every use of the site's state);
+    `datelines`: the text keeps the article's datelines (keep_headline), so a date header is not stripped."""
     fps = fingerprint_segmentation(seg)
     state, fresh = memory.count(site, key, fps.observed())
     config = memory.config
@@ -135,19 +137,24 @@ def plan(seg: Segmentation, site: str, key: str, memory: SiteMemory) -> Plan:
     bar = state.template_bar(config.theta)
     strip = _template_strips(state.fps, state.counts, bar, fps.elems, fps.text_fps, seg.firsts, seg.ends)
     if strip:
-        strip = without_article_lines(seg, strip)
+        strip = without_article_lines(seg, strip, datelines)
     if strip and sum(seg.ends[i] - seg.firsts[i] for i in strip) >= len(seg.texts):
         return Plan(site, state.pages_seen, fresh, False, True, [], None, facts, paths, slots)
     steer = Steer(state.content_path()) if strip else None
     return Plan(site, state.pages_seen, fresh, False, False, strip, steer, facts, paths, slots)
 
 
-def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
+def without_article_lines(seg: Segmentation, strip: list[int], datelines: bool = False) -> list[int]:
     """`strip` (outermost template elements, in document order) without the lines of the page's own text
     that recur on every page of the site, each one block in a container that is not <body>:
     - a paragraph or heading (h.ARTICLE_LINE_TAGS) followed, within h.ARTICLE_LINE_LOOKAHEAD blocks, by an
       unstripped prose block of its container (a subheading such as "What's the Big Idea?") or an unstripped
       list item with as little link text inside it (h.ARTICLE_LINE_ITEMS: a recipe's "Ingredients:");
+    - a paragraph (h.ARTICLE_CLOSING_TAGS) that is prose itself, after an unstripped prose block of its
+      container (the closing paragraph every press release of an agency ends with);
+    - with `datelines`, a short dated line within h.STRIPPED_DATELINE_ABOVE_HEADING blocks above an unstripped
+      heading (a blog's date header over its post's title: "Friday, October 19, 2012" recurs on the site's
+      pages of one month once digits are dropped), for kinds.datelines to find;
     - a line that is not a heading, within h.HEADLINE_LINE_BLOCKS blocks after an unstripped heading of its
       container (the byline under the headline: "by X on <date>" recurs once digits are dropped)."""
     firsts, ends = seg.firsts, seg.ends
@@ -163,8 +170,12 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
 
     keep: set[int] = set()
     back, line_tags = h.HEADLINE_LINE_BLOCKS, h.ARTICLE_LINE_TAGS
+    above = h.STRIPPED_DATELINE_ABOVE_HEADING if datelines else 0
     for e in lines:
         line = firsts[e]
+        if above and _date_header(seg, line, above, stripped):
+            keep.add(e)
+            continue
         # The cheap tests first: most one-block template elements are menu items, which pass neither.
         after_heading = (
             back > 0 and "heading" in kinds[max(0, line - back) : line] and kinds[line] != "heading"
@@ -181,7 +192,36 @@ def without_article_lines(seg: Segmentation, strip: list[int]) -> list[int]:
             keep.add(e)  # a byline
         elif tags[e] in line_tags and _prose_follows(seg, e, p, stripped):
             keep.add(e)
+        elif tags[e] in h.ARTICLE_CLOSING_TAGS and _closing_prose(seg, e, p, stripped):
+            keep.add(e)  # the article's closing paragraph (an agency's "About us" under its press release)
     return [e for e in strip if e not in keep] if keep else strip
+
+
+def _date_header(seg: Segmentation, line: int, above: int, stripped: Callable[[int], bool]) -> bool:
+    """Is block `line` a short dated line (kinds.dated_line) within `above` blocks above an unstripped
+    heading?"""
+    kinds = seg.kinds
+    return any(
+        kinds[b] == "heading" and not stripped(b) for b in range(line + 1, min(len(kinds), line + 1 + above))
+    ) and dated_line(seg.texts[line], seg.chars[line])
+
+
+def _closing_prose(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
+    """Is one-block element `e` itself prose (h.LENGTH_HIGH+ characters, at most h.PROSE_BOX_LINK_DENSITY of
+    them in links) after an unstripped prose block of its container `p` (h.ARTICLE_CLOSING_TAGS)?"""
+    owners, parents, chars, link_chars = seg.owners, seg.parents, seg.chars, seg.link_chars
+    line, most = seg.firsts[e], h.PROSE_BOX_LINK_DENSITY
+    if chars[line] < h.LENGTH_HIGH or link_chars[line] > most * chars[line]:
+        return False
+    for b in range(line - 1, seg.firsts[p] - 1, -1):
+        if (
+            chars[b] >= h.LENGTH_HIGH
+            and p in (owners[b], parents[owners[b]])
+            and link_chars[b] <= most * chars[b]
+            and not stripped(b)
+        ):
+            return True
+    return False
 
 
 def _prose_follows(seg: Segmentation, e: int, p: int, stripped: Callable[[int], bool]) -> bool:
@@ -234,12 +274,23 @@ def post_lines(seg: Segmentation, blocks: list[int]) -> list[int]:
 
 def without_tag_lines(seg: Segmentation, headline: int | None, blocks: list[int]) -> list[int]:
     """`blocks` without the linked blocks before the headline that are no heading (a post's tag list or
-    section label, a media bar: h.TAG_LINE_LINK_DENSITY), which the site's article slots or the steered region
-    add."""
+    section label, a media bar: h.TAG_LINE_LINK_DENSITY), nor those that end with the headline's text after
+    more (a breadcrumb trail ending in the post's title: h.TRAIL_TO_HEADLINE), which the site's article slots
+    or the steered region add."""
     if not headline:
         return blocks
     kinds, link_chars, chars, most = seg.kinds, seg.link_chars, seg.chars, h.TAG_LINE_LINK_DENSITY
-    return [i for i in blocks if i >= headline or kinds[i] == "heading" or link_chars[i] < most * chars[i]]
+    kept = [i for i in blocks if i >= headline or kinds[i] == "heading" or link_chars[i] < most * chars[i]]
+    if not h.TRAIL_TO_HEADLINE:
+        return kept
+    # rule: TRAIL_TO_HEADLINE (a breadcrumb trail ending in the headline, its separators gone)
+    texts, title = seg.texts, seg.texts[headline]
+    short = chars[headline]
+    return [
+        i
+        for i in kept
+        if i >= headline or kinds[i] == "heading" or chars[i] <= short or not texts[i].endswith(title)
+    ]
 
 
 def without_taxonomy(seg: Segmentation, blocks: list[int]) -> list[int]:
