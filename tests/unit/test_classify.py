@@ -699,6 +699,50 @@ def test_furniture_or_widget_line_matches_what_its_flat_forms_match(
     assert (h.FURNITURE_OR_WIDGET_LINE.fullmatch(text) is None) == (_FLAT_LINES.fullmatch(text) is None)
 
 
+# TAIL_HEADING as it was written before its forms were matched as branches by first character
+# (heuristics._by_first_character): one flat alternation, its optional leading words in the forms. What
+# either matches the other must.
+_FLAT_TAIL_HEADING = re.compile(
+    r"\W*(?:more (?:from|in) .{1,40}|more (?:news|stories|posts|articles|videos|galleries|photos|pictures)"
+    r"\b.{0,30}"
+    r"|related(?: posts?| articles?| stories| links| content| reading| coverage| videos)?"
+    r"|you (?:may|might) also (?:like|enjoy)\b.{0,20}|(?:recommended|popular|recent"
+    r"|most (?:recent|read|popular|viewed|shared)|trending|latest|previously posted|other)\b.{0,30}"
+    r"\b(?:posts?|stories|articles|news|items|reads|videos)\b.{0,40}|further reading"
+    r"|.{0,40}\b(?:newsletter|never miss|sign[- ]?up (?:for|to)|subscribe (?:to|for|now))\b.{0,40}"
+    r"|mehr (?:zum thema|aus|von|zu|aus der rubrik)\b.{0,40}"
+    r"|weitere (?:artikel|beiträge|nachrichten|meldungen"
+    r"|themen|news)\b.{0,40}|(?:ähnliche|verwandte|empfohlene) (?:artikel|beiträge|themen)"
+    r"|das könnte (?:sie|dich) (?:auch )?interessieren|auch interessant|lesen sie auch|meistgelesen\w*"
+    r"|(?:à )?lire aussi|sur le même sujet|articles (?:similaires|liés|recommandés)|dans la même rubrique"
+    r"|vous (?:aimerez|aimeriez) aussi|à voir aussi|les plus lus|(?:noticias|artículos) relacionad[oa]s"
+    r"|(?:también )?te puede interesar|lo más leído|más noticias|lee también|czytaj (?:także|też)"
+    r"|zobacz (?:też|także|również)|(?:podobne|powiązane|polecane) artykuły|najczęściej czytane|lees ook"
+    r"|gerelateerde artikelen|meer nieuws|meest gelezen|leggi anche|articoli correlati"
+    r"|(?:ti )?potrebbe (?:anche )?interessarti|(?:i )?più letti|leia também|(?:artigos|notícias)"
+    r" relacionad[oa]s|veja também|(?:você|voce) (?:também )?pode (?:também )?gostar\b.{0,20}|mais lidas"
+    r"|läs (?:också|även)|relaterade artiklar|mest lästa"
+    r"|читайте также|похожие (?:статьи|материалы)|по теме)\W*",
+    re.IGNORECASE,
+)
+
+
+@settings(max_examples=1000)
+@given(
+    st.sampled_from((*h.TAIL_HEADINGS, h.TAIL_NEWSLETTER, _FLAT_TAIL_HEADING.pattern)).flatmap(
+        lambda form: st.from_regex(re.compile(form, re.IGNORECASE), fullmatch=True)
+    ),
+    st.sampled_from(["", " ", "(", "» ", "x", "more ", "à ", "i "]),
+    st.sampled_from(["", "!", " x", ":", "\u2026"]),
+    st.sampled_from([str, str.upper, str.title, lambda t: t[:-1], lambda t: t[1:]]),
+)
+def test_tail_heading_matches_what_its_flat_alternation_matches(
+    line: str, before: str, after: str, case: Callable[[str], str]
+) -> None:
+    text = before + case(line) + after
+    assert (h.TAIL_HEADING.fullmatch(text) is None) == (_FLAT_TAIL_HEADING.fullmatch(text) is None)
+
+
 def test_widget_lines_are_not_the_article() -> None:
     # rule: WIDGET_LINE, anywhere in the kept text
     widgets = [

@@ -206,18 +206,81 @@ def test_text_date_matches_only_where_an_ascii_digit_is(s: str) -> None:
     assert dates.find_dates(digitless, date(2030, 1, 1)) == []
 
 
-# TEXT_DATE tests where a date may start before its branches (dates.py): what the plain alternation finds,
-# at every start position, with the same groups and branch.
-PLAIN_TEXT_DATE = re.compile(dates.TEXT_DATE.pattern.removeprefix(dates.TEXT_DATE_STARTS))
+# TEXT_DATE tests where a date may start before its branches and what each group of branches needs after
+# its first digits (dates.py): what the plain alternation of its branches finds, at every start position,
+# with the same groups and branch, searched and matched with the window's end anywhere (as text_dates does).
+_PLAIN_WORD = r"[^\W\d_]{3,12}"
+PLAIN_TEXT_DATE = re.compile(
+    r"(?P<ymd>(?<![0-9])(?P<y1>[12][0-9]{3})(?P<s1>[-/.]) ?(?P<m1>[01]?[0-9])(?P=s1) ?"
+    r"(?P<d1>[0-3]?[0-9])(?![0-9]))"
+    r"|(?P<cjk>(?P<y2>[12][0-9]{3}) ?年 ?(?P<m2>[01]?[0-9]) ?月 ?(?P<d2>[0-3]?[0-9]) ?日)"
+    r"|(?P<num>(?<![0-9.])(?P<a3>[0-3]?[0-9])(?P<s3>[-/.]) ?(?P<b3>[01]?[0-9])(?P=s3) ?"
+    r"(?P<y3>[12][0-9]{3}|[0-9]{2})(?![0-9]))"
+    r"|(?P<dmy>(?<![0-9])(?P<d4>[0-3]?[0-9])(?:\.|st|nd|rd|th|er|º|°)? ?(?:de |of )?(?P<w4>"
+    + _PLAIN_WORD
+    + r")\.?,? ?"
+    r"(?:de |del )?(?P<y4>[12][0-9]{3})(?![0-9]))"
+    r"|(?P<mdy>(?<![^\W\d_])(?P<w5>" + _PLAIN_WORD + r")\.? (?P<d5>[0-3]?[0-9])(?:st|nd|rd|th)?,? "
+    r"(?:[0-2][0-9]:[0-5][0-9](?::[0-5][0-9])? (?:[A-Z]{2,5} )?)?(?P<y5>[12][0-9]{3})(?![0-9]))"
+    r"|(?P<ydm>(?<![0-9])(?P<y6>[12][0-9]{3})\.? (?P<w6>"
+    + _PLAIN_WORD
+    + r")\.? (?P<d6>[0-3]?[0-9])(?![0-9]))"
+)
+# Dates of every branch's form with each optional part present or not, some with a part left out or
+# swapped for a piece of another form (near misses: what makes a branch fail late), between other text.
+_YEARS = st.sampled_from(["2019", "1999", "12019", "201", "20190", "19"])
+_DAYS = st.sampled_from(["14", "3", "03", "31", "0", "123"])
+_MONTHS = st.sampled_from(["March", "Mar", "März", "Sept", "ab", "Abcdefghijklm", "x\u00b2z"])
+_OPT = st.sampled_from(["", " ", ".", ". ", ",", "-", "/", "年", "日", "º", "th", "de ", "12:30 ", "\u0663"])
+_SEP = st.sampled_from(["-", "/", ".", ". ", " ", "- "])
+_S = st.sampled_from
+
+
+_FORMS = (
+    (_YEARS, _SEP, _DAYS, _SEP, _DAYS, _S(["", "日", "x", "1"])),  # ymd
+    # cjk
+    (_YEARS, _S(["年", " 年", " 年 ", "年 "]), _DAYS, _S(["月", " 月 ", "月 "]), _DAYS,
+     _S(["日", " 日", ""])),
+    (_DAYS, _SEP, _DAYS, _SEP, _YEARS),  # num
+    (_DAYS, _S(["", ".", "st", "er", "º", "°", "th"]), _S(["", " "]), _S(["", "de ", "of "]), _MONTHS,
+     _S(["", ".", ",", ".,"]), _S(["", " "]), _S(["", "de ", "del "]), _YEARS),  # dmy
+    (_MONTHS, _S(["", "."]), _S([" ", ""]), _DAYS, _S(["", "st", "th"]), _S(["", ","]), _S([" ", ""]),
+     _S(["", "12:30 ", "12:30:45 CET ", "12:30 C "]), _YEARS),  # mdy
+    # ydm
+    (_YEARS, _S(["", "."]), _S([" ", ""]), _MONTHS, _S(["", "."]), _S([" ", ""]), _DAYS, _S(["", "1", "x"])),
+)  # fmt: skip
+
+
+@st.composite
+def date_shaped(draw: st.DrawFn) -> str:
+    parts: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        pieces = [draw(piece) for piece in draw(st.sampled_from(_FORMS))]
+        if draw(st.booleans()):
+            pieces[draw(st.integers(0, len(pieces) - 1))] = draw(_OPT)
+        parts.append(draw(st.sampled_from(["", " ", "x", "1", "."])) + "".join(pieces))
+    return "".join(parts)
+
+
+def _assert_text_date_is_the_plain_alternation(s: str, cut: int) -> None:
+    end = max(0, len(s) - cut)
+    for p in range(len(s) + 1):
+        assert _seen(dates.TEXT_DATE.search(s, p)) == _seen(PLAIN_TEXT_DATE.search(s, p)), (s, p)
+        ours, plain = dates.TEXT_DATE.match(s, p, end), PLAIN_TEXT_DATE.match(s, p, end)
+        assert _seen(ours) == _seen(plain), (s, p, end)
+        assert ours is None or ours.groupdict() == plain.groupdict()
 
 
 @settings(max_examples=500)
-@given(DATEISH)
-def test_text_date_finds_what_the_plain_alternation_finds(s: str) -> None:
-    assert PLAIN_TEXT_DATE.pattern != dates.TEXT_DATE.pattern
-    for p in range(len(s) + 1):
-        ours, plain = dates.TEXT_DATE.search(s, p), PLAIN_TEXT_DATE.search(s, p)
-        assert _seen(ours) == _seen(plain)
+@given(st.one_of(DATEISH, st.lists(st.sampled_from(DATE_PIECES), max_size=8).map("".join)), st.integers(0, 9))
+def test_text_date_finds_what_the_plain_alternation_finds(s: str, cut: int) -> None:
+    _assert_text_date_is_the_plain_alternation(s, cut)
+
+
+@settings(max_examples=1000)
+@given(date_shaped(), st.integers(0, 12))
+def test_text_date_finds_what_the_plain_alternation_finds_in_generated_text(s: str, cut: int) -> None:
+    _assert_text_date_is_the_plain_alternation(s, cut)
 
 
 def _seen(m: re.Match[str] | None) -> object:

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from tests.unit.cleankit import html_trees
-from worker.clean import dom, guard, idents, lang, native, quality, render, wordmodel
+from worker.clean import classify, dom, guard, idents, lang, native, quality, render, wordmodel
 from worker.clean import fingerprint as fp
 from worker.clean import heuristics as h
 from worker.clean import score as sc
@@ -239,7 +239,9 @@ def test_python_only_runs_the_reference() -> None:
         assert (hd._after, hd._before) == (hd._after_python, hd._before_python)
         assert dom.utf8 is dom.utf8_python
         assert mt._date_starts is mt.date_starts_python
+        assert classify._repeated_quotes is classify.repeated_quotes_python
     assert dom.utf8 is not dom.utf8_python
+    assert classify._repeated_quotes is not classify.repeated_quotes_python
     assert mt._date_starts is not mt.date_starts_python
     assert mk.marked is not mk.marked_python
     assert sl.select is not sl.select_python
@@ -635,6 +637,39 @@ def test_date_starts_equal_the_regexs(text: str, lead: int, cut: int, last: int)
     start = min(lead, len(text))
     end = max(start, len(text) - cut)
     assert mt._date_starts(text, start, end, last) == mt.date_starts_python(text, start, end, last)
+
+
+# Forum threads for the repeated quotes' 4-gram sets: posts of few distinct words (so 4-grams repeat),
+# quotes of them (whole, cut, or spaced and cased otherwise), words beyond ASCII (lower-casing that
+# lengthens, "ſ", final sigmas, "²", "_", emoji, CJK) in every storage kind, kept entries listed twice.
+_QUOTE_WORDS = st.sampled_from(
+    ["the", "river", "Rose", "RIVER", "bridge", "x", "2019", "İstanbul", "ſtreet", "ΣΊΣΥΦΟΣ", "x²", "a_b",
+     "caf\u00e9", "\U0001f600", "新しい", "--", "...", "!", "\n", "İxİyİzİw"]
+)  # fmt: skip
+_POSTS = st.lists(st.lists(_QUOTE_WORDS, max_size=12).map(" ".join), min_size=1, max_size=6)
+
+
+@st.composite
+def _thread(draw: st.DrawFn) -> tuple[list[str], list[int], list[int], float]:
+    texts = draw(_POSTS)
+    for _ in range(draw(st.integers(0, 3))):
+        quoted = draw(st.sampled_from(texts))
+        cut = draw(st.integers(0, len(quoted)))
+        head = draw(st.sampled_from(["Originally posted by Ann ", "quote: ", ""]))
+        texts.append(
+            head + draw(st.sampled_from([quoted, quoted[cut:], quoted.upper(), quoted.replace(" ", "  ")]))
+        )
+    index = st.integers(0, len(texts) - 1)
+    kept = draw(st.lists(index, max_size=10))
+    quotes = draw(st.lists(st.sampled_from(kept) if kept else index, max_size=4))
+    return texts, kept, quotes, draw(st.sampled_from([0.5, 0.0, 0.25, 1.0]))
+
+
+@needs_native
+@settings(max_examples=500)
+@given(_thread())
+def test_repeated_quotes_equal_the_python_sets(thread: tuple[list[str], list[int], list[int], float]) -> None:
+    assert classify._repeated_quotes(*thread) == classify.repeated_quotes_python(*thread)
 
 
 # A page's UTF-8 for lexbor.

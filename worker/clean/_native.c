@@ -3479,6 +3479,275 @@ static PyObject *native_date_starts(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* classify.py's repeated_quotes_python in C: the forum quotes (of `quotes`, indexes into `texts`) of whose
+   distinct word 4-grams at least `share` are held by two or more entries of `kept`. A text's words are the
+   runs of \w characters (alphanumeric or "_") of its lower-cased text, as classify._words reads them; each
+   text's words are copied, one space after each, into a buffer of code points, so a 4-gram is the span
+   from its first word's start to its fourth word's end, compared by its code points and found by its
+   FNV-1a hash in one open-addressed table of the quotes' 4-grams (what the Python code's tuple sets and
+   their intersections hold). */
+typedef struct {
+    Py_UCS4 *chars; /* the texts' words, each followed by a space */
+    Py_ssize_t used, size;
+    Py_ssize_t *starts; /* where each word of the text read last starts, and one past its end */
+    Py_ssize_t words, starts_size;
+} QuoteWords;
+
+typedef struct {
+    uint64_t hash;
+    Py_ssize_t at, len; /* its code points in QuoteWords.chars (of a quote's words, kept to the end) */
+    Py_ssize_t last;    /* the last kept entry (or quote, during the quotes' pass) that held it, -1 none */
+    Py_ssize_t held;    /* how many kept entries hold it */
+} QuoteGram;
+
+static int quote_words_grow(QuoteWords *w, Py_ssize_t more) {
+    if (w->used + more > w->size) {
+        Py_ssize_t size = (w->used + more) * 2 + 64;
+        Py_UCS4 *chars = PyMem_Realloc(w->chars, (size_t)size * sizeof(Py_UCS4));
+        if (chars == NULL)
+            return -1;
+        w->chars = chars;
+        w->size = size;
+    }
+    return 0;
+}
+
+/* The words of `text` appended to w->chars from `from` (w->used is set to its end); their starts, and
+   their ends (each start's next entry less one), in w->starts. -1 with an exception. */
+static int quote_words_read(QuoteWords *w, PyObject *text, Py_ssize_t from) {
+    PyObject *lower = NULL;
+    if (!PyUnicode_IS_ASCII(text)) {
+        lower = PyObject_CallMethod(text, "lower", NULL);
+        if (lower == NULL)
+            return -1;
+        text = lower;
+    }
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    w->used = from;
+    w->words = 0;
+    if (quote_words_grow(w, n + 1) < 0)
+        goto no_memory;
+    if (n / 2 + 2 > w->starts_size) { /* a word and the character after it: at most n / 2 + 1 words */
+        Py_ssize_t size = n / 2 + 2;
+        Py_ssize_t *starts = PyMem_Realloc(w->starts, (size_t)size * sizeof(Py_ssize_t));
+        if (starts == NULL)
+            goto no_memory;
+        w->starts = starts;
+        w->starts_size = size;
+    }
+    int in_word = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_UCS4 c = PyUnicode_READ(kind, data, k);
+        if (c < 128) {
+            if (c >= 'A' && c <= 'Z')
+                c += 'a' - 'A'; /* an ASCII text's lower(), read here */
+        }
+        int word = c == '_' || Py_UNICODE_ISALNUM(c);
+        if (word) {
+            if (!in_word)
+                w->starts[w->words++] = w->used;
+            w->chars[w->used++] = c;
+        } else if (in_word) {
+            w->chars[w->used++] = ' ';
+        }
+        in_word = word;
+    }
+    if (in_word)
+        w->chars[w->used++] = ' ';
+    w->starts[w->words] = w->used; /* the words' end: the k-th word ends at starts[k + 1] - 1 */
+    Py_XDECREF(lower);
+    return 0;
+no_memory:
+    Py_XDECREF(lower);
+    PyErr_NoMemory();
+    return -1;
+}
+
+static uint64_t quote_gram_hash(const Py_UCS4 *s, Py_ssize_t len) {
+    uint64_t h = 1469598103934665603ULL;
+    for (Py_ssize_t k = 0; k < len; k++) {
+        h ^= s[k];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* The table slot of the 4-gram s[0:len] (hash h): its entry, or the empty slot where it goes. */
+static Py_ssize_t quote_gram_slot(const QuoteGram *table, Py_ssize_t mask, const Py_UCS4 *chars,
+                                  const Py_UCS4 *s, Py_ssize_t len, uint64_t h) {
+    Py_ssize_t k = (Py_ssize_t)(h & (uint64_t)mask);
+    while (table[k].len != 0) {
+        if (table[k].hash == h && table[k].len == len &&
+            memcmp(chars + table[k].at, s, (size_t)len * sizeof(Py_UCS4)) == 0)
+            return k;
+        k = (k + 1) & mask;
+    }
+    return k;
+}
+
+PyDoc_STRVAR(repeated_quotes_doc,
+             "repeated_quotes(texts, kept, quotes, share) -> set\n\n"
+             "classify.repeated_quotes_python: the quotes of whose word 4-grams at least `share` are held by\n"
+             "two or more entries of `kept`; None for arguments the Python code reads otherwise.");
+
+static PyObject *native_repeated_quotes(PyObject *self, PyObject *args) {
+    PyObject *texts, *kept, *quotes;
+    double share;
+    if (!PyArg_ParseTuple(args, "OOOd", &texts, &kept, &quotes, &share))
+        return NULL;
+    if (!PyList_CheckExact(texts) || !PyList_CheckExact(kept) || !PyList_CheckExact(quotes))
+        Py_RETURN_NONE;
+    Py_ssize_t n_texts = PyList_GET_SIZE(texts), n_kept = PyList_GET_SIZE(kept);
+    Py_ssize_t n_quotes = PyList_GET_SIZE(quotes);
+    /* every index an int within texts, every text a str: else Python decides (and raises where it does) */
+    for (Py_ssize_t k = 0; k < n_kept + n_quotes; k++) {
+        PyObject *item = k < n_kept ? PyList_GET_ITEM(kept, k) : PyList_GET_ITEM(quotes, k - n_kept);
+        if (!PyLong_CheckExact(item))
+            Py_RETURN_NONE;
+        Py_ssize_t i = PyLong_AsSsize_t(item);
+        if (i == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_RETURN_NONE;
+        }
+        if (i < 0 || i >= n_texts || !PyUnicode_CheckExact(PyList_GET_ITEM(texts, i)))
+            Py_RETURN_NONE;
+    }
+    QuoteWords w = {0};
+    QuoteGram *table = NULL;
+    Py_ssize_t *quote_at = NULL, *quote_grams = NULL, *quote_first = NULL, *word_first = NULL;
+    Py_ssize_t *all_starts = NULL;
+    PyObject *out = NULL;
+    Py_ssize_t mask = 0, n_grams = 0;
+    /* the distinct quotes (their text indexes), each quote's distinct grams (table slots) from quote_first */
+    quote_at = PyMem_Malloc(((size_t)n_quotes + 1) * sizeof(Py_ssize_t));
+    quote_first = PyMem_Malloc(((size_t)n_quotes + 2) * sizeof(Py_ssize_t));
+    word_first = PyMem_Malloc(((size_t)n_quotes + 2) * sizeof(Py_ssize_t));
+    if (quote_at == NULL || quote_first == NULL || word_first == NULL)
+        goto no_memory;
+    Py_ssize_t distinct = 0;
+    for (Py_ssize_t k = 0; k < n_quotes; k++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(quotes, k)), seen = 0;
+        for (Py_ssize_t j = 0; j < distinct && !seen; j++)
+            seen = quote_at[j] == i;
+        if (!seen)
+            quote_at[distinct++] = i;
+    }
+    /* the quotes' words first (their starts, and each quote's end, from word_first[q] in all_starts): a
+       text's lower() may be longer than it ("İ"), so the 4-grams are counted before the table is sized */
+    Py_ssize_t total_grams = 0, n_starts = 0, starts_size = 0;
+    for (Py_ssize_t q = 0; q < distinct; q++) {
+        if (quote_words_read(&w, PyList_GET_ITEM(texts, quote_at[q]), w.used) < 0)
+            goto error;
+        if (n_starts + w.words + 1 > starts_size) {
+            Py_ssize_t size = (n_starts + w.words + 1) * 2;
+            Py_ssize_t *grown = PyMem_Realloc(all_starts, (size_t)size * sizeof(Py_ssize_t));
+            if (grown == NULL)
+                goto no_memory;
+            all_starts = grown;
+            starts_size = size;
+        }
+        word_first[q] = n_starts;
+        memcpy(all_starts + n_starts, w.starts, (size_t)(w.words + 1) * sizeof(Py_ssize_t));
+        n_starts += w.words + 1;
+        total_grams += w.words > 3 ? w.words - 3 : 0;
+    }
+    word_first[distinct] = n_starts;
+    Py_ssize_t slots = 16;
+    while (slots < 2 * total_grams + 16)
+        slots *= 2;
+    mask = slots - 1;
+    table = PyMem_Calloc((size_t)slots, sizeof(QuoteGram));
+    quote_grams = PyMem_Malloc(((size_t)total_grams + 1) * sizeof(Py_ssize_t));
+    if (table == NULL || quote_grams == NULL)
+        goto no_memory;
+    Py_ssize_t n_listed = 0;
+    for (Py_ssize_t q = 0; q < distinct; q++) {
+        quote_first[q] = n_listed;
+        const Py_ssize_t *starts = all_starts + word_first[q];
+        Py_ssize_t words = word_first[q + 1] - word_first[q] - 1;
+        for (Py_ssize_t g = 0; g + 3 < words; g++) {
+            const Py_UCS4 *s = w.chars + starts[g];
+            Py_ssize_t len = starts[g + 4] - 1 - starts[g];
+            uint64_t h = quote_gram_hash(s, len);
+            Py_ssize_t slot = quote_gram_slot(table, mask, w.chars, s, len, h);
+            if (table[slot].len == 0) {
+                table[slot] = (QuoteGram){.hash = h, .at = starts[g], .len = len, .last = -1, .held = 0};
+                n_grams++;
+            }
+            if (table[slot].last != q) {
+                table[slot].last = q;
+                quote_grams[n_listed++] = slot;
+            }
+        }
+    }
+    quote_first[distinct] = n_listed;
+    out = PySet_New(NULL);
+    if (out == NULL)
+        goto error;
+    if (n_grams == 0)
+        goto done;
+    for (Py_ssize_t k = 0; k < slots; k++)
+        table[k].last = -1;
+    Py_ssize_t kept_from = w.used; /* the kept texts' words go after the quotes', which the table reads */
+    for (Py_ssize_t e = 0; e < n_kept; e++) {
+        Py_ssize_t i = PyLong_AsSsize_t(PyList_GET_ITEM(kept, e)), q = 0;
+        while (q < distinct && quote_at[q] != i)
+            q++;
+        if (q < distinct) { /* a quote holds its own grams */
+            for (Py_ssize_t g = quote_first[q]; g < quote_first[q + 1]; g++) {
+                QuoteGram *gram = table + quote_grams[g];
+                if (gram->last != e) {
+                    gram->last = e;
+                    gram->held++;
+                }
+            }
+            continue;
+        }
+        if (quote_words_read(&w, PyList_GET_ITEM(texts, i), kept_from) < 0)
+            goto error;
+        for (Py_ssize_t g = 0; g + 3 < w.words; g++) {
+            const Py_UCS4 *s = w.chars + w.starts[g];
+            Py_ssize_t len = w.starts[g + 4] - 1 - w.starts[g];
+            Py_ssize_t slot = quote_gram_slot(table, mask, w.chars, s, len, quote_gram_hash(s, len));
+            QuoteGram *gram = table + slot;
+            if (gram->len != 0 && gram->last != e) {
+                gram->last = e;
+                gram->held++;
+            }
+        }
+    }
+    for (Py_ssize_t q = 0; q < distinct; q++) {
+        Py_ssize_t n = quote_first[q + 1] - quote_first[q], twice = 0;
+        for (Py_ssize_t g = quote_first[q]; g < quote_first[q + 1]; g++)
+            twice += table[quote_grams[g]].held >= 2;
+        if (n > 0 && (double)twice >= share * (double)n) {
+            PyObject *index = PyLong_FromSsize_t(quote_at[q]);
+            if (index == NULL || PySet_Add(out, index) < 0) {
+                Py_XDECREF(index);
+                goto error;
+            }
+            Py_DECREF(index);
+        }
+    }
+    goto done;
+no_memory:
+    PyErr_NoMemory();
+error:
+    Py_CLEAR(out);
+done:
+    PyMem_Free(w.chars);
+    PyMem_Free(w.starts);
+    PyMem_Free(table);
+    PyMem_Free(quote_at);
+    PyMem_Free(quote_first);
+    PyMem_Free(quote_grams);
+    PyMem_Free(word_first);
+    PyMem_Free(all_starts);
+    return out;
+}
+
 PyDoc_STRVAR(nesting_counts_doc,
              "nesting_counts(markup, voids, formatting, spellings) -> (steps, elements, options)\n\n"
              "guard._nesting_counts_python in C: one pass over the `<` of the markup.");
@@ -8708,6 +8977,7 @@ static PyMethodDef methods[] = {
     {"nesting_counts", native_nesting_counts, METH_VARARGS, nesting_counts_doc},
     {"count_attributes", native_count_attributes, METH_VARARGS, count_attributes_doc},
     {"date_starts", native_date_starts, METH_VARARGS, date_starts_doc},
+    {"repeated_quotes", native_repeated_quotes, METH_VARARGS, repeated_quotes_doc},
     {"configure_idents", native_configure_idents, METH_VARARGS, configure_idents_doc},
     {"ident_flags", native_ident_flags, METH_VARARGS, ident_flags_doc},
     {"configure_tokens", native_configure_tokens, METH_VARARGS, configure_tokens_doc},

@@ -404,10 +404,17 @@ def without_repeated_quotes(texts: list[str], kept: list[int]) -> list[int]:
     quotes = [i for i in kept if h.FORUM_QUOTE.match(texts[i]) is not None]
     if not quotes:
         return kept
+    drop = _repeated_quotes(texts, kept, quotes, h.FORUM_QUOTE_REPEATED)
+    return [i for i in kept if i not in drop] if drop else kept
+
+
+def repeated_quotes_python(texts: list[str], kept: list[int], quotes: list[int], share: float) -> set[int]:
+    """The quotes (of `quotes`, indexes into `texts`) of whose word 4-grams at least `share` are held by two
+    or more entries of `kept` (a quote holds its own)."""
     grams = {q: _grams(_words(texts[q])) for q in quotes}
     wanted = set().union(*grams.values())
     if not wanted:
-        return kept
+        return set()
     # the quotes' 4-grams that two or more kept blocks hold, one pass however many quotes the thread holds;
     # of any other block only its 4-grams some quote holds (a set intersection in C, no set of its own)
     once: set[tuple[str, ...]] = set()
@@ -416,8 +423,7 @@ def without_repeated_quotes(texts: list[str], kept: list[int]) -> list[int]:
         held = grams[i] if i in grams else wanted.intersection(_gram_tuples(_words(texts[i])))
         twice |= once & held
         once |= held
-    drop = {q for q in quotes if grams[q] and len(grams[q] & twice) >= h.FORUM_QUOTE_REPEATED * len(grams[q])}
-    return [i for i in kept if i not in drop] if drop else kept
+    return {q for q in quotes if grams[q] and len(grams[q] & twice) >= share * len(grams[q])}
 
 
 def _words(text: str) -> list[str]:
@@ -441,6 +447,10 @@ def _grams(words: list[str]) -> set[tuple[str, ...]]:
 # ASCII characters \w does not match turned into spaces (the other bytes are kept).
 _ASCII_WORD_RUNS = bytes(c if c >= 128 or chr(c).isalnum() or c == ord("_") else ord(" ") for c in range(256))
 _WORD = re.compile(r"\w+")
+# repeated_quotes_python in C (its words' code points in one buffer, each 4-gram a span of it found in a
+# hash table of the quotes' 4-grams, no tuple or str object per word or 4-gram), once native.py has checked
+# it on canaries.
+_repeated_quotes = native.quote_repeater(repeated_quotes_python)
 
 
 def _page_line(text: str, chars: int) -> bool:

@@ -488,6 +488,54 @@ def date_starter(reference: DateStarts) -> DateStarts:
     return _declining("date_starts", off, reference, "date_starts", canaries, declined)
 
 
+RepeatedQuotes = Callable[[list[str], list[int], list[int], float], set[int]]
+# A forum thread for classify.repeated_quotes_python: a post, its quote (and the quote's own repeats), a
+# quote of nothing kept, quotes under four words, a kept entry listed twice; words beyond ASCII (a capital
+# whose lower case is two characters, a text of them with more words than half its length, "ſ", a final
+# sigma, digits that are no decimal ones, "_", emoji, CJK) and every storage kind; punctuation, spaces and a
+# word cut at the text's end.
+_QUOTE_TEXTS = [
+    "The river rose two metres overnight and the bridge was closed",
+    "Originally Posted by Ann The river rose two metres overnight and the bridge was closed",
+    "Quote: originally posted by Bob nobody here wrote this at all, never",
+    "originally posted by Cy",
+    "İstanbul ſtreet ΣΊΣΥΦΟΣ² caf\u00e9_au lait \U0001f600 新しい 橋 x",
+    "quote: originally posted by Dee İstanbul ſtreet ΣΊΣΥΦΟΣ² caf\u00e9_au lait \U0001f600 新しい 橋 x",
+    "...and the bridge---was closed!! The RIVER rose two metres overnight",
+    "",
+    "İaİbİcİdİeİfİgİhİjİkİlİm",  # lower() is longer: more words than half its characters
+    "Originally posted by Eve İaİbİcİdİeİfİgİhİjİkİlİm",
+]
+QUOTE_CANARIES = tuple(
+    (list(_QUOTE_TEXTS), kept, quotes, share)
+    for kept, quotes in (
+        ([0, 1, 2, 3], [1, 2, 3]),
+        ([1, 0], [1]),
+        ([4, 5, 7], [5]),
+        ([1, 6, 1], [1, 1]),
+        ([2, 2, 5, 4, 6, 0], [2, 5]),
+        ([3], [3]),
+        ([0, 6], [1]),
+        ([8, 9], [9]),
+        ([9, 8, 9], [9, 8]),
+    )
+    for share in (0.5, 0.0, 1.0)
+)
+
+
+def quote_repeater(reference: RepeatedQuotes) -> RepeatedQuotes:
+    """The C 4-gram sets if they equal `reference` (classify.repeated_quotes_python) on the canaries; else
+    `reference`, which also decides for arguments that are not lists of str and of their indexes."""
+    off = "native repeated quotes off, the Python code runs"
+    declined: tuple[tuple[Any, ...], ...] = (
+        (["a"], [1], [0], 0.5),
+        (["a"], [0], [True], 0.5),
+        ((), [], [], 0.5),
+        ([b"a"], [0], [0], 0.5),
+    )
+    return _declining("repeated_quotes", off, reference, "repeated_quotes", QUOTE_CANARIES, declined)
+
+
 HeadUnread = Callable[[bytes], bytes]
 # Heads for dom.head_unread: every token it reads or stops at, in either case, and texts that stay.
 HEAD_CANARIES = (
@@ -1738,6 +1786,7 @@ def python_only() -> Iterator[None]:
         (segment, "_cut_blocks", segment.cut_blocks_python),
         (classify, "_decide", classify.decide_python),
         (repeats, "_repeats", repeats.repeats_python),
+        (classify, "_repeated_quotes", classify.repeated_quotes_python),
         (posts, "indexes", segment.indexes_python),
         (kinds, "indexes", segment.indexes_python),
     ]
