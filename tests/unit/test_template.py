@@ -385,12 +385,17 @@ def _paragraphs(i: int) -> list[str]:
     ]
 
 
+def _fifth_of(page: Callable[[int], Page], options: CleanOptions | None = None) -> Document:
+    """Page 5 of a site whose pages are `page(i)`, cleaned with the memory of pages 0-3."""
+    memory, options = SiteMemory(CFG), options or CleanOptions()
+    for i in range(4):
+        clean_page(page(i), memory, options)
+    return clean_page(page(5), memory, options)
+
+
 def _fifth_page(body: Callable[[int], str]) -> Document:
     """The fifth page of a site whose pages' articles are `body(i)`, with the memory of the first four."""
-    memory = SiteMemory(CFG)
-    for i in range(4):
-        clean_page(site_page(i, body(i)), memory)
-    return clean_page(site_page(5, body(5)), memory)
+    return _fifth_of(lambda i: site_page(i, body(i)))
 
 
 def _headline(i: int) -> str:
@@ -511,10 +516,7 @@ def _tagged_page(i: int) -> Page:
 
 
 def _fifth_tagged_page() -> Document:
-    memory = SiteMemory(CFG)
-    for i in range(4):
-        clean_page(_tagged_page(i), memory)
-    return clean_page(_tagged_page(5), memory)
+    return _fifth_of(_tagged_page)
 
 
 def test_the_tag_list_right_before_the_headline_is_not_the_article(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -557,10 +559,7 @@ def _dated_post_page(i: int) -> Page:
 
 
 def _fifth_dated_post(keep_headline: bool) -> Document:
-    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=keep_headline)
-    for i in range(4):
-        clean_page(_dated_post_page(i), memory, options)
-    return clean_page(_dated_post_page(5), memory, options)
+    return _fifth_of(_dated_post_page, CleanOptions(keep_headline=keep_headline))
 
 
 def test_a_date_header_over_the_title_is_not_stripped_when_the_text_keeps_datelines(
@@ -593,10 +592,7 @@ def _blog_page(i: int) -> Page:
 
 
 def _fifth_blog_page() -> Document:
-    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
-    for i in range(4):
-        clean_page(_blog_page(i), memory, options)
-    return clean_page(_blog_page(5), memory, options)
+    return _fifth_of(_blog_page, CleanOptions(keep_headline=True))
 
 
 def test_a_headline_after_the_stripped_pages_text_is_not_added(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -625,10 +621,7 @@ def _trail_page(i: int) -> Page:
 
 
 def _fifth_trail_page() -> Document:
-    memory, options = SiteMemory(CFG), CleanOptions(keep_headline=True)
-    for i in range(4):
-        clean_page(_trail_page(i), memory, options)
-    return clean_page(_trail_page(5), memory, options)
+    return _fifth_of(_trail_page, CleanOptions(keep_headline=True))
 
 
 def test_a_breadcrumb_trail_ending_in_the_headline_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> None:
