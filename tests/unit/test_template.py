@@ -47,10 +47,16 @@ def article(i: int) -> str:
     return f'<div class="post"><h1>The story of the {t} number {i}</h1>{paras}{SHARE}</div>'
 
 
-def site_page(i: int, body: str | None = None, url: str | None = None) -> Page:
+def site_page(
+    i: int, body: str | None = None, url: str | None = None, title: str = "", nav: str = NAV, after: str = ""
+) -> Page:
+    """Page `i` of example.org: its menu, `body` (default: `article(i)`) in #main, then `after`, the sidebar
+    and the footer."""
+    head = f"<html><head><title>{title or f'Page {i}'}</title></head>"
+    main = body if body is not None else article(i)
     html = (
-        f'<html><head><title>Page {i}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
-        f'<div id="main">{body if body is not None else article(i)}</div>{SIDEBAR}{FOOTER}</body></html>'
+        f'{head}<body><div id="header"><ul class="nav">{nav}</ul></div>'
+        f'<div id="main">{main}</div>{after}{SIDEBAR}{FOOTER}</body></html>'
     )
     return Page(id=f"p{i}", html=html, url=url or f"https://example.org/story/{i}", site="example.org")
 
@@ -551,11 +557,7 @@ def _dated_post_page(i: int) -> Page:
     dropped) over its title, the page's <title>."""
     title = f"The {TOPICS[i % len(TOPICS)]} number {i}"
     post = f'<h2 class="date-header">October {i + 4}, 2012</h2><div class="post"><h1>{title}</h1>'
-    html = (
-        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
-        f'<div id="main">{post}{"".join(_paragraphs(i))}{SHARE}</div></div>{SIDEBAR}{FOOTER}</body></html>'
-    )
-    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+    return site_page(i, f"{post}{''.join(_paragraphs(i))}{SHARE}</div>", title=title)
 
 
 def _fifth_dated_post(keep_headline: bool) -> Document:
@@ -584,11 +586,7 @@ def _blog_page(i: int) -> Page:
     t = TOPICS[i % len(TOPICS)]
     nav = f'{NAV}<li><a href="/blog">The Town Blog</a></li>'
     box = f'<div class="subscribe"><p>Subscribe to The Town Blog for the {t}</p></div>'
-    html = (
-        f'<html><head><title>The Town Blog</title></head><body><div id="header"><ul class="nav">{nav}</ul>'
-        f'</div><div id="main">{article(i).replace("h1>", "h2>")}</div>{box}{SIDEBAR}{FOOTER}</body></html>'
-    )
-    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+    return site_page(i, article(i).replace("h1>", "h2>"), title="The Town Blog", nav=nav, after=box)
 
 
 def _fifth_blog_page() -> Document:
@@ -613,11 +611,7 @@ def _trail_page(i: int) -> Page:
     crumbs = f'<div class="crumbs"><a href="/">Home</a> <a href="/news">Town News</a> {title}</div>'
     text = f'<div class="text">{"".join(_paragraphs(i))}</div>'
     post = f'<div class="post">{crumbs}<h1>{title}</h1>{text}{SHARE}</div>'
-    html = (
-        f'<html><head><title>{title}</title></head><body><div id="header"><ul class="nav">{NAV}</ul></div>'
-        f'<div id="main">{post}</div>{SIDEBAR}{FOOTER}</body></html>'
-    )
-    return Page(id=f"p{i}", html=html, url=f"https://example.org/story/{i}", site="example.org")
+    return site_page(i, post, title=title)
 
 
 def _fifth_trail_page() -> Document:
