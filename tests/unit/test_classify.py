@@ -44,8 +44,11 @@ from worker.clean.classify import (
     with_text_headings,
 )
 from worker.clean.lang import LANGS, STOPWORDS
+from worker.clean.options import CleanOptions
+from worker.clean.pipeline import clean_page
 from worker.clean.region import choose
 from worker.clean.score import score
+from worker.models import Page
 
 EN = h.STOPWORD_GOOD_SHARE["en"]
 
@@ -1026,10 +1029,6 @@ def test_linked_items_join_no_marked_box_nor_a_paragraph() -> None:
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_own_linked_items() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     series = _item("by John Hunter today", "Series of posts on profound knowledge")
     html = f"{NAV}<div class='post'><p>{PROSE}</p><ul>{series}</ul><p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
@@ -1056,10 +1055,6 @@ def test_a_linked_heading_right_before_kept_text_is_its_title() -> None:
 
 
 def test_the_heuristics_pipeline_keeps_a_posts_linked_title_single_page() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     posts = "".join(
         f"<div class='entry'><h2><a href='/{i}'>Post number {i} of the week</a></h2><p>{text}</p></div>"
         for i, text in enumerate((PROSE, PROSE2))
@@ -1146,10 +1141,6 @@ def test_an_item_run_needs_its_length_no_links_no_marked_box_and_kept_text_after
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_own_short_list() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{FEATURE_LIST}{LINK_LINE}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in FEATURES)
@@ -1195,10 +1186,6 @@ def test_a_lists_items_join_only_where_it_is_kept_in_part_and_not_named_as_boile
 
 
 def test_the_heuristics_pipeline_keeps_the_linked_items_of_the_posts_list() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{_roundup()}</div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in TITLES)
@@ -1299,10 +1286,6 @@ def test_closing_lines_need_a_run_no_links_and_the_articles_box() -> None:
 
 
 def test_the_heuristics_pipeline_keeps_the_articles_closing_lines() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = _post("".join(f"<p>{t}</p>" for t in INGREDIENTS))
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in INGREDIENTS)
@@ -1379,10 +1362,6 @@ def test_numbered_gaps_need_the_next_number_on_both_sides_one_box_and_no_marked_
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_numbered_lines() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINK_LINE}{_lines(TRACKS)}{LINK_LINE}</div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert all(t in text for t in TRACKS)
@@ -1447,10 +1426,6 @@ def test_a_caption_run_may_hold_some_link_text() -> None:
 
 
 def test_the_heuristics_pipeline_keeps_the_lines_between_captions() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     lines = "".join(f"<p>{t}</p>" for t in GAME_LINES)
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{CAPTION}{lines}{CAPTION}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
@@ -1519,10 +1494,6 @@ def test_a_line_introducing_a_kept_block_joins_only_as_such(old: str, new: str) 
 
 
 def test_the_heuristics_pipeline_keeps_the_line_introducing_a_quote() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{LINKS}<p>{INTRO}</p>{QUOTED}</div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert INTRO in text
@@ -1633,10 +1604,6 @@ def test_the_edges_take_only_unlinked_sentences_in_the_kept_texts_box(opening: s
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_sign_off() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     html = _edges(f"<p>{OPENING}</p>", f"<p>{SIGN_OFF}</p>")
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
     assert OPENING in text
@@ -1655,10 +1622,6 @@ def test_a_short_sentence_next_to_a_kept_heading_stays_out() -> None:
 
 
 def test_the_heuristics_pipeline_keeps_the_posts_short_sentence() -> None:
-    from worker.clean.options import CleanOptions
-    from worker.clean.pipeline import clean_page
-    from worker.models import Page
-
     line = f"{LINK_LINE}<p>{SHORT_LINE}</p>{LINK_LINE}"
     html = f"{NAV}<div class='post'><p>{PROSE}</p>{line}<p>{PROSE2}</p></div>"
     text = clean_page(Page(id="p", html=html), None, CleanOptions(block_model=False)).text
